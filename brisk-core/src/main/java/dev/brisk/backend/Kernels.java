@@ -1,0 +1,143 @@
+package dev.brisk.backend;
+
+/**
+ * The kernel SPI: the few dozen primitives a backend implements. Everything else (layers, losses, optimisers) is
+ * composed from these by the op graph.
+ *
+ * <p>Conventions: all tensors are dense row-major float32 windows of a {@code float[]} starting at an offset;
+ * images are NHWC (Keras' channels_last) and conv kernels are {@code [kh, kw, inChannels, outChannels]}. Kernels
+ * write every element of their output (no accumulation unless a parameter says so), never allocate per call in
+ * the steady state, and split work with {@link dev.brisk.parallel.Parallel} (never a pool of their own).
+ * Output ranges never alias input ranges unless the method says so.
+ */
+public interface Kernels {
+
+    /** A short name for logs ("jvm-vector", "jvm-scalar"). */
+    String name();
+
+    /**
+     * General matrix multiply {@code C = op(A) * op(B)} (or {@code C += ...} when {@code accumulate}), where
+     * {@code op(X)} is X or its transpose. A is {@code m x k} after op, B is {@code k x n} after op, C is
+     * {@code m x n}; {@code lda}, {@code ldb}, {@code ldc} are the row strides of the arrays as stored.
+     */
+    void gemm(boolean transA, boolean transB, int m, int n, int k,
+              float[] a, int aOff, int lda,
+              float[] b, int bOff, int ldb,
+              float[] c, int cOff, int ldc,
+              boolean accumulate);
+
+    /** {@code y[i] = fn(x[i])} for {@code i < n}; {@code x} and {@code y} may be the same range. */
+    void unary(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n);
+
+    /**
+     * Elementwise {@code out = fn(a, b)} with NumPy broadcasting expressed as strides: {@code outShape} is the
+     * shape written (row-major, contiguous); {@code aStrides}/{@code bStrides} give, per axis of {@code outShape},
+     * the step in elements of each input (0 on a broadcast axis). {@code out} may alias {@code a} or {@code b}
+     * when that input is not broadcast.
+     */
+    void binary(BinaryFn fn, float alpha,
+                float[] a, int aOff, int[] aStrides,
+                float[] b, int bOff, int[] bStrides,
+                float[] out, int outOff, int[] outShape);
+
+    /**
+     * Reduces {@code x} of shape {@code shape} over the axes where {@code reduceAxes[axis]} is true; writes the
+     * result (the shape with those axes removed, row-major) to {@code out}.
+     */
+    void reduce(ReduceFn fn, float[] x, int xOff, int[] shape, boolean[] reduceAxes, float[] out, int outOff);
+
+    /** Row-wise softmax (or log-softmax when {@code log}) of a {@code rows x cols} matrix. */
+    void softmax(boolean log, float[] x, int xOff, float[] y, int yOff, int rows, int cols);
+
+    /**
+     * Backward of row-wise softmax/log-softmax given the forward output {@code y} and upstream gradient
+     * {@code dy}: softmax {@code dx = y * (dy - sum(dy * y))}; log-softmax {@code dx = dy - exp(y) * sum(dy)}.
+     */
+    void softmaxBackward(boolean log, float[] y, int yOff, float[] dy, int dyOff, float[] dx, int dxOff,
+                         int rows, int cols);
+
+    /**
+     * {@code out[r] = x[r, index[r]]} for a {@code rows x cols} matrix, with class indexes stored as floats.
+     *
+     * @throws IllegalArgumentException naming the row and value when an index is not an integer in {@code [0, cols)}
+     */
+    void gatherRows(float[] x, int xOff, float[] index, int indexOff, float[] out, int outOff, int rows, int cols);
+
+    /** The backward of {@link #gatherRows}: {@code dx = 0; dx[r, index[r]] = dy[r]}. */
+    void scatterRows(float[] dy, int dyOff, float[] index, int indexOff, float[] dx, int dxOff, int rows, int cols);
+
+    /** 2-D convolution geometry, NHWC input, {@code [kh, kw, c, oc]} kernel, NHWC output. */
+    record ConvGeometry(int batch, int height, int width, int channels,
+                        int kernelH, int kernelW, int outChannels,
+                        int strideH, int strideW, int padTop, int padLeft,
+                        int outH, int outW) {
+    }
+
+    /** {@code y = conv2d(x, w)} (cross-correlation as in Keras and PyTorch, no bias). */
+    void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] y, int yOff);
+
+    /** Gradient of conv2d with respect to its input. */
+    void conv2dBackwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff);
+
+    /** Gradient of conv2d with respect to its kernel. */
+    void conv2dBackwardFilter(ConvGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dw, int dwOff);
+
+    /**
+     * Pooling geometry, NHWC: window {@code poolH x poolW}, strides, padding; max pooling ignores padded cells,
+     * average pooling divides by the number of unpadded cells in the window (Keras semantics).
+     */
+    record PoolGeometry(int batch, int height, int width, int channels,
+                        int poolH, int poolW, int strideH, int strideW, int padTop, int padLeft,
+                        int outH, int outW) {
+    }
+
+    void maxPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff);
+
+    /** Routes {@code dy} to the first maximum of each window (as PyTorch does); {@code dx} is fully written. */
+    void maxPool2dBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx, int dxOff);
+
+    void avgPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff);
+
+    void avgPool2dBackward(PoolGeometry g, float[] dy, int dyOff, float[] dx, int dxOff);
+
+    /** Sets {@code n} elements to {@code value}. */
+    void fill(float[] y, int yOff, int n, float value);
+
+    /** Copies {@code n} elements. */
+    void copy(float[] x, int xOff, float[] y, int yOff, int n);
+
+    /**
+     * Transposes a {@code rows x cols} matrix into {@code cols x rows}; {@code batch} such matrices lie one after
+     * the other.
+     */
+    void transpose(float[] x, int xOff, float[] y, int yOff, int batch, int rows, int cols);
+
+    /**
+     * Inverted dropout: {@code y = x * mask / (1 - rate)} with a Bernoulli mask written to {@code mask}
+     * (1 kept, 0 dropped), drawn from a generator seeded by {@code seed} so a step can be replayed.
+     */
+    void dropout(float rate, long seed, float[] x, int xOff, float[] mask, int maskOff, float[] y, int yOff, int n);
+
+    /**
+     * One fused Adam/AdamW step on {@code n} parameters, in place: {@code m = b1 m + (1-b1) g},
+     * {@code v = b2 v + (1-b2) g^2}, then {@code p -= decoupledDecay * p} (AdamW; 0 for Adam) and
+     * {@code p -= lrT * m / (sqrt(v) + epsHat)}, where the caller folds the bias corrections into
+     * {@code lrT = lr sqrt(1-b2^t)/(1-b1^t)} and passes {@code epsHat = eps} (Keras' formulation).
+     */
+    void adamStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff, int n,
+                  float lrT, float beta1, float beta2, float epsHat, float decoupledDecay);
+
+    /**
+     * One fused SGD step in place: without momentum {@code p -= lr g}; with momentum {@code vel = mom vel - lr g}
+     * then {@code p += vel} (or, for Nesterov, {@code p += mom vel - lr g}), as in Keras.
+     */
+    void sgdStep(float[] p, int pOff, float[] g, int gOff, float[] vel, int velOff, int n,
+                 float lr, float momentum, boolean nesterov);
+
+    /**
+     * One fused RMSprop step in place (Keras): {@code ms = rho ms + (1-rho) g^2};
+     * {@code p -= lr g / sqrt(ms + eps)}.
+     */
+    void rmspropStep(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, int n,
+                     float lr, float rho, float eps);
+}

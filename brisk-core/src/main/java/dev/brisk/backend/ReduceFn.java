@@ -1,0 +1,6 @@
+package dev.brisk.backend;
+
+/** Reductions over a set of axes. */
+public enum ReduceFn {
+    SUM, MAX
+}

@@ -1,0 +1,19 @@
+package dev.brisk.backend;
+
+/** Elementwise functions of one input: {@code y[i] = f(x[i])}. {@code alpha} is the parameter of those that take one. */
+public enum UnaryFn {
+    NEG, EXP, LOG, SQRT, RSQRT, SQUARE, ABS, RECIPROCAL,
+    RELU, SIGMOID, TANH,
+    /** GELU, tanh approximation off: {@code x * Phi(x)} with the exact erf, as Keras' default {@code approximate=False}. */
+    GELU,
+    /** {@code x > 0 ? x : alpha * x}. */
+    LEAKY_RELU,
+    /** {@code x * alpha}. */
+    SCALE,
+    /** {@code x + alpha}. */
+    ADD_SCALAR,
+    /** Clip to {@code [alpha, 1 - alpha]}: the epsilon clipping of probabilities in cross-entropy. */
+    CLIP_PROB,
+    /** {@code 1} where x is NaN or infinite, else {@code 0}. */
+    NON_FINITE
+}

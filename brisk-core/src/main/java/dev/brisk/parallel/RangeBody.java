@@ -1,0 +1,7 @@
+package dev.brisk.parallel;
+
+/** The body of a parallel loop: processes the index range {@code [from, to)}. */
+@FunctionalInterface
+public interface RangeBody {
+    void run(int from, int to);
+}

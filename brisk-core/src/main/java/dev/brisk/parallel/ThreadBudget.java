@@ -1,0 +1,73 @@
+package dev.brisk.parallel;
+
+/**
+ * The one thread budget of the process: how many threads compute kernels and the input pipeline share.
+ *
+ * <p>Resolved once, in this order: {@link #set(int)} (API), system property {@code brisk.threads}, environment
+ * variable {@code BRISK_THREADS}, then {@link Runtime#availableProcessors()} (container-aware).
+ */
+public final class ThreadBudget {
+    /** System property that overrides the core count. */
+    public static final String PROPERTY = "brisk.threads";
+    /** Environment variable that overrides the core count. */
+    public static final String ENV = "BRISK_THREADS";
+
+    private static volatile int override;
+
+    private ThreadBudget() {
+    }
+
+    /** Sets the budget for this process (takes effect for the next parallel region). */
+    public static void set(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("thread budget must be at least 1, got " + threads);
+        }
+        override = threads;
+    }
+
+    /** Forgets an API override so the property, variable or core count applies again. */
+    public static void reset() {
+        override = 0;
+    }
+
+    /** The number of threads Brisk may keep busy. */
+    public static int threads() {
+        return resolve().threads();
+    }
+
+    /** The budget and where it came from, for the line printed at the start of fit. */
+    public static Resolved resolve() {
+        if (override > 0) {
+            return new Resolved(override, "API");
+        }
+        String prop = System.getProperty(PROPERTY);
+        if (prop != null && !prop.isBlank()) {
+            return new Resolved(parse(prop, "system property " + PROPERTY), "system property " + PROPERTY);
+        }
+        String env = System.getenv(ENV);
+        if (env != null && !env.isBlank()) {
+            return new Resolved(parse(env, "environment variable " + ENV), "environment variable " + ENV);
+        }
+        return new Resolved(Runtime.getRuntime().availableProcessors(), "available processors");
+    }
+
+    private static int parse(String value, String source) {
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(source + " must be a positive integer, got '" + value + "'");
+    }
+
+    /** A thread count and the name of the setting it came from. */
+    public record Resolved(int threads, String source) {
+        @Override
+        public String toString() {
+            return threads + " thread" + (threads == 1 ? "" : "s") + " (" + source + ")";
+        }
+    }
+}

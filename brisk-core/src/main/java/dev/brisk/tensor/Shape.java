@@ -1,0 +1,142 @@
+package dev.brisk.tensor;
+
+import java.util.Arrays;
+
+/** An immutable tensor shape (row-major dimensions) with NumPy broadcasting rules. */
+public final class Shape {
+    private static final Shape SCALAR = new Shape(new int[0]);
+    private final int[] dims;
+    private final long size;
+
+    private Shape(int[] dims) {
+        long s = 1;
+        for (int d : dims) {
+            if (d < 0) {
+                throw new IllegalArgumentException("negative dimension in shape " + Arrays.toString(dims));
+            }
+            s *= d;
+        }
+        this.dims = dims;
+        this.size = s;
+    }
+
+    /** A shape with the given dimensions. */
+    public static Shape of(int... dims) {
+        return dims.length == 0 ? SCALAR : new Shape(dims.clone());
+    }
+
+    /** The rank-0 shape. */
+    public static Shape scalar() {
+        return SCALAR;
+    }
+
+    public int rank() {
+        return dims.length;
+    }
+
+    /** Dimension {@code i}; negative indexes count from the end as in Python. */
+    public int dim(int i) {
+        return dims[i < 0 ? dims.length + i : i];
+    }
+
+    public int[] dims() {
+        return dims.clone();
+    }
+
+    /** Number of elements. */
+    public int size() {
+        if (size > Integer.MAX_VALUE) {
+            throw new IllegalStateException("tensor too large: " + this);
+        }
+        return (int) size;
+    }
+
+    /** Row-major strides in elements. */
+    public int[] strides() {
+        int[] s = new int[dims.length];
+        int acc = 1;
+        for (int i = dims.length - 1; i >= 0; i--) {
+            s[i] = acc;
+            acc *= dims[i];
+        }
+        return s;
+    }
+
+    /** This shape with the first dimension replaced (used to rebind the batch size). */
+    public Shape withDim(int axis, int value) {
+        int[] d = dims.clone();
+        d[axis < 0 ? d.length + axis : axis] = value;
+        return new Shape(d);
+    }
+
+    /** The dimensions after the first one. */
+    public Shape dropFirst() {
+        return new Shape(Arrays.copyOfRange(dims, 1, dims.length));
+    }
+
+    /** A new shape with {@code first} prepended. */
+    public Shape prepend(int first) {
+        int[] d = new int[dims.length + 1];
+        d[0] = first;
+        System.arraycopy(dims, 0, d, 1, dims.length);
+        return new Shape(d);
+    }
+
+    /**
+     * The NumPy broadcast of two shapes.
+     *
+     * @throws IllegalArgumentException naming both shapes when they are incompatible
+     */
+    public static Shape broadcast(Shape a, Shape b) {
+        int rank = Math.max(a.rank(), b.rank());
+        int[] out = new int[rank];
+        for (int i = 0; i < rank; i++) {
+            int da = i < rank - a.rank() ? 1 : a.dims[i - (rank - a.rank())];
+            int db = i < rank - b.rank() ? 1 : b.dims[i - (rank - b.rank())];
+            if (da != db && da != 1 && db != 1) {
+                throw new IllegalArgumentException("shapes " + a + " and " + b + " cannot be broadcast together");
+            }
+            out[i] = da == 1 ? db : da;
+        }
+        return new Shape(out);
+    }
+
+    /**
+     * Strides for reading a tensor of this shape as if broadcast to {@code target}: broadcast axes get stride 0.
+     */
+    public int[] broadcastStrides(Shape target) {
+        int[] own = strides();
+        int[] out = new int[target.rank()];
+        int offset = target.rank() - rank();
+        for (int i = 0; i < target.rank(); i++) {
+            int j = i - offset;
+            out[i] = (j < 0 || dims[j] == 1) ? 0 : own[j];
+        }
+        return out;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Shape s && Arrays.equals(dims, s.dims);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(dims);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("(");
+        for (int i = 0; i < dims.length; i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            sb.append(dims[i]);
+        }
+        if (dims.length == 1) {
+            sb.append(',');
+        }
+        return sb.append(')').toString();
+    }
+}

@@ -1,0 +1,144 @@
+package dev.brisk.tensor;
+
+import java.util.Arrays;
+
+/**
+ * A dense row-major tensor: a shape and a window {@code [offset, offset + size)} of a float array.
+ *
+ * <p>Several tensors may view one array (the compiled executor packs many into planned buffers), so kernels
+ * always honour {@link #offset()}.
+ */
+public final class Tensor {
+    private final Shape shape;
+    private final DType dtype;
+    private final float[] data;
+    private final int offset;
+
+    private Tensor(Shape shape, DType dtype, float[] data, int offset) {
+        if (offset < 0 || offset + shape.size() > data.length) {
+            throw new IllegalArgumentException("tensor of shape " + shape + " at offset " + offset
+                    + " does not fit in a buffer of " + data.length + " floats");
+        }
+        this.shape = shape;
+        this.dtype = dtype;
+        this.data = data;
+        this.offset = offset;
+    }
+
+    /** A new zero-filled float32 tensor. */
+    public static Tensor zeros(Shape shape) {
+        return new Tensor(shape, DType.FLOAT32, new float[shape.size()], 0);
+    }
+
+    /** A new zero-filled float32 tensor. */
+    public static Tensor zeros(int... dims) {
+        return zeros(Shape.of(dims));
+    }
+
+    /** A float32 tensor that owns a copy of {@code values}. */
+    public static Tensor of(float[] values, int... dims) {
+        Shape s = Shape.of(dims);
+        if (s.size() != values.length) {
+            throw new IllegalArgumentException(values.length + " values do not fill shape " + s);
+        }
+        return new Tensor(s, DType.FLOAT32, values.clone(), 0);
+    }
+
+    /** A rank-0 tensor holding {@code value}. */
+    public static Tensor scalar(float value) {
+        return new Tensor(Shape.scalar(), DType.FLOAT32, new float[] {value}, 0);
+    }
+
+    /** A tensor that views {@code data} from {@code offset} without copying. */
+    public static Tensor wrap(float[] data, int offset, Shape shape) {
+        return new Tensor(shape, DType.FLOAT32, data, offset);
+    }
+
+    public Shape shape() {
+        return shape;
+    }
+
+    public DType dtype() {
+        return dtype;
+    }
+
+    /** The backing array; elements live at {@code [offset(), offset() + size())}. */
+    public float[] data() {
+        return data;
+    }
+
+    public int offset() {
+        return offset;
+    }
+
+    public int size() {
+        return shape.size();
+    }
+
+    /** The same elements viewed with another shape of equal size. */
+    public Tensor reshape(Shape newShape) {
+        if (newShape.size() != shape.size()) {
+            throw new IllegalArgumentException("cannot reshape " + shape + " to " + newShape);
+        }
+        return new Tensor(newShape, dtype, data, offset);
+    }
+
+    /** Element at a flat row-major index. */
+    public float get(int flatIndex) {
+        return data[offset + flatIndex];
+    }
+
+    /** Element at a multi-dimensional index. */
+    public float at(int... index) {
+        return data[offset + flatIndex(index)];
+    }
+
+    public void set(int flatIndex, float value) {
+        data[offset + flatIndex] = value;
+    }
+
+    private int flatIndex(int[] index) {
+        if (index.length != shape.rank()) {
+            throw new IllegalArgumentException("index of rank " + index.length + " for shape " + shape);
+        }
+        int flat = 0;
+        for (int i = 0; i < index.length; i++) {
+            flat = flat * shape.dim(i) + index[i];
+        }
+        return flat;
+    }
+
+    /** A copy of the elements as a new array. */
+    public float[] toArray() {
+        return Arrays.copyOfRange(data, offset, offset + size());
+    }
+
+    /** A deep copy that owns its storage. */
+    public Tensor copy() {
+        return new Tensor(shape, dtype, toArray(), 0);
+    }
+
+    /** Copies the elements of {@code src} (same size) into this tensor. */
+    public void copyFrom(Tensor src) {
+        if (src.size() != size()) {
+            throw new IllegalArgumentException("cannot copy " + src.shape + " into " + shape);
+        }
+        System.arraycopy(src.data, src.offset, data, offset, size());
+    }
+
+    /** Rows {@code [from, to)} along the first axis, as a view. */
+    public Tensor slice(int from, int to) {
+        int row = shape.size() / Math.max(1, shape.dim(0));
+        return new Tensor(shape.withDim(0, to - from), dtype, data, offset + from * row);
+    }
+
+    @Override
+    public String toString() {
+        int n = Math.min(size(), 8);
+        StringBuilder sb = new StringBuilder("Tensor").append(shape).append(" [");
+        for (int i = 0; i < n; i++) {
+            sb.append(i > 0 ? ", " : "").append(get(i));
+        }
+        return sb.append(size() > n ? ", ...]" : "]").toString();
+    }
+}
