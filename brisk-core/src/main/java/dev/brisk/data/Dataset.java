@@ -1,0 +1,50 @@
+package dev.brisk.data;
+
+import dev.brisk.tensor.Shape;
+
+/**
+ * A finite set of (features, label) samples that a training loop consumes in mini-batches.
+ *
+ * <p>Typical epoch loop:
+ *
+ * <pre>{@code
+ * for (int epoch = 0; epoch < epochs; epoch++) {
+ *     for (Batch b : dataset.batches(128, true, seed + epoch)) {
+ *         step(b.features(), b.labels());   // b is valid until the next iteration
+ *     }
+ * }
+ * }</pre>
+ *
+ * Implementations must let several iterators run at once (for example, training and validation threads), each
+ * with its own buffers.
+ */
+public interface Dataset {
+
+    /** Number of samples. */
+    int size();
+
+    /** Shape of one sample's features, without the batch axis (for example {@code (28, 28, 1)}). */
+    Shape featureShape();
+
+    /** Shape of one sample's label, without the batch axis: {@code ()} for class indexes. */
+    Shape labelShape();
+
+    /**
+     * The samples in batches of {@code batchSize}; the last batch holds the remainder and may be smaller (it is
+     * kept, as in Keras). With {@code shuffle}, each epoch visits every sample exactly once in an order fixed by
+     * {@code seed}: the same seed gives the same order, and each call to {@code iterator()} on the returned
+     * iterable restarts that same order. Without {@code shuffle}, samples come in storage order and {@code seed}
+     * is ignored. A {@link Batch} is valid only until the iterator's next call to {@code next()}.
+     *
+     * @throws IllegalArgumentException if {@code batchSize} is not positive
+     */
+    Iterable<Batch> batches(int batchSize, boolean shuffle, long seed);
+
+    /** Number of batches per epoch for {@code batchSize}: {@code ceil(size() / batchSize)}. */
+    default int batchCount(int batchSize) {
+        if (batchSize <= 0) {
+            throw new IllegalArgumentException("batch size must be positive, got " + batchSize);
+        }
+        return (int) (((long) size() + batchSize - 1) / batchSize);
+    }
+}

@@ -1,0 +1,94 @@
+package dev.brisk.data;
+
+import dev.brisk.tensor.Shape;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Loads Fashion-MNIST (Zalando's 28x28 grayscale clothing images, 10 classes) from its four IDX files.
+ *
+ * <p>Features are float32 {@code [N, 28, 28, 1]} scaled to [0, 1] as {@code pixel / 255f}; labels are float32
+ * {@code [N]} class indexes 0..9 naming {@link #CLASS_NAMES}. Use {@link InMemoryDataset#flatten()} for
+ * {@code [N, 784]}.
+ */
+public final class FashionMnist {
+    /** Where the Debian package {@code dataset-fashion-mnist} installs the files. */
+    public static final Path DEFAULT_DIR = Path.of("/usr/share/datasets/fashion-mnist");
+
+    /** Class names indexed by label. */
+    public static final List<String> CLASS_NAMES = List.of("T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+            "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot");
+
+    /** Number of classes. */
+    public static final int NUM_CLASSES = 10;
+
+    /** Image height and width in pixels. */
+    public static final int IMAGE_SIZE = 28;
+
+    /** Shape of one sample's features. */
+    public static final Shape FEATURE_SHAPE = Shape.of(IMAGE_SIZE, IMAGE_SIZE, 1);
+
+    private static final String HINT = "install the Debian package dataset-fashion-mnist or pass --data DIR";
+
+    private FashionMnist() {
+    }
+
+    /** Loads the training (60000) and test (10000) sets from {@link #DEFAULT_DIR}. */
+    public static TrainTestSplit load() throws IOException {
+        return load(DEFAULT_DIR);
+    }
+
+    /**
+     * Loads the training and test sets from {@code dir}, which holds {@code train-images-idx3-ubyte},
+     * {@code train-labels-idx1-ubyte}, {@code t10k-images-idx3-ubyte} and {@code t10k-labels-idx1-ubyte}, each
+     * either gzip-compressed with a {@code .gz} suffix (preferred when both exist) or raw.
+     *
+     * @throws NoSuchFileException naming the missing directory or file
+     * @throws IdxFormatException if a file is malformed, images and labels disagree in count, an image is not
+     *     28x28, or a label is outside 0..9
+     */
+    public static TrainTestSplit load(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new NoSuchFileException(dir.toString(), null, "Fashion-MNIST directory not found; " + HINT);
+        }
+        return new TrainTestSplit(loadPart(dir, "train"), loadPart(dir, "t10k"));
+    }
+
+    private static InMemoryDataset loadPart(Path dir, String prefix) throws IOException {
+        Path images = find(dir, prefix + "-images-idx3-ubyte");
+        Path labels = find(dir, prefix + "-labels-idx1-ubyte");
+        InMemoryDataset raw = IdxDatasets.load(images, labels, 255f);
+        Shape expected = Shape.of(IMAGE_SIZE, IMAGE_SIZE);
+        if (!raw.featureShape().equals(expected)) {
+            throw new IdxFormatException(images, images + ": images have shape " + raw.featureShape()
+                    + " but Fashion-MNIST images are " + expected);
+        }
+        if (!raw.labelShape().equals(Shape.scalar())) {
+            throw new IdxFormatException(labels, labels + ": labels have shape " + raw.labels().shape()
+                    + " but Fashion-MNIST labels are (N,)");
+        }
+        try {
+            raw.checkClassLabels(NUM_CLASSES);
+        } catch (IllegalArgumentException e) {
+            throw new IdxFormatException(labels, labels + ": " + e.getMessage());
+        }
+        return raw.reshapeFeatures(FEATURE_SHAPE);
+    }
+
+    /** {@code dir/name.gz} if present, else {@code dir/name}. */
+    private static Path find(Path dir, String name) throws NoSuchFileException {
+        Path gz = dir.resolve(name + ".gz");
+        if (Files.isRegularFile(gz)) {
+            return gz;
+        }
+        Path plain = dir.resolve(name);
+        if (Files.isRegularFile(plain)) {
+            return plain;
+        }
+        throw new NoSuchFileException(gz.toString(), null, "Fashion-MNIST file not found (nor " + plain.getFileName()
+                + "); " + HINT);
+    }
+}

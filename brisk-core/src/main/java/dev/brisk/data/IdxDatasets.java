@@ -1,0 +1,37 @@
+package dev.brisk.data;
+
+import dev.brisk.tensor.Tensor;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** Builds datasets from a pair of IDX files, one of samples and one of labels, as MNIST-style datasets ship. */
+public final class IdxDatasets {
+    private IdxDatasets() {
+    }
+
+    /**
+     * Reads {@code samplesFile} ({@code [N, ...]}) and {@code labelsFile} ({@code [N, ...]}) into a dataset, with
+     * every feature value divided by {@code featureDivisor} (for example {@code 255f} to scale pixels to [0, 1];
+     * {@code 1f} keeps the stored values).
+     *
+     * @throws IdxFormatException if either file is malformed, or if the files disagree on N; the message then
+     *     reads like {@code "60000 images but 59999 labels in <samples> and <labels>"}
+     */
+    public static InMemoryDataset load(Path samplesFile, Path labelsFile, float featureDivisor) throws IOException {
+        IdxArray samples = IdxReader.read(samplesFile);
+        IdxArray labels = IdxReader.read(labelsFile);
+        if (samples.shape().rank() == 0 || labels.shape().rank() == 0 || samples.count() != labels.count()) {
+            throw new IdxFormatException(labelsFile, samples.count() + " images but " + labels.count()
+                    + " labels in " + samplesFile + " " + samples.shape() + " and " + labelsFile + " "
+                    + labels.shape());
+        }
+        float[] values = samples.values();
+        if (featureDivisor != 1f) {
+            for (int i = 0; i < values.length; i++) {
+                values[i] /= featureDivisor;
+            }
+        }
+        Tensor features = Tensor.wrap(values, 0, samples.shape());
+        return new InMemoryDataset(features, labels.toTensor());
+    }
+}

@@ -1,0 +1,167 @@
+package dev.brisk.data;
+
+import dev.brisk.tensor.Shape;
+import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
+
+/**
+ * Reads IDX files, the format of MNIST and Fashion-MNIST, raw or gzip-compressed.
+ *
+ * <p>Layout: two zero bytes, a type byte ({@link IdxType}), a rank byte, {@code rank} big-endian int32 dimensions,
+ * then the elements big-endian in row-major order. Compression is detected from the gzip magic bytes
+ * {@code 1f 8b}, not from the file name. Every error is an {@link IdxFormatException} naming the file and the
+ * byte offset in the uncompressed stream.
+ */
+public final class IdxReader {
+    private static final int GZIP_MAGIC_0 = 0x1f;
+    private static final int GZIP_MAGIC_1 = 0x8b;
+    /** Largest element count (and data byte count) that fits one Java array. */
+    private static final long MAX_ELEMENTS = Integer.MAX_VALUE - 8;
+
+    private IdxReader() {
+    }
+
+    /** Reads the IDX file at {@code file}, gzip-compressed or raw. */
+    public static IdxArray read(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return read(in, file);
+        }
+    }
+
+    /**
+     * Reads an IDX stream, gzip-compressed or raw; {@code source} only names it in errors. The stream is read to
+     * its end but not closed.
+     */
+    public static IdxArray read(InputStream in, Path source) throws IOException {
+        BufferedInputStream buffered = new BufferedInputStream(in, 1 << 16);
+        if (!isGzip(buffered)) {
+            return readUncompressed(buffered, source);
+        }
+        CountingInputStream inflated;
+        try {
+            inflated = new CountingInputStream(new GZIPInputStream(buffered, 1 << 16));
+        } catch (ZipException | EOFException e) {
+            throw new IdxFormatException(source, 0, "corrupt gzip header at offset 0 of the compressed file ("
+                    + e.getMessage() + ")");
+        }
+        try {
+            return readUncompressed(new BufferedInputStream(inflated, 1 << 16), source);
+        } catch (ZipException | EOFException e) {
+            throw new IdxFormatException(source, inflated.count(), "truncated or corrupt gzip data after "
+                    + inflated.count() + " uncompressed bytes, at offset " + inflated.count() + " (" + e.getMessage()
+                    + ")");
+        }
+    }
+
+    /** Peeks at the first two bytes without consuming them. */
+    private static boolean isGzip(BufferedInputStream in) throws IOException {
+        in.mark(2);
+        int b0 = in.read();
+        int b1 = in.read();
+        in.reset();
+        return b0 == GZIP_MAGIC_0 && b1 == GZIP_MAGIC_1;
+    }
+
+    private static IdxArray readUncompressed(InputStream in, Path source) throws IOException {
+        byte[] magic = readHeader(in, source, 0, 4, "a 4-byte magic number");
+        int magicValue = ((magic[0] & 0xFF) << 24) | ((magic[1] & 0xFF) << 16) | ((magic[2] & 0xFF) << 8)
+                | (magic[3] & 0xFF);
+        if (magic[0] != 0 || magic[1] != 0) {
+            throw new IdxFormatException(source, 0, String.format(
+                    "bad magic number 0x%08X at offset 0, expected an IDX file (0x000008xx)", magicValue));
+        }
+        IdxType type = IdxType.fromCode(magic[2] & 0xFF);
+        if (type == null) {
+            throw new IdxFormatException(source, 2, String.format(
+                    "unsupported IDX data type 0x%02X at offset 2 (magic number 0x%08X); supported: %s",
+                    magic[2] & 0xFF, magicValue, IdxType.supportedCodes()));
+        }
+        int rank = magic[3] & 0xFF;
+        byte[] dimBytes = readHeader(in, source, 4, 4 * rank, rank + " big-endian int32 dimensions");
+        int[] dims = new int[rank];
+        long count = 1;
+        for (int i = 0; i < rank; i++) {
+            int o = 4 * i;
+            dims[i] = ((dimBytes[o] & 0xFF) << 24) | ((dimBytes[o + 1] & 0xFF) << 16)
+                    | ((dimBytes[o + 2] & 0xFF) << 8) | (dimBytes[o + 3] & 0xFF);
+            if (dims[i] < 0) {
+                throw new IdxFormatException(source, 4 + o, "negative dimension " + dims[i] + " at offset "
+                        + (4 + o) + " (dimension " + i + " of " + rank + ")");
+            }
+            count = Math.min(count * dims[i], MAX_ELEMENTS + 1); // saturates: no long overflow at any rank
+        }
+        long headerSize = 4 + 4L * rank;
+        long dataBytes = count * type.byteSize();
+        if (count > MAX_ELEMENTS || dataBytes > MAX_ELEMENTS) {
+            throw new IdxFormatException(source, 4, "dimensions " + Arrays.toString(dims) + " at offset 4 describe "
+                    + (count > MAX_ELEMENTS ? "more than " + MAX_ELEMENTS : count) + " elements of type "
+                    + type.name().toLowerCase() + ", too many to load into one Java array");
+        }
+        byte[] raw = in.readNBytes((int) dataBytes);
+        if (raw.length < dataBytes) {
+            throw new IdxFormatException(source, headerSize + raw.length, "truncated at offset "
+                    + (headerSize + raw.length) + ": expected " + dataBytes + " bytes of data after the header, found "
+                    + raw.length);
+        }
+        if (in.read() != -1) {
+            long extra = 1 + in.transferTo(OutputStream.nullOutputStream());
+            throw new IdxFormatException(source, headerSize + dataBytes, extra + " unexpected trailing byte(s) at "
+                    + "offset " + (headerSize + dataBytes) + ": the header " + Arrays.toString(dims) + " of type "
+                    + type.name().toLowerCase() + " describes exactly " + dataBytes + " bytes of data");
+        }
+        float[] values = new float[(int) count];
+        type.decode(raw, values);
+        return new IdxArray(source, type, Shape.of(dims), values);
+    }
+
+    private static byte[] readHeader(InputStream in, Path source, long offset, int length, String what)
+            throws IOException {
+        byte[] bytes = in.readNBytes(length);
+        if (bytes.length < length) {
+            long at = offset + bytes.length;
+            throw new IdxFormatException(source, at, "truncated at offset " + at + ": expected " + what
+                    + " in the header at offset " + offset + ", found " + bytes.length + " of " + length + " bytes");
+        }
+        return bytes;
+    }
+
+    /** Counts the bytes read through it, to report offsets in the uncompressed stream. */
+    private static final class CountingInputStream extends FilterInputStream {
+        private long count;
+
+        CountingInputStream(InputStream in) {
+            super(in);
+        }
+
+        long count() {
+            return count;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package dev.brisk.data;
+
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+
+/**
+ * A dataset held in two tensors: features {@code [N, ...]} and labels {@code [N, ...]}, sample {@code i} being row
+ * {@code i} of each.
+ *
+ * <p>Immutable and thread-safe: it views the given tensors without copying (callers must not modify them
+ * afterwards), views derived with {@link #slice}, {@link #take} or {@link #reshapeFeatures} share that storage,
+ * and every batch iterator owns its own buffers.
+ */
+public final class InMemoryDataset implements Dataset {
+    private final Tensor features;
+    private final Tensor labels;
+
+    /**
+     * A dataset over {@code features} and {@code labels}, which must agree on the number of samples (axis 0).
+     *
+     * @throws IllegalArgumentException naming both shapes when they disagree or either is rank 0
+     */
+    public InMemoryDataset(Tensor features, Tensor labels) {
+        Shape f = features.shape();
+        Shape l = labels.shape();
+        if (f.rank() == 0 || l.rank() == 0) {
+            throw new IllegalArgumentException("features " + f + " and labels " + l
+                    + " must both have a leading sample axis");
+        }
+        if (f.dim(0) != l.dim(0)) {
+            throw new IllegalArgumentException("features of shape " + f + " and labels of shape " + l
+                    + " disagree on the number of samples: " + f.dim(0) + " vs " + l.dim(0));
+        }
+        this.features = features;
+        this.labels = labels;
+    }
+
+    /** All features, shape {@code [N, ...featureShape]}; a view of the dataset's storage, do not modify. */
+    public Tensor features() {
+        return features;
+    }
+
+    /** All labels, shape {@code [N, ...labelShape]}; a view of the dataset's storage, do not modify. */
+    public Tensor labels() {
+        return labels;
+    }
+
+    @Override
+    public int size() {
+        return features.shape().dim(0);
+    }
+
+    @Override
+    public Shape featureShape() {
+        return features.shape().dropFirst();
+    }
+
+    @Override
+    public Shape labelShape() {
+        return labels.shape().dropFirst();
+    }
+
+    @Override
+    public Iterable<Batch> batches(int batchSize, boolean shuffle, long seed) {
+        if (batchSize <= 0) {
+            throw new IllegalArgumentException("batch size must be positive, got " + batchSize);
+        }
+        return () -> shuffle
+                ? new GatheringBatchIterator(features, labels, batchSize, Permutations.shuffled(size(), seed))
+                : new SlicingBatchIterator(features, labels, batchSize);
+    }
+
+    /** Samples {@code [from, to)} as a dataset sharing this one's storage. */
+    public InMemoryDataset slice(int from, int to) {
+        if (from < 0 || to < from || to > size()) {
+            throw new IllegalArgumentException("slice [" + from + ", " + to + ") is outside a dataset of " + size()
+                    + " samples");
+        }
+        return new InMemoryDataset(features.slice(from, to), labels.slice(from, to));
+    }
+
+    /** The first {@code n} samples, sharing this dataset's storage. */
+    public InMemoryDataset take(int n) {
+        return slice(0, n);
+    }
+
+    /**
+     * The same samples with each feature row viewed as {@code perSample} (same element count), sharing storage;
+     * for example {@code (28, 28, 1)} to {@code (784,)} for a dense network.
+     */
+    public InMemoryDataset reshapeFeatures(Shape perSample) {
+        if (perSample.size() != featureShape().size()) {
+            throw new IllegalArgumentException("cannot view features of shape " + featureShape() + " per sample as "
+                    + perSample + ": " + featureShape().size() + " vs " + perSample.size() + " elements");
+        }
+        return new InMemoryDataset(features.reshape(perSample.prepend(size())), labels);
+    }
+
+    /** The features flattened to one axis per sample, {@code [N, prod(featureShape)]}, sharing storage. */
+    public InMemoryDataset flatten() {
+        return reshapeFeatures(Shape.of(featureShape().size()));
+    }
+
+    /**
+     * For class-index labels (label shape {@code ()}): the largest label plus one, or 0 for an empty dataset.
+     *
+     * @throws IllegalArgumentException if a label is negative or not an integer, naming it and its index
+     */
+    public int numClasses() {
+        requireScalarLabels();
+        int max = -1;
+        for (int i = 0; i < size(); i++) {
+            max = Math.max(max, classIndex(i, Integer.MAX_VALUE));
+        }
+        return max + 1;
+    }
+
+    /**
+     * Checks that every label is an integer class index in {@code [0, numClasses)}.
+     *
+     * @throws IllegalArgumentException for the first offending label, for example
+     *     {@code "label 10 at index 5 is outside [0, 10)"}
+     */
+    public void checkClassLabels(int numClasses) {
+        requireScalarLabels();
+        for (int i = 0; i < size(); i++) {
+            classIndex(i, numClasses);
+        }
+    }
+
+    /** Label {@code i} as a class index below {@code numClasses} ({@link Integer#MAX_VALUE}: no upper bound). */
+    private int classIndex(int i, int numClasses) {
+        float v = labels.get(i);
+        if (v != Math.rint(v)) {
+            throw new IllegalArgumentException("label " + v + " at index " + i + " is not an integer class index");
+        }
+        if (v < 0 && numClasses == Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("label " + formatLabel(v) + " at index " + i
+                    + " is negative; class indexes start at 0");
+        }
+        if (v < 0 || v >= numClasses) {
+            throw new IllegalArgumentException("label " + formatLabel(v) + " at index " + i + " is outside [0, "
+                    + numClasses + ")");
+        }
+        return (int) v;
+    }
+
+    private static String formatLabel(float v) {
+        return Math.abs(v) < 1e9f ? Long.toString((long) v) : Float.toString(v);
+    }
+
+    private void requireScalarLabels() {
+        if (labels.shape().rank() != 1) {
+            throw new IllegalArgumentException("class-index labels must have shape (N,), got " + labels.shape());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "InMemoryDataset[" + size() + " samples, features " + featureShape() + ", labels " + labelShape()
+                + "]";
+    }
+}

@@ -1,0 +1,167 @@
+package dev.brisk.data;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brisk.tensor.Shape;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class IdxReaderTest {
+    @TempDir
+    Path dir;
+
+    private Path write(String name, byte[] bytes) throws IOException {
+        return Files.write(dir.resolve(name), bytes);
+    }
+
+    private static byte[] counting(int n) {
+        byte[] data = new byte[n];
+        for (int i = 0; i < n; i++) {
+            data[i] = (byte) (i * 7);
+        }
+        return data;
+    }
+
+    @Test
+    void readsUnsignedBytesRawAndGzipIdentically() throws IOException {
+        byte[] file = IdxBytes.ubyte(new int[] {3, 2, 4}, counting(24));
+        IdxArray raw = IdxReader.read(write("raw-idx3", file));
+        // the .gz-less name proves detection is by content, not by suffix
+        IdxArray gz = IdxReader.read(write("compressed-idx3", IdxBytes.gzip(file)));
+
+        assertEquals(Shape.of(3, 2, 4), raw.shape());
+        assertEquals(IdxType.UBYTE, raw.type());
+        assertEquals(3, raw.count());
+        for (int i = 0; i < 24; i++) {
+            assertEquals((i * 7) & 0xFF, raw.values()[i]);
+        }
+        assertEquals(raw.shape(), gz.shape());
+        assertArrayEquals(raw.values(), gz.values());
+        assertEquals(Shape.of(3, 2, 4), raw.toTensor().shape());
+    }
+
+    @Test
+    void decodesEverySupportedType() throws IOException {
+        int[] dims = {2};
+        assertArrayEquals(new float[] {-1, 127},
+                IdxReader.read(write("b", IdxBytes.encode(0x09, dims, new byte[] {-1, 127}))).values());
+        assertArrayEquals(new float[] {-300, 1000}, IdxReader.read(write("s", IdxBytes.encode(0x0B, dims,
+                ByteBuffer.allocate(4).putShort((short) -300).putShort((short) 1000).array()))).values());
+        assertArrayEquals(new float[] {-70000, 5}, IdxReader.read(write("i", IdxBytes.encode(0x0C, dims,
+                ByteBuffer.allocate(8).putInt(-70000).putInt(5).array()))).values());
+        assertArrayEquals(new float[] {1.5f, -0.25f}, IdxReader.read(write("f", IdxBytes.encode(0x0D, dims,
+                ByteBuffer.allocate(8).putFloat(1.5f).putFloat(-0.25f).array()))).values());
+        IdxArray d = IdxReader.read(write("d", IdxBytes.encode(0x0E, dims,
+                ByteBuffer.allocate(16).putDouble(0.1).putDouble(3e10).array())));
+        assertEquals(IdxType.DOUBLE, d.type());
+        assertArrayEquals(new float[] {0.1f, 3e10f}, d.values());
+    }
+
+    @Test
+    void readsFromAStream() throws IOException {
+        byte[] file = IdxBytes.gzip(IdxBytes.ubyte(new int[] {4}, new byte[] {1, 2, 3, (byte) 200}));
+        IdxArray a = IdxReader.read(new ByteArrayInputStream(file), Path.of("memory"));
+        assertArrayEquals(new float[] {1, 2, 3, 200}, a.values());
+    }
+
+    @Test
+    void badMagicNamesFileAndOffset() throws IOException {
+        Path p = write("labels.bin", ByteBuffer.allocate(12).putInt(0x12345678).putInt(1).putInt(0).array());
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(p));
+        assertEquals(p + ": bad magic number 0x12345678 at offset 0, expected an IDX file (0x000008xx)",
+                e.getMessage());
+        assertEquals(0, e.offset());
+        assertEquals(p, e.file());
+    }
+
+    @Test
+    void unsupportedTypeNamesTheCode() throws IOException {
+        Path p = write("weird", IdxBytes.encode(0x07, new int[] {1}, new byte[] {0}));
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(p));
+        assertTrue(e.getMessage().startsWith(p + ": unsupported IDX data type 0x07 at offset 2"), e.getMessage());
+        assertTrue(e.getMessage().contains("0x08 ubyte"), e.getMessage());
+        assertEquals(2, e.offset());
+    }
+
+    @Test
+    void truncatedMagic() throws IOException {
+        Path p = write("tiny", new byte[] {0, 0, 8});
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(p));
+        assertTrue(e.getMessage().startsWith(p + ": truncated at offset 3: expected a 4-byte magic number"),
+                e.getMessage());
+        assertEquals(3, e.offset());
+    }
+
+    @Test
+    void truncatedHeaderDimensions() throws IOException {
+        byte[] full = IdxBytes.ubyte(new int[] {60000, 28, 28}, new byte[0]);
+        Path p = write("train-images-idx3-ubyte", Arrays.copyOf(full, 10)); // magic + 1.5 dimensions
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(p));
+        assertEquals(p + ": truncated at offset 10: expected 3 big-endian int32 dimensions in the header at offset 4,"
+                + " found 6 of 12 bytes", e.getMessage());
+        assertEquals(10, e.offset());
+    }
+
+    @Test
+    void truncatedDataRaw() throws IOException {
+        Path p = write("train-images-idx3-ubyte", IdxBytes.ubyte(new int[] {60000, 28, 28}, new byte[100]));
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(p));
+        assertEquals(p + ": truncated at offset 116: expected 47040000 bytes of data after the header, found 100",
+                e.getMessage());
+        assertEquals(116, e.offset());
+    }
+
+    @Test
+    void truncatedDataInsideACompleteGzipStream() throws IOException {
+        Path p = write("t10k-labels-idx1-ubyte.gz", IdxBytes.gzip(IdxBytes.ubyte(new int[] {10000}, new byte[9999])));
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(p));
+        assertEquals(p + ": truncated at offset 10007: expected 10000 bytes of data after the header, found 9999",
+                e.getMessage());
+    }
+
+    @Test
+    void truncatedGzipStreamIsReportedWithUncompressedOffset() throws IOException {
+        byte[] gz = IdxBytes.gzip(IdxBytes.ubyte(new int[] {1000}, counting(1000)));
+        Path p = write("cut.gz", Arrays.copyOf(gz, gz.length / 2));
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(p));
+        assertTrue(e.getMessage().startsWith(p + ": truncated or corrupt gzip data after "), e.getMessage());
+        assertTrue(e.getMessage().contains("at offset " + e.offset()), e.getMessage());
+        assertTrue(e.offset() >= 0 && e.offset() < 1008, "offset " + e.offset());
+    }
+
+    @Test
+    void trailingBytesAreRejected() throws IOException {
+        byte[] file = IdxBytes.ubyte(new int[] {2}, new byte[] {1, 2, 3, 4, 5});
+        Path p = write("long", file);
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(p));
+        assertTrue(e.getMessage().startsWith(p + ": 3 unexpected trailing byte(s) at offset 10"), e.getMessage());
+        assertEquals(10, e.offset());
+    }
+
+    @Test
+    void negativeDimensionIsRejected() throws IOException {
+        Path p = write("neg", IdxBytes.ubyte(new int[] {2, -1}, new byte[0]));
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(p));
+        assertEquals(p + ": negative dimension -1 at offset 8 (dimension 1 of 2)", e.getMessage());
+    }
+
+    @Test
+    void hugeDimensionsAreRejectedBeforeReading() throws IOException {
+        int[] dims = {Integer.MAX_VALUE, Integer.MAX_VALUE, 0x7fff};
+        Path p = write("huge", IdxBytes.encode(0x0E, dims, new byte[0]));
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(p));
+        assertEquals(p + ": dimensions [2147483647, 2147483647, 32767] at offset 4 describe more than 2147483639"
+                + " elements of type double, too many to load into one Java array", e.getMessage());
+        Path empty = write("empty", IdxBytes.ubyte(new int[] {Integer.MAX_VALUE, 0}, new byte[0]));
+        assertEquals(Shape.of(Integer.MAX_VALUE, 0), IdxReader.read(empty).shape());
+    }
+}
