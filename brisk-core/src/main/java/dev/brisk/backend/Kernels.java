@@ -107,6 +107,16 @@ public interface Kernels {
     void copy(float[] x, int xOff, float[] y, int yOff, int n);
 
     /**
+     * Copies a {@code rows x cols} block between matrices with row strides {@code xStride} and {@code yStride}
+     * (concatenation and slicing along an axis). The default loops over {@link #copy}.
+     */
+    default void copy2d(float[] x, int xOff, int xStride, float[] y, int yOff, int yStride, int rows, int cols) {
+        for (int r = 0; r < rows; r++) {
+            copy(x, xOff + r * xStride, y, yOff + r * yStride, cols);
+        }
+    }
+
+    /**
      * Transposes a {@code rows x cols} matrix into {@code cols x rows}; {@code batch} such matrices lie one after
      * the other.
      */
@@ -129,7 +139,8 @@ public interface Kernels {
 
     /**
      * One fused SGD step in place: without momentum {@code p -= lr g}; with momentum {@code vel = mom vel - lr g}
-     * then {@code p += vel} (or, for Nesterov, {@code p += mom vel - lr g}), as in Keras.
+     * then {@code p += vel} (or, for Nesterov, {@code p += mom vel - lr g}), as in Keras. {@code vel} is
+     * null when {@code momentum} is 0.
      */
     void sgdStep(float[] p, int pOff, float[] g, int gOff, float[] vel, int velOff, int n,
                  float lr, float momentum, boolean nesterov);

@@ -1,0 +1,93 @@
+package dev.brisk.cli;
+
+import dev.brisk.backend.Backends;
+import dev.brisk.data.FashionMnist;
+import dev.brisk.parallel.ThreadBudget;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code brisk info}: what this JVM and machine give Brisk (Java, Vector API, threads, kernels, data). */
+@Command(name = "info",
+        mixinStandardHelpOptions = true,
+        description = "Prints the Java version, Vector API availability, thread budget, kernel backend and whether"
+                + " Fashion-MNIST is installed.")
+public final class InfoCommand implements Callable<Integer> {
+    static final String VECTOR_MODULE = "jdk.incubator.vector";
+
+    @Option(names = "--data", paramLabel = "DIR",
+            description = "Fashion-MNIST directory to check (default: ${DEFAULT-VALUE}).")
+    Path data = FashionMnist.DEFAULT_DIR;
+
+    @Override
+    public Integer call() {
+        PrintStream out = System.out;
+        out.println("brisk          " + BriskCommand.Version.version());
+        out.println("java           " + Runtime.version() + " (" + System.getProperty("java.vendor") + ", "
+                + System.getProperty("java.home") + ")");
+        out.println("vector API     " + vectorApi());
+        ThreadBudget.Resolved budget = ThreadBudget.resolve();
+        out.println("thread budget  " + budget + "; " + Runtime.getRuntime().availableProcessors()
+                + " available processors; override with --threads N, -D" + ThreadBudget.PROPERTY + "=N or "
+                + ThreadBudget.ENV + "=N");
+        out.println("kernels        " + backend());
+        out.println("max heap       " + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB");
+        out.println("fashion-mnist  " + fashionMnist(data));
+        out.flush();
+        return CommandLine.ExitCode.OK;
+    }
+
+    static boolean vectorModulePresent() {
+        return ModuleLayer.boot().findModule(VECTOR_MODULE).isPresent();
+    }
+
+    static String vectorApi() {
+        if (!vectorModulePresent()) {
+            return "not available (start the JVM with --add-modules " + VECTOR_MODULE + "; scalar kernels are used)";
+        }
+        try {
+            return "available (" + VectorProbe.describe() + ")";
+        } catch (LinkageError | RuntimeException e) {
+            return "module present but unusable: " + e;
+        }
+    }
+
+    private static String backend() {
+        try {
+            return Backends.get().name();
+        } catch (LinkageError | RuntimeException e) {
+            return "unavailable: " + e;
+        }
+    }
+
+    /** "found at DIR", or what is missing. */
+    static String fashionMnist(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return "not found at " + dir + " (install the Debian package dataset-fashion-mnist or pass --data DIR)";
+        }
+        List<String> missing = new ArrayList<>();
+        for (String name : List.of("train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
+                "t10k-labels-idx1-ubyte")) {
+            if (!Files.isRegularFile(dir.resolve(name + ".gz")) && !Files.isRegularFile(dir.resolve(name))) {
+                missing.add(name + "[.gz]");
+            }
+        }
+        return missing.isEmpty() ? "found at " + dir
+                : String.format(Locale.ROOT, "incomplete at %s: missing %s", dir, String.join(", ", missing));
+    }
+
+    /** Touches Vector API classes; only loaded once the module is known to be present. */
+    private static final class VectorProbe {
+        static String describe() {
+            var species = jdk.incubator.vector.FloatVector.SPECIES_PREFERRED;
+            return "preferred float vector " + species.vectorBitSize() + " bits, " + species.length() + " lanes";
+        }
+    }
+}

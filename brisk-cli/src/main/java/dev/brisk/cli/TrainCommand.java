@@ -1,0 +1,173 @@
+package dev.brisk.cli;
+
+import dev.brisk.callbacks.EpochStats;
+import dev.brisk.cli.Workloads.Workload;
+import dev.brisk.data.FashionMnist;
+import dev.brisk.data.InMemoryDataset;
+import dev.brisk.data.TrainTestSplit;
+import dev.brisk.nn.Fit;
+import dev.brisk.nn.RandomSeed;
+import dev.brisk.nn.Sequential;
+import dev.brisk.parallel.ThreadBudget;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code brisk train --workload w1|w2}: trains a reference workload on Fashion-MNIST, evaluates it on the test set
+ * and ends with one {@link ResultLine}.
+ */
+@Command(name = "train",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Trains a reference workload (shared/bench/WORKLOADS.md) on Fashion-MNIST, evaluates it on the test set"
+                    + " and prints one RESULT line.",
+            "  w1: MLP 784-512-512-10 on flattened images (default 5 epochs)",
+            "  w2: CNN conv32-pool-conv64-pool-dense128-dense10 (default 3 epochs)"})
+public final class TrainCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--workload", required = true, paramLabel = "w1|w2",
+            converter = WorkloadConverter.class, completionCandidates = WorkloadConverter.Ids.class,
+            description = "Workload to train: ${COMPLETION-CANDIDATES}.")
+    Workload workload;
+
+    @Option(names = "--epochs", paramLabel = "N",
+            description = "Epochs to train (default: 5 for w1, 3 for w2).")
+    Integer epochs;
+
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Thread budget (default: -Dbrisk.threads, BRISK_THREADS, or the available processors).")
+    Integer threads;
+
+    @Option(names = "--eager", description = "Run steps op by op instead of as a compiled plan (for debugging).")
+    boolean eager;
+
+    @Option(names = "--data", paramLabel = "DIR",
+            description = "Directory of the four Fashion-MNIST IDX files (default: ${DEFAULT-VALUE}).")
+    Path data = FashionMnist.DEFAULT_DIR;
+
+    @Option(names = "--batch-size", paramLabel = "N", description = "Batch size (default: ${DEFAULT-VALUE}).")
+    int batchSize = Workloads.BATCH_SIZE;
+
+    @Option(names = "--seed", paramLabel = "S",
+            description = "Random seed for weights and shuffling (default: from the clock).")
+    Long seed;
+
+    @Option(names = "--limit", paramLabel = "N",
+            description = "Train on the first N training samples only (quick checks); the test set is unchanged.")
+    Integer limit;
+
+    @Option(names = "--verbose", paramLabel = "0|1|2",
+            description = "0 silent, 1 progress bar, 2 one line per epoch (default: ${DEFAULT-VALUE}).")
+    int verbose = 1;
+
+    /** Epochs this run trains: {@code --epochs} or the workload's default. */
+    public int effectiveEpochs() {
+        return epochs != null ? epochs : workload.defaultEpochs();
+    }
+
+    /** "compiled" or "eager". */
+    public String mode() {
+        return eager ? "eager" : "compiled";
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        validate();
+        applySettings();
+        run(System.out);
+        return CommandLine.ExitCode.OK;
+    }
+
+    /** Rejects out-of-range values as usage errors (exit code 2). */
+    void validate() {
+        requireAtLeast("--epochs", epochs, 1);
+        requireAtLeast("--threads", threads, 1);
+        requireAtLeast("--batch-size", batchSize, 1);
+        requireAtLeast("--limit", limit, 1);
+        if (verbose < 0 || verbose > 2) {
+            throw new ParameterException(spec.commandLine(),
+                    "Invalid value for option '--verbose': expected 0, 1 or 2 but was " + verbose);
+        }
+    }
+
+    private void requireAtLeast(String option, Integer value, int min) {
+        if (value != null && value < min) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '" + option
+                    + "': must be at least " + min + " but was " + value);
+        }
+    }
+
+    /** Process-wide settings: the thread budget and the random seed. */
+    void applySettings() {
+        if (threads != null) {
+            ThreadBudget.set(threads);
+        }
+        if (seed != null) {
+            RandomSeed.set(seed);
+        }
+    }
+
+    private void run(PrintStream out) throws IOException {
+        TrainTestSplit split = FashionMnist.load(data);
+        InMemoryDataset train = workload.prepare(split.train());
+        InMemoryDataset test = workload.prepare(split.test());
+        if (limit != null && limit < train.size()) {
+            train = train.take(limit);
+        }
+        int n = effectiveEpochs();
+        out.printf(Locale.ROOT, "brisk train: workload %s (%s), %d epoch%s, batch size %d, %d training and %d test"
+                        + " samples from %s%n", workload.id(), workload.description(), n, n == 1 ? "" : "s",
+                batchSize, train.size(), test.size(), data);
+
+        Sequential model = workload.compiledModel();
+        model.runEagerly(eager);
+        model.printSummary();
+        model.fit(train, Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose));
+        EpochStats last = model.lastEpochStats();
+
+        Map<String, Double> eval = model.evaluate(test, batchSize);
+        double accuracy = eval.getOrDefault("accuracy", Double.NaN);
+        out.printf(Locale.ROOT, "test: loss %.4f - accuracy %.4f (%d samples)%n",
+                eval.getOrDefault("loss", Double.NaN), accuracy, test.size());
+
+        ResultLine result = new ResultLine("brisk", mode(), workload.id(), ThreadBudget.resolve().threads(),
+                last == null ? 0 : last.samplesPerSecond(), last == null ? 0 : last.cpuUtilisation(), accuracy, n,
+                ProcStatus.peakRssMb());
+        out.println(result.format());
+        out.flush();
+    }
+
+    /** Parses {@code w1}/{@code w2} (any case); an unknown name is a usage error naming the valid ones. */
+    static final class WorkloadConverter implements CommandLine.ITypeConverter<Workload> {
+        @Override
+        public Workload convert(String value) {
+            try {
+                return Workload.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+
+        /** The valid names, for the help text. */
+        static final class Ids extends java.util.ArrayList<String> {
+            Ids() {
+                for (Workload w : Workload.values()) {
+                    add(w.id());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package dev.brisk.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class ResultLineTest {
+    @Test
+    void exactFormat() {
+        ResultLine r = new ResultLine("brisk", "compiled", "w1", 2, 12345.4, 1.934, 0.88499, 5, 512);
+        assertEquals("RESULT framework=brisk mode=compiled workload=w1 threads=2 samples_per_s=12345 cpu_util=1.93"
+                + " test_acc=0.8850 epochs=5 peak_rss_mb=512", r.format());
+        assertTrue(r.format().matches(ResultLine.REGEX));
+    }
+
+    @Test
+    void roundsThroughputAndPadsDecimals() {
+        ResultLine r = new ResultLine("brisk", "eager", "w2", 1, 999.5, 1.0, 0.9, 3, 0);
+        assertEquals("RESULT framework=brisk mode=eager workload=w2 threads=1 samples_per_s=1000 cpu_util=1.00"
+                + " test_acc=0.9000 epochs=3 peak_rss_mb=0", r.format());
+        assertTrue(r.format().matches(ResultLine.REGEX));
+    }
+
+    @Test
+    void independentOfTheDefaultLocale() {
+        java.util.Locale saved = java.util.Locale.getDefault();
+        try {
+            java.util.Locale.setDefault(java.util.Locale.GERMANY);
+            String s = new ResultLine("brisk", "compiled", "w1", 2, 1234567, 1.5, 0.5, 1, 2048).format();
+            assertTrue(s.contains("samples_per_s=1234567 cpu_util=1.50 test_acc=0.5000"), s);
+        } finally {
+            java.util.Locale.setDefault(saved);
+        }
+    }
+}

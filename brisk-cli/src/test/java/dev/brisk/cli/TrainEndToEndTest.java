@@ -1,0 +1,73 @@
+package dev.brisk.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** One tiny real run on core's 1,000-image fixture (surefire's working directory is the brisk-cli module). */
+class TrainEndToEndTest {
+    private static final Path FIXTURE = Path.of("../brisk-core/src/test/resources/fashion-mnist-mini");
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        PrintStream savedOut = System.out;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        StringWriter err = new StringWriter();
+        int code;
+        try (PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
+            System.setOut(capture);
+            CommandLine cmd = BriskCommand.commandLine();
+            cmd.setErr(new PrintWriter(err));
+            code = cmd.execute(args);
+        } finally {
+            System.setOut(savedOut);
+        }
+        String out = buf.toString(StandardCharsets.UTF_8);
+        System.out.print(out);
+        return new Run(code, out, err.toString());
+    }
+
+    @Test
+    void trainsW1AndEndsWithOneResultLine() {
+        assertTrue(Files.isDirectory(FIXTURE), FIXTURE.toAbsolutePath().toString());
+        Run r = run("train", "--workload", "w1", "--epochs", "1", "--limit", "512", "--seed", "7",
+                "--data", FIXTURE.toString());
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = r.out().lines().toList();
+        List<String> results = lines.stream().filter(l -> l.startsWith("RESULT")).toList();
+        assertEquals(1, results.size(), r.out());
+        String result = results.get(0);
+        assertEquals(result, lines.get(lines.size() - 1), "RESULT is the last line");
+        assertTrue(result.matches(ResultLine.REGEX), result);
+        assertTrue(result.startsWith("RESULT framework=brisk mode=compiled workload=w1 threads="), result);
+        assertTrue(result.contains(" epochs=1 "), result);
+        assertFalse(result.contains("samples_per_s=0 "), result);
+        double acc = Double.parseDouble(result.replaceAll(".* test_acc=(\\S+) .*", "$1"));
+        assertTrue(acc > 0.1, "better than chance after one epoch on 512 samples: " + acc);
+    }
+
+    @Test
+    void missingDataDirIsOneLineAndExitCodeOne(@TempDir Path tmp) {
+        Path missing = tmp.resolve("no-such-dir");
+        Run r = run("train", "--workload", "w1", "--data", missing.toString());
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().contains(missing.toString()), r.err());
+        assertTrue(r.err().contains("dataset-fashion-mnist"), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+        assertFalse(r.out().contains("RESULT"), r.out());
+    }
+}

@@ -1,0 +1,133 @@
+package dev.brisk.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brisk.cli.Workloads.Workload;
+import dev.brisk.data.FashionMnist;
+import dev.brisk.parallel.ThreadBudget;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class TrainOptionsTest {
+    @AfterEach
+    void resetBudget() {
+        ThreadBudget.reset();
+    }
+
+    private static TrainCommand parse(String... args) {
+        CommandLine cmd = BriskCommand.commandLine();
+        CommandLine.ParseResult pr = cmd.parseArgs(args);
+        return (TrainCommand) pr.subcommand().commandSpec().userObject();
+    }
+
+    /** Runs the command line, returning exit code and stderr; never trains (only usage errors are passed). */
+    private static Run execute(String... args) {
+        CommandLine cmd = BriskCommand.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cmd.setOut(new PrintWriter(out));
+        cmd.setErr(new PrintWriter(err));
+        int code = cmd.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    record Run(int code, String out, String err) {
+    }
+
+    @Test
+    void w1Defaults() {
+        TrainCommand t = parse("train", "--workload", "w1");
+        assertEquals(Workload.W1, t.workload);
+        assertEquals(5, t.effectiveEpochs());
+        assertEquals(128, t.batchSize);
+        assertEquals(1, t.verbose);
+        assertEquals("compiled", t.mode());
+        assertEquals(FashionMnist.DEFAULT_DIR, t.data);
+        assertNull(t.threads);
+        assertNull(t.limit);
+        assertNull(t.seed);
+    }
+
+    @Test
+    void w2DefaultsToThreeEpochs() {
+        TrainCommand t = parse("train", "--workload", "w2");
+        assertEquals(Workload.W2, t.workload);
+        assertEquals(3, t.effectiveEpochs());
+    }
+
+    @Test
+    void explicitOptions() {
+        TrainCommand t = parse("train", "--workload", "W2", "--epochs", "1", "--eager", "--data", "/tmp/fm",
+                "--batch-size", "64", "--seed", "42", "--limit", "512", "--verbose", "2", "--threads", "3");
+        assertEquals(Workload.W2, t.workload);
+        assertEquals(1, t.effectiveEpochs());
+        assertEquals("eager", t.mode());
+        assertEquals(Path.of("/tmp/fm"), t.data);
+        assertEquals(64, t.batchSize);
+        assertEquals(42L, t.seed);
+        assertEquals(512, t.limit);
+        assertEquals(2, t.verbose);
+        assertEquals(3, t.threads);
+    }
+
+    @Test
+    void threadsSetsTheBudget() {
+        TrainCommand t = parse("train", "--workload", "w1", "--threads", "3");
+        t.applySettings();
+        ThreadBudget.Resolved r = ThreadBudget.resolve();
+        assertEquals(3, r.threads());
+        assertEquals("API", r.source());
+    }
+
+    @Test
+    void invalidWorkloadIsAUsageErrorNamingTheValidOnes() {
+        Run r = execute("train", "--workload", "w3");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("w3"), r.err());
+        assertTrue(r.err().contains("w1, w2"), r.err());
+        assertTrue(r.err().contains("Usage:"), r.err());
+    }
+
+    @Test
+    void missingWorkloadIsAUsageError() {
+        Run r = execute("train");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--workload"), r.err());
+    }
+
+    @Test
+    void outOfRangeValuesAreUsageErrors() {
+        for (String[] args : new String[][] {
+                {"train", "--workload", "w1", "--epochs", "0"},
+                {"train", "--workload", "w1", "--threads", "0"},
+                {"train", "--workload", "w1", "--batch-size", "-1"},
+                {"train", "--workload", "w1", "--limit", "0"},
+                {"train", "--workload", "w1", "--verbose", "3"},
+                {"train", "--workload", "w1", "--epochs", "many"},
+                {"train", "--workload", "w1", "--no-such-option"}}) {
+            Run r = execute(args);
+            assertEquals(2, r.code(), String.join(" ", args) + " -> " + r.err());
+            assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+        }
+    }
+
+    @Test
+    void noSubcommandIsAUsageError() {
+        assertEquals(2, execute().code());
+        assertEquals(2, execute("frobnicate").code());
+    }
+
+    @Test
+    void helpExitsZero() {
+        Run r = execute("train", "--help");
+        assertEquals(0, r.code());
+        assertTrue(r.out().contains("--workload"), r.out());
+    }
+}

@@ -1,0 +1,625 @@
+package dev.brisk.backend.jvm;
+
+import dev.brisk.backend.BinaryFn;
+import dev.brisk.backend.Kernels;
+import dev.brisk.backend.ReduceFn;
+import dev.brisk.backend.UnaryFn;
+import dev.brisk.parallel.Parallel;
+import java.util.Arrays;
+
+/**
+ * The reference backend ("jvm-scalar"): plain loops written to be obviously right, which the vector backend is
+ * tested against. Only gemm, the convolutions and dropout are split across threads, so that this path stays
+ * usable when the Vector API is missing. Sums that are not on a hot path accumulate in double.
+ */
+public final class ScalarKernels implements Kernels {
+    /** About this many multiply-adds per parallel chunk. */
+    private static final int GRAIN_MACS = 1 << 16;
+    /** Elements per parallel chunk of dropout (a hash per element). */
+    private static final int DROPOUT_GRAIN = 1 << 14;
+    private static final double SQRT_HALF = Math.sqrt(0.5);
+    private static final double INV_SQRT_2PI = 1 / Math.sqrt(2 * Math.PI);
+
+    @Override
+    public String name() {
+        return "jvm-scalar";
+    }
+
+    // ---------------------------------------------------------------- gemm
+
+    @Override
+    public void gemm(boolean transA, boolean transB, int m, int n, int k,
+                     float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float[] c, int cOff, int ldc,
+                     boolean accumulate) {
+        int grain = Math.max(1, GRAIN_MACS / Math.max(1, n * Math.max(1, k)));
+        if (Split.serial(m, grain)) {
+            gemmRows(transA, transB, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate, 0, m);
+        } else {
+            Parallel.forRange(m, grain, (i0, i1) ->
+                    gemmRows(transA, transB, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate, i0, i1));
+        }
+    }
+
+    /** Rows {@code [i0, i1)} of C. */
+    private static void gemmRows(boolean transA, boolean transB, int n, int k, float[] a, int aOff, int lda,
+                                 float[] b, int bOff, int ldb, float[] c, int cOff, int ldc, boolean accumulate,
+                                 int i0, int i1) {
+        for (int i = i0; i < i1; i++) {
+            int ci = cOff + i * ldc;
+            if (!accumulate) {
+                Arrays.fill(c, ci, ci + n, 0f);
+            }
+            if (transB) {
+                // op(B)[p][j] = b[j * ldb + p]: one dot product per element.
+                for (int j = 0; j < n; j++) {
+                    float s = 0;
+                    for (int p = 0; p < k; p++) {
+                        s += elem(a, aOff, lda, transA, i, p) * b[bOff + j * ldb + p];
+                    }
+                    c[ci + j] += s;
+                }
+            } else {
+                // Row i of C += A[i][p] * row p of B (contiguous inner loop).
+                for (int p = 0; p < k; p++) {
+                    float aip = elem(a, aOff, lda, transA, i, p);
+                    int bp = bOff + p * ldb;
+                    for (int j = 0; j < n; j++) {
+                        c[ci + j] += aip * b[bp + j];
+                    }
+                }
+            }
+        }
+    }
+
+    private static float elem(float[] x, int off, int ld, boolean trans, int row, int col) {
+        return trans ? x[off + col * ld + row] : x[off + row * ld + col];
+    }
+
+    // ---------------------------------------------------------------- elementwise
+
+    @Override
+    public void unary(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n) {
+        for (int i = 0; i < n; i++) {
+            y[yOff + i] = unary(fn, alpha, x[xOff + i]);
+        }
+    }
+
+    /** The definition of each {@link UnaryFn}. */
+    static float unary(UnaryFn fn, float alpha, float x) {
+        return switch (fn) {
+            case NEG -> -x;
+            case EXP -> (float) Math.exp(x);
+            case LOG -> (float) Math.log(x);
+            case SQRT -> (float) Math.sqrt(x);
+            case RSQRT -> (float) (1 / Math.sqrt(x));
+            case SQUARE -> x * x;
+            case ABS -> Math.abs(x);
+            case RECIPROCAL -> 1 / x;
+            case RELU -> Math.max(x, 0f);
+            case SIGMOID -> (float) (1 / (1 + Math.exp(-x)));
+            case TANH -> (float) Math.tanh(x);
+            case GELU -> (float) (x * normalCdf(x));
+            case LEAKY_RELU -> x > 0 ? x : alpha * x;
+            case SCALE -> x * alpha;
+            case ADD_SCALAR -> x + alpha;
+            case CLIP_PROB -> Math.min(Math.max(x, alpha), 1 - alpha);
+            case NON_FINITE -> Float.isFinite(x) ? 0f : 1f;
+        };
+    }
+
+    @Override
+    public void binary(BinaryFn fn, float alpha, float[] a, int aOff, int[] aStrides, float[] b, int bOff,
+                       int[] bStrides, float[] out, int outOff, int[] outShape) {
+        int n = 1;
+        for (int d : outShape) {
+            n *= d;
+        }
+        for (int o = 0; o < n; o++) {
+            // Decode the output index axis by axis, from the last, and step each input by its strides.
+            int ai = aOff;
+            int bi = bOff;
+            int rest = o;
+            for (int d = outShape.length - 1; d >= 0; d--) {
+                int idx = rest % outShape[d];
+                rest /= outShape[d];
+                ai += idx * aStrides[d];
+                bi += idx * bStrides[d];
+            }
+            out[outOff + o] = binary(fn, alpha, a[ai], b[bi]);
+        }
+    }
+
+    /** The definition of each {@link BinaryFn}. */
+    static float binary(BinaryFn fn, float alpha, float a, float b) {
+        return switch (fn) {
+            case ADD -> a + b;
+            case SUB -> a - b;
+            case MUL -> a * b;
+            case DIV -> a / b;
+            case MAX -> Math.max(a, b);
+            case MIN -> Math.min(a, b);
+            case GREATER -> a > b ? 1f : 0f;
+            case RELU_GRAD -> a > 0 ? b : 0f;
+            case LEAKY_RELU_GRAD -> a > 0 ? b : alpha * b;
+            case SIGMOID_GRAD -> b * a * (1 - a);
+            case TANH_GRAD -> b * (1 - a * a);
+            case GELU_GRAD -> (float) (b * (normalCdf(a) + a * INV_SQRT_2PI * Math.exp(-0.5 * a * a)));
+            case CLIP_PROB_GRAD -> a >= alpha && a <= 1 - alpha ? b : 0f;
+        };
+    }
+
+    /** Phi(x), the standard normal CDF, via the exact erf. */
+    private static double normalCdf(double x) {
+        return 0.5 * (1 + Erf.erf(x * SQRT_HALF));
+    }
+
+    // ---------------------------------------------------------------- reductions
+
+    @Override
+    public void reduce(ReduceFn fn, float[] x, int xOff, int[] shape, boolean[] reduceAxes, float[] out,
+                       int outOff) {
+        int outSize = 1;
+        int reducedSize = 1;
+        for (int d = 0; d < shape.length; d++) {
+            if (reduceAxes[d]) {
+                reducedSize *= shape[d];
+            } else {
+                outSize *= shape[d];
+            }
+        }
+        for (int o = 0; o < outSize; o++) {
+            double acc = fn == ReduceFn.SUM ? 0 : Double.NEGATIVE_INFINITY;
+            for (int r = 0; r < reducedSize; r++) {
+                // Kept axes take their digits from o, reduced axes from r (both row-major).
+                int offset = 0;
+                int stride = 1;
+                int restO = o;
+                int restR = r;
+                for (int d = shape.length - 1; d >= 0; d--) {
+                    int idx;
+                    if (reduceAxes[d]) {
+                        idx = restR % shape[d];
+                        restR /= shape[d];
+                    } else {
+                        idx = restO % shape[d];
+                        restO /= shape[d];
+                    }
+                    offset += idx * stride;
+                    stride *= shape[d];
+                }
+                float v = x[xOff + offset];
+                acc = fn == ReduceFn.SUM ? acc + v : Math.max(acc, v);
+            }
+            out[outOff + o] = (float) acc;
+        }
+    }
+
+    // ---------------------------------------------------------------- softmax and class indexes
+
+    @Override
+    public void softmax(boolean log, float[] x, int xOff, float[] y, int yOff, int rows, int cols) {
+        for (int r = 0; r < rows; r++) {
+            int xi = xOff + r * cols;
+            int yi = yOff + r * cols;
+            float max = Float.NEGATIVE_INFINITY;
+            for (int j = 0; j < cols; j++) {
+                max = Math.max(max, x[xi + j]);
+            }
+            double sum = 0;
+            for (int j = 0; j < cols; j++) {
+                sum += Math.exp(x[xi + j] - max);
+            }
+            for (int j = 0; j < cols; j++) {
+                y[yi + j] = log
+                        ? (float) (x[xi + j] - max - Math.log(sum))
+                        : (float) (Math.exp(x[xi + j] - max) / sum);
+            }
+        }
+    }
+
+    @Override
+    public void softmaxBackward(boolean log, float[] y, int yOff, float[] dy, int dyOff, float[] dx, int dxOff,
+                                int rows, int cols) {
+        for (int r = 0; r < rows; r++) {
+            int yi = yOff + r * cols;
+            int gi = dyOff + r * cols;
+            int xi = dxOff + r * cols;
+            double s = 0;
+            for (int j = 0; j < cols; j++) {
+                s += log ? dy[gi + j] : (double) dy[gi + j] * y[yi + j];
+            }
+            for (int j = 0; j < cols; j++) {
+                dx[xi + j] = log
+                        ? (float) (dy[gi + j] - Math.exp(y[yi + j]) * s)
+                        : (float) (y[yi + j] * (dy[gi + j] - s));
+            }
+        }
+    }
+
+    @Override
+    public void gatherRows(float[] x, int xOff, float[] index, int indexOff, float[] out, int outOff, int rows,
+                           int cols) {
+        for (int r = 0; r < rows; r++) {
+            out[outOff + r] = x[xOff + r * cols + classIndex(index[indexOff + r], r, cols)];
+        }
+    }
+
+    @Override
+    public void scatterRows(float[] dy, int dyOff, float[] index, int indexOff, float[] dx, int dxOff, int rows,
+                            int cols) {
+        Arrays.fill(dx, dxOff, dxOff + rows * cols, 0f);
+        for (int r = 0; r < rows; r++) {
+            dx[dxOff + r * cols + classIndex(index[indexOff + r], r, cols)] = dy[dyOff + r];
+        }
+    }
+
+    /** A class index stored as a float, checked to be an integer in {@code [0, cols)}. */
+    static int classIndex(float value, int row, int cols) {
+        if (!(value >= 0 && value < cols) || value != Math.rint(value)) {
+            throw new IllegalArgumentException("class index " + value + " in row " + row
+                    + " is not an integer in [0, " + cols + ")");
+        }
+        return (int) value;
+    }
+
+    // ---------------------------------------------------------------- convolution
+
+    @Override
+    public void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] y, int yOff) {
+        int rows = g.batch() * g.outH();
+        int grain = Math.max(1, GRAIN_MACS / Math.max(1, macsPerOutputRow(g)));
+        if (Split.serial(rows, grain)) {
+            conv2dRows(g, x, xOff, w, wOff, y, yOff, 0, rows);
+        } else {
+            Parallel.forRange(rows, grain, (r0, r1) -> conv2dRows(g, x, xOff, w, wOff, y, yOff, r0, r1));
+        }
+    }
+
+    /** Output rows {@code [r0, r1)} of the {@code batch x outH} rows. */
+    private static void conv2dRows(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] y, int yOff,
+                                   int r0, int r1) {
+        for (int row = r0; row < r1; row++) {
+            int n = row / g.outH();
+            int oh = row % g.outH();
+            for (int ow = 0; ow < g.outW(); ow++) {
+                int yi = yOff + ((row * g.outW()) + ow) * g.outChannels();
+                for (int oc = 0; oc < g.outChannels(); oc++) {
+                    float s = 0;
+                    for (int i = 0; i < g.kernelH(); i++) {
+                        int ih = oh * g.strideH() - g.padTop() + i;
+                        if (ih < 0 || ih >= g.height()) {
+                            continue;
+                        }
+                        for (int j = 0; j < g.kernelW(); j++) {
+                            int iw = ow * g.strideW() - g.padLeft() + j;
+                            if (iw < 0 || iw >= g.width()) {
+                                continue;
+                            }
+                            int xi = xOff + ((n * g.height() + ih) * g.width() + iw) * g.channels();
+                            int wi = wOff + ((i * g.kernelW() + j) * g.channels()) * g.outChannels() + oc;
+                            for (int ch = 0; ch < g.channels(); ch++) {
+                                s += x[xi + ch] * w[wi + ch * g.outChannels()];
+                            }
+                        }
+                    }
+                    y[yi + oc] = s;
+                }
+            }
+        }
+    }
+
+    @Override
+    public void conv2dBackwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx,
+                                    int dxOff) {
+        int grain = Math.max(1, GRAIN_MACS / Math.max(1, macsPerOutputRow(g) * g.outH()));
+        // Images write disjoint parts of dx, so they can run in parallel.
+        if (Split.serial(g.batch(), grain)) {
+            conv2dBackwardInputImages(g, dy, dyOff, w, wOff, dx, dxOff, 0, g.batch());
+        } else {
+            Parallel.forRange(g.batch(), grain, (n0, n1) ->
+                    conv2dBackwardInputImages(g, dy, dyOff, w, wOff, dx, dxOff, n0, n1));
+        }
+    }
+
+    /** dx of images {@code [n0, n1)}. */
+    private static void conv2dBackwardInputImages(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff,
+                                                  float[] dx, int dxOff, int n0, int n1) {
+        int imageSize = g.height() * g.width() * g.channels();
+        for (int n = n0; n < n1; n++) {
+            Arrays.fill(dx, dxOff + n * imageSize, dxOff + (n + 1) * imageSize, 0f);
+            for (int oh = 0; oh < g.outH(); oh++) {
+                for (int ow = 0; ow < g.outW(); ow++) {
+                    int gi = dyOff + ((n * g.outH() + oh) * g.outW() + ow) * g.outChannels();
+                    for (int i = 0; i < g.kernelH(); i++) {
+                        int ih = oh * g.strideH() - g.padTop() + i;
+                        if (ih < 0 || ih >= g.height()) {
+                            continue;
+                        }
+                        for (int j = 0; j < g.kernelW(); j++) {
+                            int iw = ow * g.strideW() - g.padLeft() + j;
+                            if (iw < 0 || iw >= g.width()) {
+                                continue;
+                            }
+                            int xi = dxOff + ((n * g.height() + ih) * g.width() + iw) * g.channels();
+                            int wi = wOff + ((i * g.kernelW() + j) * g.channels()) * g.outChannels();
+                            for (int ch = 0; ch < g.channels(); ch++) {
+                                float s = 0;
+                                for (int oc = 0; oc < g.outChannels(); oc++) {
+                                    s += dy[gi + oc] * w[wi + ch * g.outChannels() + oc];
+                                }
+                                dx[xi + ch] += s;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void conv2dBackwardFilter(ConvGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dw,
+                                     int dwOff) {
+        int taps = g.kernelH() * g.kernelW() * g.channels();
+        int outputs = g.batch() * g.outH() * g.outW();
+        int grain = Math.max(1, GRAIN_MACS / Math.max(1, outputs * g.outChannels()));
+        // Each kernel row (i, j, ch) sums over every output position; rows are written by one thread each.
+        if (Split.serial(taps, grain)) {
+            conv2dBackwardFilterTaps(g, x, xOff, dy, dyOff, dw, dwOff, 0, taps);
+        } else {
+            Parallel.forRange(taps, grain, (t0, t1) -> conv2dBackwardFilterTaps(g, x, xOff, dy, dyOff, dw, dwOff,
+                    t0, t1));
+        }
+    }
+
+    /** Rows {@code [t0, t1)} of dw viewed as a {@code (kh kw c) x oc} matrix. */
+    private static void conv2dBackwardFilterTaps(ConvGeometry g, float[] x, int xOff, float[] dy, int dyOff,
+                                                 float[] dw, int dwOff, int t0, int t1) {
+        for (int t = t0; t < t1; t++) {
+            int i = t / (g.kernelW() * g.channels());
+            int j = t / g.channels() % g.kernelW();
+            int ch = t % g.channels();
+            int wi = dwOff + t * g.outChannels();
+            Arrays.fill(dw, wi, wi + g.outChannels(), 0f);
+            for (int n = 0; n < g.batch(); n++) {
+                for (int oh = 0; oh < g.outH(); oh++) {
+                    int ih = oh * g.strideH() - g.padTop() + i;
+                    if (ih < 0 || ih >= g.height()) {
+                        continue;
+                    }
+                    for (int ow = 0; ow < g.outW(); ow++) {
+                        int iw = ow * g.strideW() - g.padLeft() + j;
+                        if (iw < 0 || iw >= g.width()) {
+                            continue;
+                        }
+                        float xv = x[xOff + ((n * g.height() + ih) * g.width() + iw) * g.channels() + ch];
+                        int gi = dyOff + ((n * g.outH() + oh) * g.outW() + ow) * g.outChannels();
+                        for (int oc = 0; oc < g.outChannels(); oc++) {
+                            dw[wi + oc] += xv * dy[gi + oc];
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static int macsPerOutputRow(ConvGeometry g) {
+        return g.outW() * g.outChannels() * g.kernelH() * g.kernelW() * g.channels();
+    }
+
+    // ---------------------------------------------------------------- pooling
+
+    @Override
+    public void maxPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff) {
+        int yi = yOff;
+        for (int n = 0; n < g.batch(); n++) {
+            for (int oh = 0; oh < g.outH(); oh++) {
+                for (int ow = 0; ow < g.outW(); ow++) {
+                    for (int ch = 0; ch < g.channels(); ch++) {
+                        int best = argMax(g, x, xOff, n, oh, ow, ch);
+                        y[yi++] = best < 0 ? 0f : x[xOff + best];
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void maxPool2dBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx,
+                                  int dxOff) {
+        Arrays.fill(dx, dxOff, dxOff + g.batch() * g.height() * g.width() * g.channels(), 0f);
+        int yi = dyOff;
+        for (int n = 0; n < g.batch(); n++) {
+            for (int oh = 0; oh < g.outH(); oh++) {
+                for (int ow = 0; ow < g.outW(); ow++) {
+                    for (int ch = 0; ch < g.channels(); ch++) {
+                        int best = argMax(g, x, xOff, n, oh, ow, ch);
+                        if (best >= 0) {
+                            dx[dxOff + best] += dy[yi];
+                        }
+                        yi++;
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The offset (from the start of the images) of the first maximum in a window, scanning rows then columns and
+     * skipping padding; -1 for a window that lies wholly in the padding (Keras never builds one), whose output
+     * is 0.
+     */
+    private static int argMax(PoolGeometry g, float[] x, int xOff, int n, int oh, int ow, int ch) {
+        int best = -1;
+        for (int i = 0; i < g.poolH(); i++) {
+            int ih = oh * g.strideH() - g.padTop() + i;
+            for (int j = 0; j < g.poolW(); j++) {
+                int iw = ow * g.strideW() - g.padLeft() + j;
+                if (ih < 0 || ih >= g.height() || iw < 0 || iw >= g.width()) {
+                    continue;
+                }
+                int at = ((n * g.height() + ih) * g.width() + iw) * g.channels() + ch;
+                if (best < 0 || x[xOff + at] > x[xOff + best]) {
+                    best = at;
+                }
+            }
+        }
+        return best;
+    }
+
+    @Override
+    public void avgPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff) {
+        int yi = yOff;
+        for (int n = 0; n < g.batch(); n++) {
+            for (int oh = 0; oh < g.outH(); oh++) {
+                for (int ow = 0; ow < g.outW(); ow++) {
+                    for (int ch = 0; ch < g.channels(); ch++) {
+                        double sum = 0;
+                        for (int i = 0; i < g.poolH(); i++) {
+                            int ih = oh * g.strideH() - g.padTop() + i;
+                            for (int j = 0; j < g.poolW(); j++) {
+                                int iw = ow * g.strideW() - g.padLeft() + j;
+                                if (ih >= 0 && ih < g.height() && iw >= 0 && iw < g.width()) {
+                                    sum += x[xOff + ((n * g.height() + ih) * g.width() + iw) * g.channels() + ch];
+                                }
+                            }
+                        }
+                        int count = unpaddedCells(g, oh, ow);
+                        y[yi++] = count == 0 ? 0f : (float) (sum / count);
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void avgPool2dBackward(PoolGeometry g, float[] dy, int dyOff, float[] dx, int dxOff) {
+        Arrays.fill(dx, dxOff, dxOff + g.batch() * g.height() * g.width() * g.channels(), 0f);
+        int yi = dyOff;
+        for (int n = 0; n < g.batch(); n++) {
+            for (int oh = 0; oh < g.outH(); oh++) {
+                for (int ow = 0; ow < g.outW(); ow++) {
+                    int count = unpaddedCells(g, oh, ow);
+                    for (int ch = 0; ch < g.channels(); ch++, yi++) {
+                        for (int i = 0; i < g.poolH(); i++) {
+                            int ih = oh * g.strideH() - g.padTop() + i;
+                            for (int j = 0; j < g.poolW(); j++) {
+                                int iw = ow * g.strideW() - g.padLeft() + j;
+                                if (ih >= 0 && ih < g.height() && iw >= 0 && iw < g.width()) {
+                                    dx[dxOff + ((n * g.height() + ih) * g.width() + iw) * g.channels() + ch]
+                                            += dy[yi] / count;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** The number of cells of window (oh, ow) inside the image: the divisor of average pooling. */
+    static int unpaddedCells(PoolGeometry g, int oh, int ow) {
+        int h0 = oh * g.strideH() - g.padTop();
+        int w0 = ow * g.strideW() - g.padLeft();
+        int rows = Math.min(g.height(), h0 + g.poolH()) - Math.max(0, h0);
+        int cols = Math.min(g.width(), w0 + g.poolW()) - Math.max(0, w0);
+        return Math.max(0, rows) * Math.max(0, cols);
+    }
+
+    // ---------------------------------------------------------------- data movement
+
+    @Override
+    public void fill(float[] y, int yOff, int n, float value) {
+        Arrays.fill(y, yOff, yOff + n, value);
+    }
+
+    @Override
+    public void copy(float[] x, int xOff, float[] y, int yOff, int n) {
+        System.arraycopy(x, xOff, y, yOff, n);
+    }
+
+    @Override
+    public void transpose(float[] x, int xOff, float[] y, int yOff, int batch, int rows, int cols) {
+        for (int bt = 0; bt < batch; bt++) {
+            int base = bt * rows * cols;
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < cols; c++) {
+                    y[yOff + base + c * rows + r] = x[xOff + base + r * cols + c];
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- dropout
+
+    @Override
+    public void dropout(float rate, long seed, float[] x, int xOff, float[] mask, int maskOff, float[] y, int yOff,
+                        int n) {
+        checkDropoutRate(rate);
+        float keep = 1 - rate;
+        long key = DropoutMask.key(seed);
+        if (Split.serial(n, DROPOUT_GRAIN)) {
+            dropoutRange(rate, key, keep, x, xOff, mask, maskOff, y, yOff, 0, n);
+        } else {
+            Parallel.forRange(n, DROPOUT_GRAIN, (i0, i1) ->
+                    dropoutRange(rate, key, keep, x, xOff, mask, maskOff, y, yOff, i0, i1));
+        }
+    }
+
+    private static void dropoutRange(float rate, long key, float keep, float[] x, int xOff, float[] mask,
+                                     int maskOff, float[] y, int yOff, int i0, int i1) {
+        for (int i = i0; i < i1; i++) {
+            boolean kept = DropoutMask.kept(key, i, rate);
+            mask[maskOff + i] = kept ? 1f : 0f;
+            y[yOff + i] = kept ? x[xOff + i] / keep : 0f;
+        }
+    }
+
+    static void checkDropoutRate(float rate) {
+        if (!(rate >= 0 && rate < 1)) {
+            throw new IllegalArgumentException("dropout rate must be in [0, 1), got " + rate);
+        }
+    }
+
+    // ---------------------------------------------------------------- optimisers
+
+    @Override
+    public void adamStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff, int n,
+                         float lrT, float beta1, float beta2, float epsHat, float decoupledDecay) {
+        for (int i = 0; i < n; i++) {
+            float gi = g[gOff + i];
+            float mi = beta1 * m[mOff + i] + (1 - beta1) * gi;
+            float vi = beta2 * v[vOff + i] + (1 - beta2) * gi * gi;
+            m[mOff + i] = mi;
+            v[vOff + i] = vi;
+            float pi = p[pOff + i];
+            pi -= decoupledDecay * pi;
+            p[pOff + i] = pi - lrT * mi / ((float) Math.sqrt(vi) + epsHat);
+        }
+    }
+
+    @Override
+    public void sgdStep(float[] p, int pOff, float[] g, int gOff, float[] vel, int velOff, int n, float lr,
+                        float momentum, boolean nesterov) {
+        for (int i = 0; i < n; i++) {
+            float gi = g[gOff + i];
+            if (momentum == 0) {
+                p[pOff + i] -= lr * gi;
+            } else {
+                float vi = momentum * vel[velOff + i] - lr * gi;
+                vel[velOff + i] = vi;
+                p[pOff + i] += nesterov ? momentum * vi - lr * gi : vi;
+            }
+        }
+    }
+
+    @Override
+    public void rmspropStep(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, int n, float lr,
+                            float rho, float eps) {
+        for (int i = 0; i < n; i++) {
+            float gi = g[gOff + i];
+            float si = rho * ms[msOff + i] + (1 - rho) * gi * gi;
+            ms[msOff + i] = si;
+            p[pOff + i] -= lr * gi / (float) Math.sqrt(si + eps);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.brisk.backend.jvm;
+
+/**
+ * Per-thread work arrays for the kernels. Each array grows to the largest size a thread has needed and is then
+ * reused, so steady-state calls allocate nothing. A kernel takes only the current thread's instance, and a method
+ * that hands one of its arrays to other threads (the partial sums of a reduction) keeps them apart by slot.
+ */
+final class Scratch {
+    private static final ThreadLocal<Scratch> LOCAL = ThreadLocal.withInitial(Scratch::new);
+
+    private float[] edge = new float[0];
+    private float[] packB = new float[0];
+    private float[] tile = new float[0];
+    private float[] columns = new float[0];
+    private float[] partials = new float[0];
+    private int[] dims = new int[0];
+    private float[] tail = new float[0];
+
+    private Scratch() {
+    }
+
+    static Scratch get() {
+        return LOCAL.get();
+    }
+
+    /** gemm's last, partial sliver of A rows, packed and padded to a full register tile. */
+    float[] edge(int size) {
+        if (edge.length < size) {
+            edge = new float[size];
+        }
+        return edge;
+    }
+
+    /** Packed panels of gemm's right operand. */
+    float[] packB(int size) {
+        if (packB.length < size) {
+            packB = new float[size];
+        }
+        return packB;
+    }
+
+    /** One register tile of gemm's output, for tiles cut by the matrix edge. */
+    float[] tile(int size) {
+        if (tile.length < size) {
+            tile = new float[size];
+        }
+        return tile;
+    }
+
+    /** An im2col matrix (or its gradient) for a block of convolution output rows. */
+    float[] columns(int size) {
+        if (columns.length < size) {
+            columns = new float[size];
+        }
+        return columns;
+    }
+
+    /** The last, partial vector of an elementwise loop, padded to whole vectors. */
+    float[] tail(int size) {
+        if (tail.length < size) {
+            tail = new float[size];
+        }
+        return tail;
+    }
+
+    /** Shapes and strides of a collapsed broadcast. */
+    int[] dims(int size) {
+        if (dims.length < size) {
+            dims = new int[size];
+        }
+        return dims;
+    }
+
+    /** Per-slot partial results that a parallel reduction sums at the end. */
+    float[] partials(int size) {
+        if (partials.length < size) {
+            partials = new float[size];
+        }
+        return partials;
+    }
+}

@@ -1,0 +1,174 @@
+package dev.brisk.backend.jvm;
+
+import dev.brisk.backend.Kernels.ConvGeometry;
+import dev.brisk.parallel.Parallel;
+import java.util.Arrays;
+
+/**
+ * Convolutions as gemm over {@link Im2Col} column matrices. The output rows are processed in chunks whose column
+ * matrix fits in {@link #CHUNK_FLOATS} of per-thread scratch (so it is still in L2 when gemm reads it), and the
+ * batch is split across threads by whole images, so that col2im's scatter never races (and gemm then runs
+ * serially inside each thread). A 1x1, stride-1, unpadded kernel needs no column matrix at all, and a
+ * single-channel input uses the transposed column matrix (see {@link #transposedColumns}).
+ */
+final class VectorConv {
+    /** The most floats of column matrix a thread holds at once (512 KiB). */
+    private static final int CHUNK_FLOATS = 1 << 17;
+    /** Below this many multiply-adds a convolution runs on the calling thread. */
+    private static final long PARALLEL_MIN_MACS = 1L << 17;
+
+    private VectorConv() {
+    }
+
+    static void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] y, int yOff) {
+        int k = Im2Col.rowLength(g);
+        int oc = g.outChannels();
+        if (isPointwise(g)) {
+            VectorGemm.gemm(false, false, rows(g), oc, k, x, xOff, k, w, wOff, oc, y, yOff, oc, false);
+            return;
+        }
+        int imageRows = g.outH() * g.outW();
+        if (parallelOverImages(g)) {
+            Parallel.forRange(g.batch(), 1, (n0, n1) ->
+                    forwardRows(g, x, xOff, w, wOff, y, yOff, n0 * imageRows, n1 * imageRows));
+        } else {
+            forwardRows(g, x, xOff, w, wOff, y, yOff, 0, rows(g));
+        }
+    }
+
+    /** Output rows {@code [from, to)}, a chunk at a time. */
+    private static void forwardRows(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] y, int yOff,
+                                    int from, int to) {
+        int k = Im2Col.rowLength(g);
+        int oc = g.outChannels();
+        int chunk = chunkRows(g);
+        for (int r0 = from; r0 < to; r0 += chunk) {
+            int r1 = Math.min(to, r0 + chunk);
+            float[] cols = Scratch.get().columns((r1 - r0) * k);
+            if (transposedColumns(g)) {
+                Im2Col.im2colTransposed(g, x, xOff, r0, r1, cols, 0, r1 - r0);
+                VectorGemm.gemm(true, false, r1 - r0, oc, k, cols, 0, r1 - r0, w, wOff, oc, y, yOff + r0 * oc, oc,
+                        false);
+            } else {
+                Im2Col.im2col(g, x, xOff, r0, r1, cols, 0);
+                VectorGemm.gemm(false, false, r1 - r0, oc, k, cols, 0, k, w, wOff, oc, y, yOff + r0 * oc, oc,
+                        false);
+            }
+        }
+    }
+
+    static void backwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff) {
+        int k = Im2Col.rowLength(g);
+        int oc = g.outChannels();
+        if (isPointwise(g)) {
+            VectorGemm.gemm(false, true, rows(g), k, oc, dy, dyOff, oc, w, wOff, oc, dx, dxOff, k, false);
+            return;
+        }
+        if (parallelOverImages(g)) {
+            Parallel.forRange(g.batch(), 1, (n0, n1) ->
+                    backwardInputImages(g, dy, dyOff, w, wOff, dx, dxOff, n0, n1));
+        } else {
+            backwardInputImages(g, dy, dyOff, w, wOff, dx, dxOff, 0, g.batch());
+        }
+    }
+
+    /** dx of images {@code [n0, n1)}: cleared, then each chunk's column gradient scattered back by col2im. */
+    private static void backwardInputImages(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx,
+                                            int dxOff, int n0, int n1) {
+        int k = Im2Col.rowLength(g);
+        int oc = g.outChannels();
+        int imageRows = g.outH() * g.outW();
+        int imageSize = g.height() * g.width() * g.channels();
+        Arrays.fill(dx, dxOff + n0 * imageSize, dxOff + n1 * imageSize, 0f);
+        int chunk = chunkRows(g);
+        int end = n1 * imageRows;
+        for (int r0 = n0 * imageRows; r0 < end; r0 += chunk) {
+            int r1 = Math.min(end, r0 + chunk);
+            float[] cols = Scratch.get().columns((r1 - r0) * k);
+            VectorGemm.gemm(false, true, r1 - r0, k, oc, dy, dyOff + r0 * oc, oc, w, wOff, oc, cols, 0, k, false);
+            Im2Col.col2im(g, cols, 0, r0, r1, dx, dxOff);
+        }
+    }
+
+    static void backwardFilter(ConvGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dw, int dwOff) {
+        int k = Im2Col.rowLength(g);
+        int oc = g.outChannels();
+        if (isPointwise(g)) {
+            VectorGemm.gemm(true, false, k, oc, rows(g), x, xOff, k, dy, dyOff, oc, dw, dwOff, oc, false);
+            return;
+        }
+        int slots = parallelOverImages(g) ? Math.min(Parallel.threads(), g.batch()) : 1;
+        if (slots == 1) {
+            filterGradient(g, 0, g.batch(), x, xOff, dy, dyOff, dw, dwOff);
+            return;
+        }
+        // Each slot sums its share of the batch into its own partial kernel; the partials are added at the end.
+        int size = k * oc;
+        float[] partials = Scratch.get().partials(slots * size);
+        Parallel.forRange(slots, 1, (s0, s1) -> {
+            for (int s = s0; s < s1; s++) {
+                int n0 = (int) ((long) g.batch() * s / slots);
+                int n1 = (int) ((long) g.batch() * (s + 1) / slots);
+                filterGradient(g, n0, n1, x, xOff, dy, dyOff, partials, s * size);
+            }
+        });
+        VectorElementwise.sumSlices(partials, slots, size, dw, dwOff);
+    }
+
+    /** {@code dw = sum over images [n0, n1) of columns^T dy}, on the calling thread. */
+    private static void filterGradient(ConvGeometry g, int n0, int n1, float[] x, int xOff, float[] dy, int dyOff,
+                                       float[] dw, int dwOff) {
+        int k = Im2Col.rowLength(g);
+        int oc = g.outChannels();
+        int imageRows = g.outH() * g.outW();
+        int chunk = chunkRows(g);
+        int start = n0 * imageRows;
+        int end = n1 * imageRows;
+        if (start == end) {
+            Arrays.fill(dw, dwOff, dwOff + k * oc, 0f);
+        }
+        for (int r0 = start; r0 < end; r0 += chunk) {
+            int r1 = Math.min(end, r0 + chunk);
+            float[] cols = Scratch.get().columns((r1 - r0) * k);
+            if (transposedColumns(g)) {
+                Im2Col.im2colTransposed(g, x, xOff, r0, r1, cols, 0, r1 - r0);
+                VectorGemm.gemm(false, false, k, oc, r1 - r0, cols, 0, r1 - r0, dy, dyOff + r0 * oc, oc, dw, dwOff,
+                        oc, r0 > start);
+            } else {
+                Im2Col.im2col(g, x, xOff, r0, r1, cols, 0);
+                VectorGemm.gemm(true, false, k, oc, r1 - r0, cols, 0, k, dy, dyOff + r0 * oc, oc, dw, dwOff, oc,
+                        r0 > start);
+            }
+        }
+    }
+
+    /**
+     * A single-channel image (the first layer on MNIST) makes row-major im2col a copy of {@code kw}-float runs;
+     * the transposed column matrix is built from whole image rows instead, and gemm reads either layout.
+     */
+    private static boolean transposedColumns(ConvGeometry g) {
+        return g.channels() == 1;
+    }
+
+    /** Whether to split the batch: there are two images or more and enough work for a parallel region. */
+    private static boolean parallelOverImages(ConvGeometry g) {
+        long macs = (long) rows(g) * Im2Col.rowLength(g) * g.outChannels();
+        return g.batch() > 1 && macs >= PARALLEL_MIN_MACS && !Parallel.insideRegion() && Parallel.threads() > 1;
+    }
+
+    /** Rows per chunk: as many as fit the scratch budget, a multiple of gemm's register tile height. */
+    private static int chunkRows(ConvGeometry g) {
+        int rows = Math.max(1, CHUNK_FLOATS / Im2Col.rowLength(g));
+        return rows < VectorGemm.MR ? rows : rows / VectorGemm.MR * VectorGemm.MR;
+    }
+
+    private static int rows(ConvGeometry g) {
+        return g.batch() * g.outH() * g.outW();
+    }
+
+    /** A 1x1 kernel at stride 1 without padding reads each pixel once: the image itself is the column matrix. */
+    private static boolean isPointwise(ConvGeometry g) {
+        return g.kernelH() == 1 && g.kernelW() == 1 && g.strideH() == 1 && g.strideW() == 1
+                && g.padTop() == 0 && g.padLeft() == 0 && g.outH() == g.height() && g.outW() == g.width();
+    }
+}

@@ -1,0 +1,265 @@
+package dev.brisk.backend.jvm;
+
+import dev.brisk.parallel.Parallel;
+import java.util.Arrays;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Single-precision gemm on the Vector API, blocked as in BLIS: each {@code KC x NC} block of op(B) is packed into
+ * per-thread scratch as panels of {@link #NR} columns (which also absorbs a transposed B), and a register tile of
+ * {@link #MR} rows x two vectors of FMA accumulators sweeps it, broadcasting op(A) straight from the caller's array
+ * in either layout (packing A measured slower: the broadcasts already read it from L1/L2). Only the tiles cut by
+ * the edges of C go through a scratch tile.
+ */
+final class VectorGemm {
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+    /** Rows of the register tile. */
+    static final int MR = 6;
+    /** Columns of the register tile (two vectors). */
+    static final int NR = 2 * L;
+    /** Depth of a block. 320 keeps the 3x3x32 im2col depth (288) in one block; 256 and 384 measure about the same. */
+    private static final int KC = 320;
+    /** Rows of op(A) swept per packed B panel (a multiple of {@link #MR}): the rows stay in L2 across panels. */
+    private static final int MC = 96;
+    /** Columns of a packed B block (a multiple of {@link #NR}). */
+    private static final int NC = 1024;
+    /** Up to this many rows of C, B is read in place rather than packed (see {@link #gemmBlock}). */
+    private static final int DIRECT_B_MAX_ROWS = 2 * MR;
+    /** A column split needs this many panels per thread (fewer: split rows). */
+    private static final int SPLIT_COLS_MIN = 4;
+    /** Below this many multiply-adds a parallel region costs more than it saves. */
+    private static final long PARALLEL_MIN_MACS = 1L << 16;
+
+    private VectorGemm() {
+    }
+
+    /** {@code C (+)= op(A) op(B)}, split across the shared pool; see {@link dev.brisk.backend.Kernels#gemm}. */
+    static void gemm(boolean transA, boolean transB, int m, int n, int k,
+                     float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float[] c, int cOff, int ldc,
+                     boolean accumulate) {
+        if (m <= 0 || n <= 0) {
+            return;
+        }
+        if (k <= 0) {
+            if (!accumulate) {
+                for (int i = 0; i < m; i++) {
+                    Arrays.fill(c, cOff + i * ldc, cOff + i * ldc + n, 0f);
+                }
+            }
+            return;
+        }
+        if ((long) m * n * k < PARALLEL_MIN_MACS || Parallel.insideRegion() || Parallel.threads() == 1) {
+            gemmBlock(transA, transB, 0, m, 0, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate);
+            return;
+        }
+        int threads = Parallel.threads();
+        int rowTiles = ceilDiv(m, MR);
+        int colTiles = ceilDiv(n, NR);
+        // A column split duplicates no packing (each thread packs only its own columns of B) but has every thread
+        // read all of A; it wins when each thread still gets a few panels.
+        if (colTiles >= SPLIT_COLS_MIN * threads || rowTiles < threads) {
+            Parallel.forRange(colTiles, 1, (t0, t1) -> gemmBlock(transA, transB, 0, m, t0 * NR,
+                    Math.min(n, t1 * NR), k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate));
+        } else {
+            Parallel.forRange(rowTiles, 1, (t0, t1) -> gemmBlock(transA, transB, t0 * MR, Math.min(m, t1 * MR),
+                    0, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate));
+        }
+    }
+
+    /** Computes rows {@code [i0, i1)} and columns {@code [j0, j1)} of C on the calling thread. */
+    static void gemmBlock(boolean transA, boolean transB, int i0, int i1, int j0, int j1, int k,
+                          float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float[] c, int cOff, int ldc,
+                          boolean accumulate) {
+        // Even block sizes: 784 = 3 x 262 rather than 2 x 320 + 144.
+        int kc = ceilDiv(k, ceilDiv(k, KC));
+        int nc = roundUp(ceilDiv(j1 - j0, ceilDiv(j1 - j0, NC)), NR);
+        int mc = roundUp(ceilDiv(i1 - i0, ceilDiv(i1 - i0, MC)), MR);
+        Scratch scratch = Scratch.get();
+        float[] bp = scratch.packB(kc * nc);
+        float[] edge = scratch.edge(MR * kc);
+        float[] tile = scratch.tile(MR * NR);
+        // op(A)[i][p] is a[aOff + i * rowStep + p * depthStep].
+        int rowStep = transA ? 1 : lda;
+        int depthStep = transA ? lda : 1;
+        // With few rows a packed panel would be read only once or twice, so B is read in place when its rows
+        // are contiguous; only a last, partial panel is packed.
+        boolean directB = !transB && i1 - i0 <= DIRECT_B_MAX_ROWS;
+        for (int jc = j0; jc < j1; jc += nc) {
+            int nb = Math.min(nc, j1 - jc);
+            int fullCols = directB ? nb / NR * NR : 0;
+            for (int pc = 0; pc < k; pc += kc) {
+                int kb = Math.min(kc, k - pc);
+                if (!directB) {
+                    packB(transB, b, bOff, ldb, pc, kb, jc, nb, bp);
+                } else if (fullCols < nb) {
+                    packB(false, b, bOff, ldb, pc, kb, jc + fullCols, nb - fullCols, bp);
+                }
+                boolean add = accumulate || pc > 0;
+                for (int ic = i0; ic < i1; ic += mc) {
+                    int mb = Math.min(mc, i1 - ic);
+                    int fullRows = mb / MR * MR;
+                    if (fullRows < mb) {
+                        packEdgeRows(a, aOff + (ic + fullRows) * rowStep + pc * depthStep, rowStep, depthStep,
+                                mb - fullRows, kb, edge);
+                    }
+                    for (int jr = 0; jr < nb; jr += NR) {
+                        int cols = Math.min(NR, nb - jr);
+                        float[] bs = bp;
+                        int bi = directB ? 0 : jr * kb;
+                        int bStep = NR;
+                        if (jr < fullCols) {
+                            bs = b;
+                            bi = bOff + pc * ldb + jc + jr;
+                            bStep = ldb;
+                        }
+                        for (int ir = 0; ir < mb; ir += MR) {
+                            int ci = cOff + (ic + ir) * ldc + jc + jr;
+                            if (ir < fullRows) {
+                                int ai = aOff + (ic + ir) * rowStep + pc * depthStep;
+                                if (cols == NR) {
+                                    kernel(kb, a, ai, rowStep, depthStep, bs, bi, bStep, c, ci, ldc, add);
+                                } else {
+                                    kernel(kb, a, ai, rowStep, depthStep, bs, bi, bStep, tile, 0, NR, false);
+                                    mergeTile(tile, MR, cols, c, ci, ldc, add);
+                                }
+                            } else {
+                                kernel(kb, edge, 0, 1, MR, bs, bi, bStep, tile, 0, NR, false);
+                                mergeTile(tile, mb - fullRows, cols, c, ci, ldc, add);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Packs {@code op(B)[pc, pc+kb) x [jc, jc+nb)} as panels of {@link #NR} columns, each stored as {@code kb} rows
+     * of {@code NR} contiguous floats, zero-padded past {@code nb}.
+     */
+    private static void packB(boolean transB, float[] b, int bOff, int ldb, int pc, int kb, int jc, int nb,
+                              float[] bp) {
+        for (int jr = 0; jr < nb; jr += NR) {
+            int cols = Math.min(NR, nb - jr);
+            int dst = jr * kb;
+            if (!transB && cols == NR) {
+                int src = bOff + pc * ldb + jc + jr;
+                for (int p = 0; p < kb; p++, src += ldb, dst += NR) {
+                    FloatVector.fromArray(S, b, src).intoArray(bp, dst);
+                    FloatVector.fromArray(S, b, src + L).intoArray(bp, dst + L);
+                }
+            } else if (!transB) {
+                int src = bOff + pc * ldb + jc + jr;
+                for (int p = 0; p < kb; p++, src += ldb, dst += NR) {
+                    for (int j = 0; j < NR; j++) {
+                        bp[dst + j] = j < cols ? b[src + j] : 0f;
+                    }
+                }
+            } else {
+                // op(B)[p][j] = b[j * ldb + p]: a transpose. Blocks of 16 depths keep the 16 panel lines being
+                // written in L1 while the NR source rows are read.
+                for (int p0 = 0; p0 < kb; p0 += 16) {
+                    int p1 = Math.min(kb, p0 + 16);
+                    for (int j = 0; j < NR; j++) {
+                        int src = bOff + (jc + jr + j) * ldb + pc;
+                        for (int p = p0; p < p1; p++) {
+                            bp[dst + p * NR + j] = j < cols ? b[src + p] : 0f;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Copies the last {@code rows < MR} rows of an A block into an {@code MR}-row sliver padded with zeros. */
+    private static void packEdgeRows(float[] a, int ai, int rowStep, int depthStep, int rows, int kb, float[] edge) {
+        for (int p = 0; p < kb; p++) {
+            for (int i = 0; i < MR; i++) {
+                edge[p * MR + i] = i < rows ? a[ai + i * rowStep + p * depthStep] : 0f;
+            }
+        }
+    }
+
+    /**
+     * The register-tiled core: {@code C[MR x NR] (+)= A[MR x kb] B[kb x NR]} with
+     * {@code A[i][p] = a[ai + i * rowStep + p * depthStep]} and row p of B the {@code NR} floats at
+     * {@code b[bi + p * bStep]}.
+     */
+    private static void kernel(int kb, float[] a, int ai, int rowStep, int depthStep, float[] b, int bi, int bStep,
+                               float[] c, int ci, int ldc, boolean add) {
+        int r1 = rowStep;
+        int r2 = 2 * rowStep;
+        int r3 = 3 * rowStep;
+        int r4 = 4 * rowStep;
+        int r5 = 5 * rowStep;
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c01 = c00;
+        FloatVector c10 = c00;
+        FloatVector c11 = c00;
+        FloatVector c20 = c00;
+        FloatVector c21 = c00;
+        FloatVector c30 = c00;
+        FloatVector c31 = c00;
+        FloatVector c40 = c00;
+        FloatVector c41 = c00;
+        FloatVector c50 = c00;
+        FloatVector c51 = c00;
+        for (int p = 0; p < kb; p++, ai += depthStep, bi += bStep) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi);
+            FloatVector b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector a0 = FloatVector.broadcast(S, a[ai]);
+            c00 = a0.fma(b0, c00);
+            c01 = a0.fma(b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, a[ai + r1]);
+            c10 = a1.fma(b0, c10);
+            c11 = a1.fma(b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, a[ai + r2]);
+            c20 = a2.fma(b0, c20);
+            c21 = a2.fma(b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, a[ai + r3]);
+            c30 = a3.fma(b0, c30);
+            c31 = a3.fma(b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, a[ai + r4]);
+            c40 = a4.fma(b0, c40);
+            c41 = a4.fma(b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, a[ai + r5]);
+            c50 = a5.fma(b0, c50);
+            c51 = a5.fma(b1, c51);
+        }
+        storeRow(c, ci, add, c00, c01);
+        storeRow(c, ci + ldc, add, c10, c11);
+        storeRow(c, ci + 2 * ldc, add, c20, c21);
+        storeRow(c, ci + 3 * ldc, add, c30, c31);
+        storeRow(c, ci + 4 * ldc, add, c40, c41);
+        storeRow(c, ci + 5 * ldc, add, c50, c51);
+    }
+
+    private static void storeRow(float[] c, int ci, boolean add, FloatVector v0, FloatVector v1) {
+        if (add) {
+            v0 = v0.add(FloatVector.fromArray(S, c, ci));
+            v1 = v1.add(FloatVector.fromArray(S, c, ci + L));
+        }
+        v0.intoArray(c, ci);
+        v1.intoArray(c, ci + L);
+    }
+
+    private static void mergeTile(float[] tile, int rows, int cols, float[] c, int ci, int ldc, boolean add) {
+        for (int i = 0; i < rows; i++) {
+            int t = i * NR;
+            int o = ci + i * ldc;
+            for (int j = 0; j < cols; j++) {
+                c[o + j] = add ? c[o + j] + tile[t + j] : tile[t + j];
+            }
+        }
+    }
+
+    static int ceilDiv(int x, int y) {
+        return (x + y - 1) / y;
+    }
+
+    private static int roundUp(int x, int multiple) {
+        return ceilDiv(x, multiple) * multiple;
+    }
+}

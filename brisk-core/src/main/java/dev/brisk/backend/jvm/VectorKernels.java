@@ -1,0 +1,178 @@
+package dev.brisk.backend.jvm;
+
+import dev.brisk.backend.BinaryFn;
+import dev.brisk.backend.Kernels;
+import dev.brisk.backend.ReduceFn;
+import dev.brisk.backend.UnaryFn;
+import dev.brisk.parallel.Parallel;
+import jdk.incubator.vector.FloatVector;
+
+/**
+ * The training backend ("jvm-vector"): the hot kernels on the {@code jdk.incubator.vector} API, the rest
+ * delegated to {@link ScalarKernels}. Loading this class needs the JVM flag
+ * {@code --add-modules jdk.incubator.vector}; {@link dev.brisk.backend.Backends} checks before it does.
+ */
+public final class VectorKernels implements Kernels {
+    /** Touches the Vector API while this class initialises, so a JVM without it fails here, not mid-training. */
+    static final int LANES = FloatVector.SPECIES_PREFERRED.length();
+    /** Edge of the square blocks transposed at a time, so that both sides stay in L1. */
+    private static final int TILE = 32;
+
+    private final ScalarKernels reference = new ScalarKernels();
+
+    @Override
+    public String name() {
+        return "jvm-vector";
+    }
+
+    @Override
+    public void gemm(boolean transA, boolean transB, int m, int n, int k, float[] a, int aOff, int lda, float[] b,
+                     int bOff, int ldb, float[] c, int cOff, int ldc, boolean accumulate) {
+        VectorGemm.gemm(transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate);
+    }
+
+    @Override
+    public void unary(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n) {
+        VectorElementwise.unary(fn, alpha, x, xOff, y, yOff, n);
+    }
+
+    @Override
+    public void binary(BinaryFn fn, float alpha, float[] a, int aOff, int[] aStrides, float[] b, int bOff,
+                       int[] bStrides, float[] out, int outOff, int[] outShape) {
+        VectorElementwise.binary(fn, alpha, a, aOff, aStrides, b, bOff, bStrides, out, outOff, outShape);
+    }
+
+    @Override
+    public void reduce(ReduceFn fn, float[] x, int xOff, int[] shape, boolean[] reduceAxes, float[] out,
+                       int outOff) {
+        if (!VectorReduce.reduce(fn, x, xOff, shape, reduceAxes, out, outOff)) {
+            reference.reduce(fn, x, xOff, shape, reduceAxes, out, outOff);
+        }
+    }
+
+    @Override
+    public void softmax(boolean log, float[] x, int xOff, float[] y, int yOff, int rows, int cols) {
+        VectorSoftmax.forward(log, x, xOff, y, yOff, rows, cols);
+    }
+
+    @Override
+    public void softmaxBackward(boolean log, float[] y, int yOff, float[] dy, int dyOff, float[] dx, int dxOff,
+                                int rows, int cols) {
+        VectorSoftmax.backward(log, y, yOff, dy, dyOff, dx, dxOff, rows, cols);
+    }
+
+    @Override
+    public void gatherRows(float[] x, int xOff, float[] index, int indexOff, float[] out, int outOff, int rows,
+                           int cols) {
+        reference.gatherRows(x, xOff, index, indexOff, out, outOff, rows, cols);
+    }
+
+    @Override
+    public void scatterRows(float[] dy, int dyOff, float[] index, int indexOff, float[] dx, int dxOff, int rows,
+                            int cols) {
+        reference.scatterRows(dy, dyOff, index, indexOff, dx, dxOff, rows, cols);
+    }
+
+    @Override
+    public void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] y, int yOff) {
+        VectorConv.conv2d(g, x, xOff, w, wOff, y, yOff);
+    }
+
+    @Override
+    public void conv2dBackwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx,
+                                    int dxOff) {
+        VectorConv.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
+    }
+
+    @Override
+    public void conv2dBackwardFilter(ConvGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dw,
+                                     int dwOff) {
+        VectorConv.backwardFilter(g, x, xOff, dy, dyOff, dw, dwOff);
+    }
+
+    @Override
+    public void maxPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff) {
+        VectorPool.maxPool(g, x, xOff, y, yOff);
+    }
+
+    @Override
+    public void maxPool2dBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx,
+                                  int dxOff) {
+        VectorPool.maxPoolBackward(g, x, xOff, dy, dyOff, dx, dxOff);
+    }
+
+    @Override
+    public void avgPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff) {
+        VectorPool.avgPool(g, x, xOff, y, yOff);
+    }
+
+    @Override
+    public void avgPool2dBackward(PoolGeometry g, float[] dy, int dyOff, float[] dx, int dxOff) {
+        VectorPool.avgPoolBackward(g, dy, dyOff, dx, dxOff);
+    }
+
+    @Override
+    public void fill(float[] y, int yOff, int n, float value) {
+        reference.fill(y, yOff, n, value);
+    }
+
+    @Override
+    public void copy(float[] x, int xOff, float[] y, int yOff, int n) {
+        reference.copy(x, xOff, y, yOff, n);
+    }
+
+    @Override
+    public void transpose(float[] x, int xOff, float[] y, int yOff, int batch, int rows, int cols) {
+        int tilesPerMatrix = VectorGemm.ceilDiv(rows, TILE);
+        int tiles = batch * tilesPerMatrix;
+        int grain = Math.max(1, VectorElementwise.GRAIN / Math.max(1, TILE * cols));
+        if (Split.serial(tiles, grain)) {
+            transposeTiles(x, xOff, y, yOff, rows, cols, 0, tiles);
+        } else {
+            Parallel.forRange(tiles, grain, (t0, t1) -> transposeTiles(x, xOff, y, yOff, rows, cols, t0, t1));
+        }
+    }
+
+    /** Transposes bands of {@link #TILE} source rows, {@code TILE x TILE} blocks at a time. */
+    private static void transposeTiles(float[] x, int xOff, float[] y, int yOff, int rows, int cols, int t0,
+                                       int t1) {
+        int tilesPerMatrix = VectorGemm.ceilDiv(rows, TILE);
+        for (int t = t0; t < t1; t++) {
+            int base = t / tilesPerMatrix * rows * cols;
+            int r0 = t % tilesPerMatrix * TILE;
+            int r1 = Math.min(rows, r0 + TILE);
+            for (int c0 = 0; c0 < cols; c0 += TILE) {
+                int c1 = Math.min(cols, c0 + TILE);
+                for (int r = r0; r < r1; r++) {
+                    for (int c = c0; c < c1; c++) {
+                        y[yOff + base + c * rows + r] = x[xOff + base + r * cols + c];
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void dropout(float rate, long seed, float[] x, int xOff, float[] mask, int maskOff, float[] y, int yOff,
+                        int n) {
+        reference.dropout(rate, seed, x, xOff, mask, maskOff, y, yOff, n);
+    }
+
+    @Override
+    public void adamStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff, int n,
+                         float lrT, float beta1, float beta2, float epsHat, float decoupledDecay) {
+        VectorOptimizers.adam(p, pOff, g, gOff, m, mOff, v, vOff, n, lrT, beta1, beta2, epsHat, decoupledDecay);
+    }
+
+    @Override
+    public void sgdStep(float[] p, int pOff, float[] g, int gOff, float[] vel, int velOff, int n, float lr,
+                        float momentum, boolean nesterov) {
+        VectorOptimizers.sgd(p, pOff, g, gOff, vel, velOff, n, lr, momentum, nesterov);
+    }
+
+    @Override
+    public void rmspropStep(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, int n, float lr,
+                            float rho, float eps) {
+        VectorOptimizers.rmsprop(p, pOff, g, gOff, ms, msOff, n, lr, rho, eps);
+    }
+}

@@ -1,0 +1,245 @@
+package dev.brisk.backend.jvm;
+
+import dev.brisk.backend.Kernels.PoolGeometry;
+import dev.brisk.parallel.Parallel;
+import java.util.Arrays;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Max and average pooling over NHWC images, vectorised along channels (contiguous in NHWC). Windows are clipped
+ * to the image, which is how padding is ignored; the semantics are those of {@link ScalarKernels}. Forward
+ * passes split output rows across threads, backward passes whole images (their windows may overlap).
+ */
+final class VectorPool {
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+
+    private VectorPool() {
+    }
+
+    static void maxPool(PoolGeometry g, float[] x, int xOff, float[] y, int yOff) {
+        int rows = g.batch() * g.outH();
+        int grain = rowGrain(g);
+        if (Split.serial(rows, grain)) {
+            maxPoolRows(g, x, xOff, y, yOff, 0, rows);
+        } else {
+            Parallel.forRange(rows, grain, (r0, r1) -> maxPoolRows(g, x, xOff, y, yOff, r0, r1));
+        }
+    }
+
+    /** Output rows {@code [r0, r1)} of the {@code batch x outH} rows. */
+    private static void maxPoolRows(PoolGeometry g, float[] x, int xOff, float[] y, int yOff, int r0, int r1) {
+        for (int row = r0; row < r1; row++) {
+            int n = row / g.outH();
+            int h0 = row % g.outH() * g.strideH() - g.padTop();
+            int hLo = Math.max(0, h0);
+            int rows = Math.min(g.height(), h0 + g.poolH()) - hLo;
+            for (int ow = 0; ow < g.outW(); ow++) {
+                int w0 = ow * g.strideW() - g.padLeft();
+                int wLo = Math.max(0, w0);
+                int cols = Math.min(g.width(), w0 + g.poolW()) - wLo;
+                maxWindow(x, xOff + cell(g, n, hLo, wLo), g.width() * g.channels(), g.channels(), rows, cols,
+                        y, yOff + (row * g.outW() + ow) * g.channels());
+            }
+        }
+    }
+
+    static void maxPoolBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx, int dxOff) {
+        int grain = imageGrain(g);
+        if (Split.serial(g.batch(), grain)) {
+            maxPoolBackwardImages(g, x, xOff, dy, dyOff, dx, dxOff, 0, g.batch());
+        } else {
+            Parallel.forRange(g.batch(), grain, (n0, n1) ->
+                    maxPoolBackwardImages(g, x, xOff, dy, dyOff, dx, dxOff, n0, n1));
+        }
+    }
+
+    /** dx of images {@code [n0, n1)}. */
+    private static void maxPoolBackwardImages(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx,
+                                              int dxOff, int n0, int n1) {
+        int imageSize = g.height() * g.width() * g.channels();
+        Arrays.fill(dx, dxOff + n0 * imageSize, dxOff + n1 * imageSize, 0f);
+        for (int n = n0; n < n1; n++) {
+            for (int oh = 0; oh < g.outH(); oh++) {
+                int h0 = oh * g.strideH() - g.padTop();
+                int hLo = Math.max(0, h0);
+                int rows = Math.min(g.height(), h0 + g.poolH()) - hLo;
+                for (int ow = 0; ow < g.outW(); ow++) {
+                    int w0 = ow * g.strideW() - g.padLeft();
+                    int wLo = Math.max(0, w0);
+                    int cols = Math.min(g.width(), w0 + g.poolW()) - wLo;
+                    int at = cell(g, n, hLo, wLo);
+                    maxWindowBackward(x, xOff + at, g.width() * g.channels(), g.channels(), rows, cols,
+                            dy, dyOff + ((n * g.outH() + oh) * g.outW() + ow) * g.channels(), dx, dxOff + at);
+                }
+            }
+        }
+    }
+
+    // The window kernels below hold all the vector code: small methods called once per window get compiled
+    // early and whole, so no vector ever crosses into code the JIT has not compiled yet (where it would be boxed).
+
+    /**
+     * Per channel, the maximum over a {@code rows x cols} window whose first cell starts at {@code base}, taking a
+     * later cell only when strictly greater (so the first maximum wins, and a NaN only from the first cell); 0 for
+     * an empty window.
+     */
+    private static void maxWindow(float[] x, int base, int rowStride, int channels, int rows, int cols, float[] y,
+                                  int yi) {
+        for (int c = 0; c < channels; c += L) {
+            VectorMask<Float> m = S.indexInRange(c, channels);
+            FloatVector best = FloatVector.zero(S);
+            if (rows > 0 && cols > 0) {
+                best = FloatVector.fromArray(S, x, base + c, m);
+                for (int r = 0; r < rows; r++) {
+                    for (int q = 0; q < cols; q++) {
+                        FloatVector v = FloatVector.fromArray(S, x, base + r * rowStride + q * channels + c, m);
+                        best = best.blend(v, v.compare(VectorOperators.GT, best));
+                    }
+                }
+            }
+            best.intoArray(y, yi + c, m);
+        }
+    }
+
+    /** Adds each channel's {@code dy} to the first cell of the window that holds its maximum. */
+    private static void maxWindowBackward(float[] x, int base, int rowStride, int channels, int rows, int cols,
+                                          float[] dy, int gi, float[] dx, int dxBase) {
+        if (rows <= 0 || cols <= 0) {
+            return;
+        }
+        for (int c = 0; c < channels; c += L) {
+            VectorMask<Float> m = S.indexInRange(c, channels);
+            FloatVector best = FloatVector.fromArray(S, x, base + c, m);
+            for (int r = 0; r < rows; r++) {
+                for (int q = 0; q < cols; q++) {
+                    FloatVector v = FloatVector.fromArray(S, x, base + r * rowStride + q * channels + c, m);
+                    best = best.blend(v, v.compare(VectorOperators.GT, best));
+                }
+            }
+            FloatVector grad = FloatVector.fromArray(S, dy, gi + c, m);
+            // A NaN maximum came from the first cell, which is then the one to take.
+            VectorMask<Float> nanBest = best.test(VectorOperators.IS_NAN);
+            VectorMask<Float> pending = m;
+            for (int r = 0; r < rows && pending.anyTrue(); r++) {
+                for (int q = 0; q < cols && pending.anyTrue(); q++) {
+                    int at = r * rowStride + q * channels + c;
+                    FloatVector v = FloatVector.fromArray(S, x, base + at, m);
+                    VectorMask<Float> hit = v.compare(VectorOperators.EQ, best).or(nanBest).and(pending);
+                    FloatVector.fromArray(S, dx, dxBase + at, m).add(grad, hit).intoArray(dx, dxBase + at, m);
+                    pending = pending.andNot(hit);
+                }
+            }
+        }
+    }
+
+    /** Per channel, the window's sum divided by its number of cells ({@code inv = 1 / count}). */
+    private static void avgWindow(float[] x, int base, int rowStride, int channels, int rows, int cols, float inv,
+                                  float[] y, int yi) {
+        for (int c = 0; c < channels; c += L) {
+            VectorMask<Float> m = S.indexInRange(c, channels);
+            FloatVector sum = FloatVector.zero(S);
+            for (int r = 0; r < rows; r++) {
+                for (int q = 0; q < cols; q++) {
+                    sum = sum.add(FloatVector.fromArray(S, x, base + r * rowStride + q * channels + c, m));
+                }
+            }
+            sum.mul(inv).intoArray(y, yi + c, m);
+        }
+    }
+
+    /** Adds {@code dy / count} to every cell of the window. */
+    private static void avgWindowBackward(float[] dy, int gi, int count, float[] dx, int base, int rowStride,
+                                          int channels, int rows, int cols) {
+        for (int c = 0; c < channels; c += L) {
+            VectorMask<Float> m = S.indexInRange(c, channels);
+            FloatVector share = FloatVector.fromArray(S, dy, gi + c, m).div(count);
+            for (int r = 0; r < rows; r++) {
+                for (int q = 0; q < cols; q++) {
+                    int at = base + r * rowStride + q * channels + c;
+                    FloatVector.fromArray(S, dx, at, m).add(share).intoArray(dx, at, m);
+                }
+            }
+        }
+    }
+
+    static void avgPool(PoolGeometry g, float[] x, int xOff, float[] y, int yOff) {
+        int rows = g.batch() * g.outH();
+        int grain = rowGrain(g);
+        if (Split.serial(rows, grain)) {
+            avgPoolRows(g, x, xOff, y, yOff, 0, rows);
+        } else {
+            Parallel.forRange(rows, grain, (r0, r1) -> avgPoolRows(g, x, xOff, y, yOff, r0, r1));
+        }
+    }
+
+    private static void avgPoolRows(PoolGeometry g, float[] x, int xOff, float[] y, int yOff, int r0, int r1) {
+        for (int row = r0; row < r1; row++) {
+            int n = row / g.outH();
+            int oh = row % g.outH();
+            int h0 = oh * g.strideH() - g.padTop();
+            int hLo = Math.max(0, h0);
+            int rows = Math.min(g.height(), h0 + g.poolH()) - hLo;
+            for (int ow = 0; ow < g.outW(); ow++) {
+                int w0 = ow * g.strideW() - g.padLeft();
+                int wLo = Math.max(0, w0);
+                int cols = Math.min(g.width(), w0 + g.poolW()) - wLo;
+                int count = ScalarKernels.unpaddedCells(g, oh, ow);
+                avgWindow(x, xOff + cell(g, n, hLo, wLo), g.width() * g.channels(), g.channels(), rows, cols,
+                        count == 0 ? 0f : 1f / count, y, yOff + (row * g.outW() + ow) * g.channels());
+            }
+        }
+    }
+
+    static void avgPoolBackward(PoolGeometry g, float[] dy, int dyOff, float[] dx, int dxOff) {
+        int grain = imageGrain(g);
+        if (Split.serial(g.batch(), grain)) {
+            avgPoolBackwardImages(g, dy, dyOff, dx, dxOff, 0, g.batch());
+        } else {
+            Parallel.forRange(g.batch(), grain, (n0, n1) -> avgPoolBackwardImages(g, dy, dyOff, dx, dxOff, n0, n1));
+        }
+    }
+
+    private static void avgPoolBackwardImages(PoolGeometry g, float[] dy, int dyOff, float[] dx, int dxOff, int n0,
+                                              int n1) {
+        int imageSize = g.height() * g.width() * g.channels();
+        Arrays.fill(dx, dxOff + n0 * imageSize, dxOff + n1 * imageSize, 0f);
+        for (int n = n0; n < n1; n++) {
+            for (int oh = 0; oh < g.outH(); oh++) {
+                int h0 = oh * g.strideH() - g.padTop();
+                int hLo = Math.max(0, h0);
+                int rows = Math.min(g.height(), h0 + g.poolH()) - hLo;
+                for (int ow = 0; ow < g.outW(); ow++) {
+                    int w0 = ow * g.strideW() - g.padLeft();
+                    int wLo = Math.max(0, w0);
+                    int cols = Math.min(g.width(), w0 + g.poolW()) - wLo;
+                    int count = ScalarKernels.unpaddedCells(g, oh, ow);
+                    if (count > 0) {
+                        avgWindowBackward(dy, dyOff + ((n * g.outH() + oh) * g.outW() + ow) * g.channels(), count,
+                                dx, dxOff + cell(g, n, hLo, wLo), g.width() * g.channels(), g.channels(), rows,
+                                cols);
+                    }
+                }
+            }
+        }
+    }
+
+    /** The offset of channel 0 of pixel (n, ih, iw). */
+    private static int cell(PoolGeometry g, int n, int ih, int iw) {
+        return ((n * g.height() + ih) * g.width() + iw) * g.channels();
+    }
+
+    /** Output rows per parallel chunk. */
+    private static int rowGrain(PoolGeometry g) {
+        return Math.max(1, VectorElementwise.GRAIN / Math.max(1, g.outW() * g.channels() * g.poolH() * g.poolW()));
+    }
+
+    /** Images per parallel chunk. */
+    private static int imageGrain(PoolGeometry g) {
+        long perImage = Math.max(1L, (long) g.outH() * g.outW() * g.channels() * g.poolH() * g.poolW());
+        return (int) Math.max(1, VectorElementwise.GRAIN / perImage);
+    }
+}

@@ -1,0 +1,145 @@
+package dev.brisk.backend.jvm;
+
+import dev.brisk.backend.ReduceFn;
+import dev.brisk.parallel.Parallel;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Vectorised reductions of a contiguous {@code [outer, r, inner]} view: after merging neighbouring axes that are
+ * both kept or both reduced, every reduction of one block of axes (leading, trailing or middle) has that form.
+ * {@code inner > 1} (e.g. a bias gradient, the sum over rows) adds whole rows; {@code inner == 1} (a row sum)
+ * reduces across lanes. Other patterns return false so the caller can use the reference.
+ */
+final class VectorReduce {
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+
+    private VectorReduce() {
+    }
+
+    /** Reduces if the pattern is {@code [outer, r, inner]}; returns false otherwise. */
+    static boolean reduce(ReduceFn fn, float[] x, int xOff, int[] shape, boolean[] reduceAxes, float[] out,
+                          int outOff) {
+        int outer = 1;
+        int r = 1;
+        int inner = 1;
+        // 0: before the reduced block, 1: inside it, 2: after it.
+        int phase = 0;
+        for (int d = 0; d < shape.length; d++) {
+            if (shape[d] == 0) {
+                return false;
+            }
+            if (shape[d] == 1) {
+                continue;
+            }
+            if (reduceAxes[d]) {
+                if (phase == 2) {
+                    return false;
+                }
+                phase = 1;
+                r *= shape[d];
+            } else if (phase == 0) {
+                outer *= shape[d];
+            } else {
+                phase = 2;
+                inner *= shape[d];
+            }
+        }
+        reduce(fn, x, xOff, outer, r, inner, out, outOff);
+        return true;
+    }
+
+    private static void reduce(ReduceFn fn, float[] x, int xOff, int outer, int r, int inner, float[] out,
+                               int outOff) {
+        long work = (long) outer * r * inner;
+        if (Split.serial(work, VectorElementwise.GRAIN)) {
+            reduceRange(fn, x, xOff, r, inner, 0, outer, 0, r, out, outOff);
+            return;
+        }
+        int threads = Parallel.threads();
+        if (outer >= threads) {
+            int grain = (int) Math.max(1, VectorElementwise.GRAIN / ((long) r * inner));
+            Parallel.forRange(outer, grain, (o0, o1) ->
+                    reduceRange(fn, x, xOff, r, inner, o0, o1, 0, r, out, outOff + o0 * inner));
+            return;
+        }
+        // Few outputs: each slot reduces a share of r into its own partial result, and the slots are combined.
+        int slots = Math.min(threads, r);
+        int size = outer * inner;
+        float[] partials = Scratch.get().partials(slots * size);
+        Parallel.forRange(slots, 1, (s0, s1) -> {
+            for (int s = s0; s < s1; s++) {
+                int r0 = (int) ((long) r * s / slots);
+                int r1 = (int) ((long) r * (s + 1) / slots);
+                reduceRange(fn, x, xOff, r, inner, 0, outer, r0, r1, partials, s * size);
+            }
+        });
+        if (fn == ReduceFn.SUM) {
+            VectorElementwise.sumSlices(partials, slots, size, out, outOff);
+        } else {
+            for (int i = 0; i < size; i++) {
+                float m = partials[i];
+                for (int s = 1; s < slots; s++) {
+                    m = Math.max(m, partials[s * size + i]);
+                }
+                out[outOff + i] = m;
+            }
+        }
+    }
+
+    /**
+     * {@code dst[(o - o0) inner + j] = fn over t in [r0, r1) of x[(o r + t) inner + j]} for {@code o} in
+     * {@code [o0, o1)}; an empty range gives the identity (0 or -infinity).
+     */
+    private static void reduceRange(ReduceFn fn, float[] x, int xOff, int r, int inner, int o0, int o1, int r0,
+                                    int r1, float[] dst, int dstOff) {
+        boolean sum = fn == ReduceFn.SUM;
+        float identity = sum ? 0f : Float.NEGATIVE_INFINITY;
+        for (int o = o0; o < o1; o++) {
+            int base = xOff + o * r * inner;
+            int d = dstOff + (o - o0) * inner;
+            if (inner == 1) {
+                dst[d] = reduceRun(sum, x, base + r0, r1 - r0, identity);
+                continue;
+            }
+            for (int j = 0; j < inner; j++) {
+                dst[d + j] = identity;
+            }
+            for (int t = r0; t < r1; t++) {
+                accumulate(sum, x, base + t * inner, dst, d, inner);
+            }
+        }
+    }
+
+    /** {@code dst[d + j] = dst[d + j] (+ or max) x[from + j]} for {@code j < n}. */
+    private static void accumulate(boolean sum, float[] x, int from, float[] dst, int d, int n) {
+        int j = 0;
+        for (int upper = S.loopBound(n); j < upper; j += L) {
+            FloatVector acc = FloatVector.fromArray(S, dst, d + j);
+            FloatVector v = FloatVector.fromArray(S, x, from + j);
+            (sum ? acc.add(v) : acc.max(v)).intoArray(dst, d + j);
+        }
+        for (; j < n; j++) {
+            dst[d + j] = sum ? dst[d + j] + x[from + j] : Math.max(dst[d + j], x[from + j]);
+        }
+    }
+
+    /** Sum or max of {@code n} contiguous floats. */
+    private static float reduceRun(boolean sum, float[] x, int from, int n, float identity) {
+        FloatVector acc = FloatVector.broadcast(S, identity);
+        int i = 0;
+        for (int upper = S.loopBound(n); i < upper; i += L) {
+            FloatVector v = FloatVector.fromArray(S, x, from + i);
+            acc = sum ? acc.add(v) : acc.max(v);
+        }
+        if (i < n) {
+            VectorMask<Float> m = S.indexInRange(i, n);
+            FloatVector v = FloatVector.fromArray(S, x, from + i, m);
+            acc = sum ? acc.add(v, m) : acc.lanewise(VectorOperators.MAX, v, m);
+        }
+        return acc.reduceLanes(sum ? VectorOperators.ADD : VectorOperators.MAX);
+    }
+}

@@ -1,0 +1,128 @@
+package dev.brisk.callbacks;
+
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Keras' progress bar: per epoch, steps done, ETA, running loss and metrics and samples/s; at the end of an epoch
+ * the wall time, time per step, validation metrics, throughput and CPU utilisation. On a terminal the line is
+ * redrawn in place; otherwise (logs, CI) only the final line of each epoch is printed. Verbose 2 prints one line per
+ * epoch without the bar.
+ */
+public final class ProgressBar extends Callback {
+    private static final int WIDTH = 30;
+    private final PrintStream out;
+    private final boolean interactive;
+    private int verbose = 1;
+    private long epochStart;
+    private long lastDraw;
+    private int batchSize;
+
+    public ProgressBar(PrintStream out, boolean interactive) {
+        this.out = out;
+        this.interactive = interactive;
+    }
+
+    /** Prints to standard output, redrawing in place when it is a terminal. */
+    public ProgressBar() {
+        this(System.out, System.console() != null && System.console().isTerminal());
+    }
+
+    @Override
+    public void setParams(TrainingParams params) {
+        super.setParams(params);
+        this.verbose = params.verbose();
+        this.batchSize = params.stepsPerEpoch() == 0 ? 0
+                : (params.samplesPerEpoch() + params.stepsPerEpoch() - 1) / params.stepsPerEpoch();
+    }
+
+    @Override
+    public void onEpochBegin(int epoch, Map<String, Double> logs) {
+        if (verbose > 0) {
+            out.println("Epoch " + (epoch + 1) + "/" + params.epochs());
+        }
+        epochStart = System.nanoTime();
+        lastDraw = 0;
+    }
+
+    @Override
+    public void onTrainBatchEnd(int batch, Map<String, Double> logs) {
+        if (verbose != 1 || !interactive) {
+            return;
+        }
+        long now = System.nanoTime();
+        int done = batch + 1;
+        if (now - lastDraw < 100_000_000L && done < params.stepsPerEpoch()) {
+            return;
+        }
+        lastDraw = now;
+        double elapsed = (now - epochStart) / 1e9;
+        double eta = elapsed / done * (params.stepsPerEpoch() - done);
+        long samples = Math.min((long) done * batchSize, params.samplesPerEpoch());
+        String line = counter(done) + " " + bar(done) + " - ETA: " + formatSeconds(eta) + metrics(logs)
+                + String.format(Locale.ROOT, " - %.0f samples/s", samples / Math.max(elapsed, 1e-9));
+        out.print("\r" + line);
+        out.flush();
+    }
+
+    @Override
+    public void onEpochEnd(int epoch, Map<String, Double> logs) {
+        if (verbose == 0) {
+            return;
+        }
+        // Like Keras, the epoch time includes validation; time per step counts training only.
+        double elapsed = (System.nanoTime() - epochStart) / 1e9;
+        EpochStats stats = model == null ? null : model.lastEpochStats();
+        double trainSeconds = stats != null ? stats.wallSeconds() : elapsed;
+        int steps = params.stepsPerEpoch();
+        StringBuilder line = new StringBuilder();
+        if (verbose == 1) {
+            line.append(counter(steps)).append(' ').append(bar(steps)).append(" - ");
+        } else {
+            line.append(counter(steps)).append(" - ");
+        }
+        line.append(formatSeconds(elapsed)).append(' ')
+                .append(String.format(Locale.ROOT, "%.0fms/step", trainSeconds * 1000 / Math.max(steps, 1)))
+                .append(metrics(logs));
+        if (stats != null) {
+            line.append(String.format(Locale.ROOT, " - %.0f samples/s - cpu %.2f", stats.samplesPerSecond(),
+                    stats.cpuUtilisation()));
+        }
+        out.print((interactive && verbose == 1 ? "\r" : "") + line + "\n");
+        out.flush();
+    }
+
+    private String counter(int done) {
+        String total = Integer.toString(params.stepsPerEpoch());
+        return String.format(Locale.ROOT, "%" + total.length() + "d/%s", done, total);
+    }
+
+    private String bar(int done) {
+        int total = Math.max(params.stepsPerEpoch(), 1);
+        int filled = (int) ((long) WIDTH * done / total);
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < WIDTH; i++) {
+            sb.append(i < filled ? '=' : (i == filled && done < total ? '>' : (i < filled ? '=' : '.')));
+        }
+        return sb.append(']').toString();
+    }
+
+    private static String metrics(Map<String, Double> logs) {
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, Double> e : logs.entrySet()) {
+            sb.append(" - ").append(e.getKey()).append(": ").append(String.format(Locale.ROOT, "%.4f", e.getValue()));
+        }
+        return sb.toString();
+    }
+
+    private static String formatSeconds(double s) {
+        if (s >= 3600) {
+            return String.format(Locale.ROOT, "%d:%02d:%02d", (long) s / 3600, ((long) s % 3600) / 60, (long) s % 60);
+        }
+        if (s >= 60) {
+            return String.format(Locale.ROOT, "%d:%02d", (long) s / 60, (long) s % 60);
+        }
+        return String.format(Locale.ROOT, "%.0fs", s);
+    }
+}

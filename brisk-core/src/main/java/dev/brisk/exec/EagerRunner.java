@@ -1,0 +1,57 @@
+package dev.brisk.exec;
+
+import dev.brisk.backend.Kernels;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.OpType;
+import dev.brisk.tensor.Tensor;
+
+/**
+ * Eager execution: computes a node the moment it is made, into a freshly allocated tensor (as op-by-op frameworks
+ * do). Used for debugging ({@code runEagerly}) and as the reference the compiled plan is tested against.
+ */
+public final class EagerRunner {
+    private static final KernelBinder.Buffers NODE_VALUES = new KernelBinder.Buffers() {
+        @Override
+        public Tensor valueOf(Node node) {
+            Tensor v = node.value();
+            if (v == null) {
+                throw new IllegalStateException("eager input " + node + " has no value");
+            }
+            return v;
+        }
+
+        @Override
+        public Tensor auxOf(Node node) {
+            return node.aux();
+        }
+    };
+
+    private EagerRunner() {
+    }
+
+    /** Computes {@code node} from its inputs' values and stores the result in it. */
+    public static void run(Node node, Kernels kernels) {
+        OpType op = node.op();
+        if (op == OpType.VARIABLE) {
+            node.setValue(node.variable().value());
+            return;
+        }
+        if (op == OpType.RESHAPE) {
+            node.setValue(node.input(0).value().reshape(node.shape()));
+            return;
+        }
+        if (op == OpType.INPUT || op == OpType.CONSTANT) {
+            if (node.value() == null) {
+                throw new IllegalStateException("eager " + op + " node " + node + " was made without a value");
+            }
+            return;
+        }
+        if (op == OpType.DROPOUT) {
+            node.setAux(Tensor.zeros(node.shape()));
+        }
+        Tensor out = node.isSideEffect() ? null : Tensor.zeros(node.shape());
+        Instruction instruction = KernelBinder.bind(node, out, NODE_VALUES, kernels);
+        instruction.run();
+        node.setValue(out);
+    }
+}

@@ -1,0 +1,279 @@
+package dev.brisk.exec;
+
+import dev.brisk.backend.BinaryFn;
+import dev.brisk.backend.Kernels;
+import dev.brisk.backend.Kernels.ConvGeometry;
+import dev.brisk.backend.Kernels.PoolGeometry;
+import dev.brisk.backend.UnaryFn;
+import dev.brisk.ops.AxisAttrs;
+import dev.brisk.ops.BinaryAttrs;
+import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.ConvGradAttrs;
+import dev.brisk.ops.DropoutAttrs;
+import dev.brisk.ops.MatMulAttrs;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.PoolGradAttrs;
+import dev.brisk.ops.ReduceAttrs;
+import dev.brisk.ops.ShapeInference;
+import dev.brisk.ops.SoftmaxAttrs;
+import dev.brisk.ops.UnaryAttrs;
+import dev.brisk.ops.UpdateAttrs;
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+
+/**
+ * Turns a node plus the tensors it reads and writes into an {@link Instruction}: all shape arithmetic (strides,
+ * conv geometry) happens here, once, so eager and compiled execution run exactly the same kernel calls.
+ */
+public final class KernelBinder {
+    private static final float[] ZERO = {0f};
+
+    private KernelBinder() {
+    }
+
+    /** Where a binder finds the tensor of each input and the per-node state (dropout mask) of a node. */
+    public interface Buffers {
+        Tensor valueOf(Node node);
+
+        Tensor auxOf(Node node);
+    }
+
+    /**
+     * The instruction computing {@code node} into {@code out}, or null for nodes that need no kernel (inputs,
+     * variables, constants and reshapes, which are views).
+     */
+    public static Instruction bind(Node node, Tensor out, Buffers buffers, Kernels k) {
+        Tensor[] in = new Tensor[node.inputs().size()];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = buffers.valueOf(node.input(i));
+        }
+        return switch (node.op()) {
+            case INPUT, VARIABLE, CONSTANT, RESHAPE -> null;
+            case UNARY -> unary((UnaryAttrs) node.attrs(), in[0], out, k);
+            case BINARY -> binary((BinaryAttrs) node.attrs(), in[0], in[1], out, k);
+            case MATMUL -> matmul((MatMulAttrs) node.attrs(), in[0], in[1], out, k);
+            case TRANSPOSE -> transpose(in[0], out, k);
+            case CONCAT -> concat(((AxisAttrs) node.attrs()).axis(), in, out, k);
+            case SLICE -> slice((AxisAttrs) node.attrs(), in[0], out, k);
+            case REDUCE -> reduce((ReduceAttrs) node.attrs(), in[0], out, k);
+            case BROADCAST_TO -> broadcastTo(in[0], out, k);
+            case SOFTMAX -> softmax(((SoftmaxAttrs) node.attrs()).log(), in[0], out, k);
+            case SOFTMAX_GRAD -> softmaxGrad(((SoftmaxAttrs) node.attrs()).log(), in[0], in[1], out, k);
+            case GATHER_ROWS -> gather(in[0], in[1], out, k);
+            case SCATTER_ROWS -> scatter(in[0], in[1], out, k);
+            case CONV2D -> conv(in[0], in[1], out, (ConvAttrs) node.attrs(), k);
+            case CONV2D_GRAD_INPUT -> convGradInput((ConvGradAttrs) node.attrs(), in[0], in[1], out, k);
+            case CONV2D_GRAD_FILTER -> convGradFilter((ConvGradAttrs) node.attrs(), in[0], in[1], out, k);
+            case MAX_POOL -> pool(true, (PoolAttrs) node.attrs(), in[0], out, k);
+            case AVG_POOL -> pool(false, (PoolAttrs) node.attrs(), in[0], out, k);
+            case MAX_POOL_GRAD -> maxPoolGrad((PoolGradAttrs) node.attrs(), in[0], in[1], out, k);
+            case AVG_POOL_GRAD -> avgPoolGrad((PoolGradAttrs) node.attrs(), in[0], out, k);
+            case DROPOUT -> dropout((DropoutAttrs) node.attrs(), in[0], in[1], buffers.auxOf(node), out, k);
+            case DROPOUT_GRAD -> dropoutGrad(node, in[0], buffers.auxOf(node.input(1)), out, k);
+            case ASSIGN -> () -> k.copy(in[1].data(), in[1].offset(), in[0].data(), in[0].offset(), in[0].size());
+            case UPDATE -> update((UpdateAttrs) node.attrs(), in, k);
+        };
+    }
+
+    private static Instruction unary(UnaryAttrs a, Tensor x, Tensor y, Kernels k) {
+        int n = y.size();
+        return () -> k.unary(a.fn(), a.alpha(), x.data(), x.offset(), y.data(), y.offset(), n);
+    }
+
+    private static Instruction binary(BinaryAttrs attrs, Tensor a, Tensor b, Tensor out, Kernels k) {
+        Shape s = out.shape();
+        int[] dims = s.dims();
+        int[] as = a.shape().broadcastStrides(s);
+        int[] bs = b.shape().broadcastStrides(s);
+        return () -> k.binary(attrs.fn(), attrs.alpha(), a.data(), a.offset(), as, b.data(), b.offset(), bs,
+                out.data(), out.offset(), dims);
+    }
+
+    private static Instruction matmul(MatMulAttrs t, Tensor a, Tensor b, Tensor c, Kernels k) {
+        int m = c.shape().dim(0);
+        int n = c.shape().dim(1);
+        int inner = t.transA() ? a.shape().dim(0) : a.shape().dim(1);
+        int lda = a.shape().dim(1);
+        int ldb = b.shape().dim(1);
+        return () -> k.gemm(t.transA(), t.transB(), m, n, inner, a.data(), a.offset(), lda, b.data(), b.offset(),
+                ldb, c.data(), c.offset(), n, false);
+    }
+
+    /** Elements before {@code axis} (rows) and from {@code axis} on (row length) of a shape. */
+    private static int[] rowsAndWidth(Shape s, int axis) {
+        int ax = axis < 0 ? s.rank() + axis : axis;
+        int rows = 1;
+        for (int i = 0; i < ax; i++) {
+            rows *= s.dim(i);
+        }
+        return new int[] {rows, s.size() / Math.max(1, rows)};
+    }
+
+    private static Instruction concat(int axis, Tensor[] in, Tensor out, Kernels k) {
+        int[] outRw = rowsAndWidth(out.shape(), axis);
+        int[] widths = new int[in.length];
+        for (int i = 0; i < in.length; i++) {
+            widths[i] = rowsAndWidth(in[i].shape(), axis)[1];
+        }
+        return () -> {
+            int col = 0;
+            for (int i = 0; i < in.length; i++) {
+                k.copy2d(in[i].data(), in[i].offset(), widths[i], out.data(), out.offset() + col, outRw[1], outRw[0],
+                        widths[i]);
+                col += widths[i];
+            }
+        };
+    }
+
+    private static Instruction slice(AxisAttrs a, Tensor x, Tensor y, Kernels k) {
+        int[] xRw = rowsAndWidth(x.shape(), a.axis());
+        int[] yRw = rowsAndWidth(y.shape(), a.axis());
+        int inner = yRw[1] / Math.max(1, a.length());
+        int start = a.start() * inner;
+        return () -> k.copy2d(x.data(), x.offset() + start, xRw[1], y.data(), y.offset(), yRw[1], yRw[0], yRw[1]);
+    }
+
+    private static Instruction transpose(Tensor x, Tensor y, Kernels k) {
+        int rows = x.shape().dim(-2);
+        int cols = x.shape().dim(-1);
+        int batch = x.size() / Math.max(1, rows * cols);
+        return () -> k.transpose(x.data(), x.offset(), y.data(), y.offset(), batch, rows, cols);
+    }
+
+    private static Instruction reduce(ReduceAttrs a, Tensor x, Tensor y, Kernels k) {
+        int[] dims = x.shape().dims();
+        boolean[] mask = ShapeInference.reduceMask(dims.length, a.axes());
+        return () -> k.reduce(a.fn(), x.data(), x.offset(), dims, mask, y.data(), y.offset());
+    }
+
+    private static Instruction broadcastTo(Tensor x, Tensor y, Kernels k) {
+        if (x.size() == y.size()) {
+            return () -> k.copy(x.data(), x.offset(), y.data(), y.offset(), y.size());
+        }
+        int[] dims = y.shape().dims();
+        int[] xs = x.shape().broadcastStrides(y.shape());
+        int[] zs = new int[dims.length];
+        return () -> k.binary(BinaryFn.ADD, 0f, x.data(), x.offset(), xs, ZERO, 0, zs, y.data(), y.offset(), dims);
+    }
+
+    private static Instruction softmax(boolean log, Tensor x, Tensor y, Kernels k) {
+        int cols = x.shape().dim(-1);
+        int rows = x.size() / cols;
+        return () -> k.softmax(log, x.data(), x.offset(), y.data(), y.offset(), rows, cols);
+    }
+
+    private static Instruction softmaxGrad(boolean log, Tensor y, Tensor dy, Tensor dx, Kernels k) {
+        int cols = y.shape().dim(-1);
+        int rows = y.size() / cols;
+        return () -> k.softmaxBackward(log, y.data(), y.offset(), dy.data(), dy.offset(), dx.data(), dx.offset(),
+                rows, cols);
+    }
+
+    private static Instruction gather(Tensor x, Tensor index, Tensor y, Kernels k) {
+        int rows = x.shape().dim(0);
+        int cols = x.shape().dim(1);
+        return () -> k.gatherRows(x.data(), x.offset(), index.data(), index.offset(), y.data(), y.offset(), rows,
+                cols);
+    }
+
+    private static Instruction scatter(Tensor dy, Tensor index, Tensor dx, Kernels k) {
+        int rows = dx.shape().dim(0);
+        int cols = dx.shape().dim(1);
+        return () -> k.scatterRows(dy.data(), dy.offset(), index.data(), index.offset(), dx.data(), dx.offset(),
+                rows, cols);
+    }
+
+    /** The geometry of a convolution of input shape {@code x} by kernel shape {@code w}. */
+    public static ConvGeometry convGeometry(Shape x, Shape w, ConvAttrs a) {
+        int[] h = ShapeInference.outAndPad(x.dim(1), w.dim(0), a.strideH(), a.same());
+        int[] wd = ShapeInference.outAndPad(x.dim(2), w.dim(1), a.strideW(), a.same());
+        return new ConvGeometry(x.dim(0), x.dim(1), x.dim(2), x.dim(3), w.dim(0), w.dim(1), w.dim(3),
+                a.strideH(), a.strideW(), h[1], wd[1], h[0], wd[0]);
+    }
+
+    private static Instruction conv(Tensor x, Tensor w, Tensor y, ConvAttrs a, Kernels k) {
+        ConvGeometry g = convGeometry(x.shape(), w.shape(), a);
+        return () -> k.conv2d(g, x.data(), x.offset(), w.data(), w.offset(), y.data(), y.offset());
+    }
+
+    private static Instruction convGradInput(ConvGradAttrs a, Tensor dy, Tensor w, Tensor dx, Kernels k) {
+        ConvGeometry g = convGeometry(dx.shape(), w.shape(), a.conv());
+        return () -> k.conv2dBackwardInput(g, dy.data(), dy.offset(), w.data(), w.offset(), dx.data(), dx.offset());
+    }
+
+    private static Instruction convGradFilter(ConvGradAttrs a, Tensor x, Tensor dy, Tensor dw, Kernels k) {
+        ConvGeometry g = convGeometry(x.shape(), dw.shape(), a.conv());
+        return () -> k.conv2dBackwardFilter(g, x.data(), x.offset(), dy.data(), dy.offset(), dw.data(), dw.offset());
+    }
+
+    /** The geometry of pooling an input of shape {@code x}. */
+    public static PoolGeometry poolGeometry(Shape x, PoolAttrs a) {
+        int[] h = ShapeInference.outAndPad(x.dim(1), a.poolH(), a.strideH(), a.same());
+        int[] w = ShapeInference.outAndPad(x.dim(2), a.poolW(), a.strideW(), a.same());
+        return new PoolGeometry(x.dim(0), x.dim(1), x.dim(2), x.dim(3), a.poolH(), a.poolW(), a.strideH(),
+                a.strideW(), h[1], w[1], h[0], w[0]);
+    }
+
+    private static Instruction pool(boolean max, PoolAttrs a, Tensor x, Tensor y, Kernels k) {
+        PoolGeometry g = poolGeometry(x.shape(), a);
+        if (max) {
+            return () -> k.maxPool2d(g, x.data(), x.offset(), y.data(), y.offset());
+        }
+        return () -> k.avgPool2d(g, x.data(), x.offset(), y.data(), y.offset());
+    }
+
+    private static Instruction maxPoolGrad(PoolGradAttrs a, Tensor x, Tensor dy, Tensor dx, Kernels k) {
+        PoolGeometry g = poolGeometry(x.shape(), a.pool());
+        return () -> k.maxPool2dBackward(g, x.data(), x.offset(), dy.data(), dy.offset(), dx.data(), dx.offset());
+    }
+
+    private static Instruction avgPoolGrad(PoolGradAttrs a, Tensor dy, Tensor dx, Kernels k) {
+        PoolGeometry g = poolGeometry(a.resultShape(), a.pool());
+        return () -> k.avgPool2dBackward(g, dy.data(), dy.offset(), dx.data(), dx.offset());
+    }
+
+    private static Instruction dropout(DropoutAttrs a, Tensor x, Tensor seed, Tensor mask, Tensor y, Kernels k) {
+        int n = y.size();
+        return () -> k.dropout(a.rate(), ((long) seed.get(0)) * 0x9E3779B97F4A7C15L ^ a.salt(), x.data(), x.offset(),
+                mask.data(), mask.offset(), y.data(), y.offset(), n);
+    }
+
+    private static Instruction dropoutGrad(Node node, Tensor dy, Tensor mask, Tensor dx, Kernels k) {
+        float scale = 1f / (1f - ((DropoutAttrs) node.input(1).attrs()).rate());
+        int[] dims = dx.shape().dims();
+        int[] strides = dx.shape().strides();
+        int n = dx.size();
+        return () -> {
+            k.binary(BinaryFn.MUL, 0f, dy.data(), dy.offset(), strides, mask.data(), mask.offset(), strides,
+                    dx.data(), dx.offset(), dims);
+            k.unary(UnaryFn.SCALE, scale, dx.data(), dx.offset(), dx.data(), dx.offset(), n);
+        };
+    }
+
+    private static Instruction update(UpdateAttrs a, Tensor[] in, Kernels k) {
+        Tensor p = in[0];
+        Tensor g = in[1];
+        Tensor hyper = in[in.length - 1];
+        int n = p.size();
+        return switch (a.rule()) {
+            case ADAM -> {
+                Tensor m = in[2];
+                Tensor v = in[3];
+                yield () -> k.adamStep(p.data(), p.offset(), g.data(), g.offset(), m.data(), m.offset(), v.data(),
+                        v.offset(), n, hyper.get(0), a.beta1(), a.beta2(), hyper.get(1), hyper.get(2));
+            }
+            case SGD -> {
+                Tensor vel = in.length == 4 ? in[2] : null;
+                yield () -> k.sgdStep(p.data(), p.offset(), g.data(), g.offset(), vel == null ? null : vel.data(),
+                        vel == null ? 0 : vel.offset(), n, hyper.get(0), vel == null ? 0f : a.beta1(),
+                        a.nesterov());
+            }
+            case RMSPROP -> {
+                Tensor ms = in[2];
+                yield () -> k.rmspropStep(p.data(), p.offset(), g.data(), g.offset(), ms.data(), ms.offset(), n,
+                        hyper.get(0), a.beta1(), hyper.get(1));
+            }
+        };
+    }
+}

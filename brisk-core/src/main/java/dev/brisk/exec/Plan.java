@@ -1,0 +1,99 @@
+package dev.brisk.exec;
+
+import dev.brisk.ops.Node;
+import dev.brisk.tensor.Tensor;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A compiled step: a fixed list of bound kernel calls over buffers planned once. Each {@link #run()} reads the
+ * tensors fed through {@link #input(Node)} and leaves results in {@link #output(Node)}; nothing is allocated.
+ */
+public final class Plan {
+    private final Instruction[] instructions;
+    private final Node[] instructionNodes;
+    private final Map<Node, Tensor> inputs;
+    private final Map<Node, Tensor> outputs;
+    private final long plannedFloats;
+    private final int bufferCount;
+
+    Plan(List<Instruction> instructions, List<Node> instructionNodes, Map<Node, Tensor> inputs,
+         Map<Node, Tensor> outputs, long plannedFloats, int bufferCount) {
+        this.instructions = instructions.toArray(new Instruction[0]);
+        this.instructionNodes = instructionNodes.toArray(new Node[0]);
+        this.inputs = inputs;
+        this.outputs = outputs;
+        this.plannedFloats = plannedFloats;
+        this.bufferCount = bufferCount;
+    }
+
+    /** The buffer an INPUT node reads; fill it (or use {@link #feed}) before {@link #run()}. */
+    public Tensor input(Node node) {
+        Tensor t = inputs.get(node);
+        if (t == null) {
+            throw new IllegalArgumentException(node + " is not an input of this plan");
+        }
+        return t;
+    }
+
+    /** True when the plan reads {@code node} (inputs no output depends on are dropped when compiling). */
+    public boolean hasInput(Node node) {
+        return inputs.containsKey(node);
+    }
+
+    /** Copies {@code value} into the buffer of an INPUT node, checking the shape. */
+    public void feed(Node node, Tensor value) {
+        Tensor t = input(node);
+        if (!t.shape().equals(value.shape())) {
+            throw new IllegalArgumentException("input '" + node.scope() + "' expects shape " + t.shape()
+                    + " but was fed " + value.shape());
+        }
+        t.copyFrom(value);
+    }
+
+    /** Runs every instruction once, in order. */
+    public void run() {
+        Instruction[] code = instructions;
+        for (int i = 0; i < code.length; i++) {
+            try {
+                code[i].run();
+            } catch (RuntimeException e) {
+                throw new ExecutionException("step failed in " + describe(instructionNodes[i]) + ": "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static String describe(Node n) {
+        return n.scope().isEmpty() ? n.op().toString() : "layer '" + n.scope() + "' (" + n.op() + ")";
+    }
+
+    /** The tensor holding an output after {@link #run()}; valid until the next run. */
+    public Tensor output(Node node) {
+        Tensor t = outputs.get(node);
+        if (t == null) {
+            throw new IllegalArgumentException(node + " is not an output of this plan");
+        }
+        return t;
+    }
+
+    /** Number of kernel calls per step. */
+    public int instructionCount() {
+        return instructions.length;
+    }
+
+    /** The nodes of the instructions, in execution order (for profiles). */
+    public List<Node> instructionNodes() {
+        return List.of(instructionNodes);
+    }
+
+    /** Floats in the planned intermediate buffers (after reuse by liveness). */
+    public long plannedFloats() {
+        return plannedFloats;
+    }
+
+    /** Number of distinct intermediate buffers. */
+    public int bufferCount() {
+        return bufferCount;
+    }
+}

@@ -1,0 +1,261 @@
+package dev.brisk.graph;
+
+import dev.brisk.backend.BinaryFn;
+import dev.brisk.backend.ReduceFn;
+import dev.brisk.backend.UnaryFn;
+import dev.brisk.ops.AxisAttrs;
+import dev.brisk.ops.BinaryAttrs;
+import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.MatMulAttrs;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.ReduceAttrs;
+import dev.brisk.ops.ShapeInference;
+import dev.brisk.ops.SoftmaxAttrs;
+import dev.brisk.ops.UnaryAttrs;
+import dev.brisk.tensor.Shape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reverse-mode automatic differentiation on a {@link Graph}: walks the nodes from the loss back to the inputs and
+ * adds the gradient ops to the same graph, so in eager mode they run at once and in symbolic mode they become part
+ * of the compiled step.
+ */
+public final class Autodiff {
+    private Autodiff() {
+    }
+
+    /**
+     * Gradients of the scalar {@code loss} with respect to each of {@code wrt}; a node the loss does not depend on
+     * gets a zero gradient of its shape.
+     */
+    public static List<Node> gradients(Graph g, Node loss, List<Node> wrt) {
+        if (loss.shape().rank() != 0) {
+            throw new IllegalArgumentException("gradients need a scalar loss, got shape " + loss.shape());
+        }
+        List<Node> nodes = g.nodes();
+        boolean[] needed = dependsOnAny(nodes, wrt, loss);
+        Map<Node, Node> grads = new IdentityHashMap<>();
+        grads.put(loss, g.constant(1f));
+        for (int i = loss.id(); i >= 0; i--) {
+            Node n = nodes.get(i);
+            Node dy = grads.get(n);
+            if (dy == null || n.inputs().isEmpty()) {
+                continue;
+            }
+            Node[] dIn = g.inScope(n.scope(), () -> backward(g, n, dy, needed));
+            for (int k = 0; k < dIn.length; k++) {
+                Node in = n.input(k);
+                if (dIn[k] != null && needed[in.id()]) {
+                    grads.merge(in, dIn[k], g::add);
+                }
+            }
+        }
+        List<Node> out = new ArrayList<>(wrt.size());
+        for (Node w : wrt) {
+            Node d = grads.get(w);
+            out.add(d != null ? d : g.constant(dev.brisk.tensor.Tensor.zeros(w.shape())));
+        }
+        return out;
+    }
+
+    /** needed[i]: node i lies on a path from some node of {@code wrt} to {@code loss}. */
+    private static boolean[] dependsOnAny(List<Node> nodes, List<Node> wrt, Node loss) {
+        boolean[] fromWrt = new boolean[nodes.size()];
+        for (Node w : wrt) {
+            fromWrt[w.id()] = true;
+        }
+        for (Node n : nodes) {
+            for (Node in : n.inputs()) {
+                if (fromWrt[in.id()]) {
+                    fromWrt[n.id()] = true;
+                    break;
+                }
+            }
+        }
+        boolean[] toLoss = new boolean[nodes.size()];
+        toLoss[loss.id()] = true;
+        for (int i = loss.id(); i >= 0; i--) {
+            if (toLoss[i]) {
+                for (Node in : nodes.get(i).inputs()) {
+                    toLoss[in.id()] = true;
+                }
+            }
+        }
+        boolean[] needed = new boolean[nodes.size()];
+        for (int i = 0; i < needed.length; i++) {
+            needed[i] = fromWrt[i] && toLoss[i];
+        }
+        return needed;
+    }
+
+    private static boolean any(boolean[] needed, Node n, int input) {
+        return needed[n.input(input).id()];
+    }
+
+    /** The gradient contribution of {@code n} to each of its inputs (null where there is none). */
+    private static Node[] backward(Graph g, Node n, Node dy, boolean[] needed) {
+        Node[] in = n.inputs().toArray(new Node[0]);
+        return switch (n.op()) {
+            case UNARY -> new Node[] {unary(g, (UnaryAttrs) n.attrs(), in[0], n, dy)};
+            case BINARY -> binary(g, (BinaryAttrs) n.attrs(), in[0], in[1], n, dy);
+            case MATMUL -> matmul(g, (MatMulAttrs) n.attrs(), in[0], in[1], dy, needed, n);
+            case RESHAPE -> new Node[] {g.reshape(dy, in[0].shape())};
+            case TRANSPOSE -> new Node[] {g.transpose(dy)};
+            case CONCAT -> concat(g, (AxisAttrs) n.attrs(), in, dy);
+            case SLICE -> throw new UnsupportedOperationException("SLICE is only used as the backward of CONCAT");
+            case REDUCE -> new Node[] {reduce(g, (ReduceAttrs) n.attrs(), in[0], n, dy)};
+            case BROADCAST_TO -> new Node[] {unbroadcast(g, dy, in[0].shape())};
+            case SOFTMAX -> new Node[] {g.softmaxGrad(((SoftmaxAttrs) n.attrs()).log(), n, dy)};
+            case GATHER_ROWS -> new Node[] {g.scatterRows(dy, in[1], in[0].shape()), null};
+            case CONV2D -> {
+                ConvAttrs a = (ConvAttrs) n.attrs();
+                yield new Node[] {
+                    any(needed, n, 0) ? g.convGradInput(dy, in[1], a, in[0].shape()) : null,
+                    any(needed, n, 1) ? g.convGradFilter(in[0], dy, a, in[1].shape()) : null};
+            }
+            case MAX_POOL -> new Node[] {g.maxPoolGrad(in[0], dy, (PoolAttrs) n.attrs())};
+            case AVG_POOL -> new Node[] {g.avgPoolGrad(dy, (PoolAttrs) n.attrs(), in[0].shape())};
+            case DROPOUT -> new Node[] {g.dropoutGrad(dy, n), null};
+            default -> throw new UnsupportedOperationException("no gradient rule for " + n.op()
+                    + " (it is only used in backward passes or has no derivative)");
+        };
+    }
+
+    private static Node[] concat(Graph g, AxisAttrs a, Node[] in, Node dy) {
+        Node[] out = new Node[in.length];
+        int start = 0;
+        for (int i = 0; i < in.length; i++) {
+            int len = in[i].shape().dim(a.axis());
+            out[i] = g.slice(dy, a.axis(), start, len);
+            start += len;
+        }
+        return out;
+    }
+
+    private static Node unary(Graph g, UnaryAttrs a, Node x, Node y, Node dy) {
+        return switch (a.fn()) {
+            case NEG -> g.neg(dy);
+            case EXP -> g.mul(dy, y);
+            case LOG -> g.div(dy, x);
+            case SQRT -> g.div(g.scale(dy, 0.5f), y);
+            case RSQRT -> g.mul(dy, g.scale(g.mul(g.square(y), y), -0.5f));
+            case SQUARE -> g.mul(dy, g.scale(x, 2f));
+            case ABS -> g.mul(dy, sign(g, x));
+            case RECIPROCAL -> g.neg(g.mul(dy, g.square(y)));
+            case RELU -> g.binary(BinaryFn.RELU_GRAD, x, dy);
+            case LEAKY_RELU -> g.binary(BinaryFn.LEAKY_RELU_GRAD, a.alpha(), x, dy);
+            case SIGMOID -> g.binary(BinaryFn.SIGMOID_GRAD, y, dy);
+            case TANH -> g.binary(BinaryFn.TANH_GRAD, y, dy);
+            case GELU -> g.binary(BinaryFn.GELU_GRAD, x, dy);
+            case SCALE -> g.scale(dy, a.alpha());
+            case ADD_SCALAR -> dy;
+            case CLIP_PROB -> g.binary(BinaryFn.CLIP_PROB_GRAD, a.alpha(), x, dy);
+            case NON_FINITE -> throw new UnsupportedOperationException("NON_FINITE has no gradient");
+        };
+    }
+
+    private static Node sign(Graph g, Node x) {
+        Node zero = g.constant(0f);
+        return g.sub(g.binary(BinaryFn.GREATER, x, zero), g.binary(BinaryFn.GREATER, zero, x));
+    }
+
+    private static Node[] binary(Graph g, BinaryAttrs a, Node x1, Node x2, Node y, Node dy) {
+        Node d1;
+        Node d2;
+        switch (a.fn()) {
+            case ADD -> {
+                d1 = dy;
+                d2 = dy;
+            }
+            case SUB -> {
+                d1 = dy;
+                d2 = g.neg(dy);
+            }
+            case MUL -> {
+                d1 = g.mul(dy, x2);
+                d2 = g.mul(dy, x1);
+            }
+            case DIV -> {
+                d1 = g.div(dy, x2);
+                d2 = g.neg(g.div(g.mul(dy, y), x2));
+            }
+            case MAX, MIN -> {
+                // The winner takes the gradient; on a tie the first input does.
+                Node secondWins = a.fn() == BinaryFn.MAX ? g.binary(BinaryFn.GREATER, x2, x1)
+                        : g.binary(BinaryFn.GREATER, x1, x2);
+                d2 = g.mul(dy, secondWins);
+                d1 = g.sub(dy, d2);
+            }
+            default -> throw new UnsupportedOperationException("no gradient rule for " + a.fn()
+                    + " (a backward-only or comparison function)");
+        }
+        return new Node[] {unbroadcast(g, d1, x1.shape()), unbroadcast(g, d2, x2.shape())};
+    }
+
+    private static Node[] matmul(Graph g, MatMulAttrs t, Node a, Node b, Node dy, boolean[] needed, Node n) {
+        Node da = null;
+        Node db = null;
+        if (any(needed, n, 0)) {
+            if (!t.transA()) {
+                da = t.transB() ? g.matmul(dy, b) : g.matmul(dy, b, false, true);
+            } else {
+                da = t.transB() ? g.matmul(b, dy, true, true) : g.matmul(b, dy, false, true);
+            }
+        }
+        if (any(needed, n, 1)) {
+            if (!t.transB()) {
+                db = t.transA() ? g.matmul(a, dy) : g.matmul(a, dy, true, false);
+            } else {
+                db = t.transA() ? g.matmul(dy, a, true, true) : g.matmul(dy, a, true, false);
+            }
+        }
+        return new Node[] {da, db};
+    }
+
+    private static Node reduce(Graph g, ReduceAttrs a, Node x, Node y, Node dy) {
+        Shape kept = keptShape(x.shape(), a.axes());
+        Node grad = g.broadcastTo(g.reshape(dy, kept), x.shape());
+        if (a.fn() == ReduceFn.SUM) {
+            return grad;
+        }
+        // MAX: split the gradient evenly among the positions equal to the maximum (as TF and PyTorch do).
+        Node max = g.broadcastTo(g.reshape(y, kept), x.shape());
+        Node isMax = g.addScalar(g.neg(g.binary(BinaryFn.GREATER, max, x)), 1f);
+        Node ties = g.broadcastTo(g.sum(isMax, true, a.axes()), x.shape());
+        return g.mul(grad, g.div(isMax, ties));
+    }
+
+    private static Shape keptShape(Shape x, int[] axes) {
+        boolean[] mask = ShapeInference.reduceMask(x.rank(), axes);
+        int[] d = x.dims();
+        for (int i = 0; i < d.length; i++) {
+            if (mask[i]) {
+                d[i] = 1;
+            }
+        }
+        return Shape.of(d);
+    }
+
+    /** Sums {@code grad} over the axes along which an input of {@code shape} was broadcast. */
+    static Node unbroadcast(Graph g, Node grad, Shape shape) {
+        Shape gs = grad.shape();
+        if (gs.equals(shape)) {
+            return grad;
+        }
+        int extra = gs.rank() - shape.rank();
+        int[] axes = new int[gs.rank()];
+        int k = 0;
+        for (int i = 0; i < gs.rank(); i++) {
+            if (i < extra || (shape.dim(i - extra) == 1 && gs.dim(i) != 1)) {
+                axes[k++] = i;
+            }
+        }
+        Node summed = k == 0 ? grad : g.sum(grad, false, Arrays.copyOf(axes, k));
+        return g.reshape(summed, shape);
+    }
+}

@@ -1,0 +1,371 @@
+package dev.brisk.graph;
+
+import dev.brisk.backend.BinaryFn;
+import dev.brisk.backend.Kernels;
+import dev.brisk.backend.ReduceFn;
+import dev.brisk.backend.UnaryFn;
+import dev.brisk.exec.EagerRunner;
+import dev.brisk.ops.Attrs;
+import dev.brisk.ops.AxisAttrs;
+import dev.brisk.ops.BinaryAttrs;
+import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.ConvGradAttrs;
+import dev.brisk.ops.DropoutAttrs;
+import dev.brisk.ops.MatMulAttrs;
+import dev.brisk.ops.NoAttrs;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.OpType;
+import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.PoolGradAttrs;
+import dev.brisk.ops.ReduceAttrs;
+import dev.brisk.ops.ShapeAttrs;
+import dev.brisk.ops.ShapeInference;
+import dev.brisk.ops.SoftmaxAttrs;
+import dev.brisk.ops.UnaryAttrs;
+import dev.brisk.ops.UpdateAttrs;
+import dev.brisk.ops.Variable;
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * A graph under construction, and the builder of every op. In eager mode each op runs the moment it is added
+ * (its node carries the value); in symbolic mode the graph is only traced, to be compiled by
+ * {@link dev.brisk.exec.Planner}. Layers, losses and optimisers are written once against this class and work in
+ * both modes.
+ */
+public final class Graph {
+    private final List<Node> nodes = new ArrayList<>();
+    private final Map<Variable, Node> variableNodes = new IdentityHashMap<>();
+    private final boolean eager;
+    private final Kernels kernels;
+    private String scope = "";
+
+    private Graph(boolean eager, Kernels kernels) {
+        this.eager = eager;
+        this.kernels = kernels;
+    }
+
+    /** A graph whose ops run immediately. */
+    public static Graph eager(Kernels kernels) {
+        return new Graph(true, kernels);
+    }
+
+    /** A graph that is only traced, for compilation. */
+    public static Graph symbolic(Kernels kernels) {
+        return new Graph(false, kernels);
+    }
+
+    public boolean isEager() {
+        return eager;
+    }
+
+    public Kernels kernels() {
+        return kernels;
+    }
+
+    /** All nodes, in creation order (a valid execution order). */
+    public List<Node> nodes() {
+        return List.copyOf(nodes);
+    }
+
+    /** Runs {@code body} with ops attributed to {@code name} (a layer name) in errors and profiles. */
+    public <T> T inScope(String name, Supplier<T> body) {
+        String saved = scope;
+        scope = name;
+        try {
+            return body.get();
+        } finally {
+            scope = saved;
+        }
+    }
+
+    public String scope() {
+        return scope;
+    }
+
+    // ---- leaves ----
+
+    /** A placeholder fed at every step. */
+    public Node input(String name, Shape shape) {
+        if (eager) {
+            throw new IllegalStateException("an eager graph needs a value for input '" + name + "'");
+        }
+        return add(new Node(nodes.size(), OpType.INPUT, NoAttrs.INSTANCE, List.of(), shape, name, null));
+    }
+
+    /** An input with its value: eager graphs use the value now, symbolic ones only its shape. */
+    public Node input(String name, Tensor value) {
+        Node n = new Node(nodes.size(), OpType.INPUT, NoAttrs.INSTANCE, List.of(), value.shape(), name, null);
+        if (eager) {
+            n.setValue(value);
+        }
+        return add(n);
+    }
+
+    /** The node reading {@code v} (one per variable per graph). */
+    public Node variable(Variable v) {
+        Node n = variableNodes.get(v);
+        if (n == null) {
+            n = new Node(nodes.size(), OpType.VARIABLE, NoAttrs.INSTANCE, List.of(), v.shape(), v.name(), v);
+            add(n);
+            variableNodes.put(v, n);
+        }
+        return n;
+    }
+
+    public Node constant(Tensor value) {
+        Node n = new Node(nodes.size(), OpType.CONSTANT, NoAttrs.INSTANCE, List.of(), value.shape(), scope, null);
+        n.setValue(value);
+        return add(n);
+    }
+
+    public Node constant(float value) {
+        return constant(Tensor.scalar(value));
+    }
+
+    // ---- elementwise ----
+
+    public Node unary(UnaryFn fn, float alpha, Node x) {
+        return op(OpType.UNARY, new UnaryAttrs(fn, alpha), x);
+    }
+
+    public Node unary(UnaryFn fn, Node x) {
+        return unary(fn, 0f, x);
+    }
+
+    public Node binary(BinaryFn fn, float alpha, Node a, Node b) {
+        return op(OpType.BINARY, new BinaryAttrs(fn, alpha), a, b);
+    }
+
+    public Node binary(BinaryFn fn, Node a, Node b) {
+        return binary(fn, 0f, a, b);
+    }
+
+    public Node add(Node a, Node b) {
+        return binary(BinaryFn.ADD, a, b);
+    }
+
+    public Node sub(Node a, Node b) {
+        return binary(BinaryFn.SUB, a, b);
+    }
+
+    public Node mul(Node a, Node b) {
+        return binary(BinaryFn.MUL, a, b);
+    }
+
+    public Node div(Node a, Node b) {
+        return binary(BinaryFn.DIV, a, b);
+    }
+
+    public Node neg(Node x) {
+        return unary(UnaryFn.NEG, x);
+    }
+
+    public Node scale(Node x, float factor) {
+        return unary(UnaryFn.SCALE, factor, x);
+    }
+
+    public Node addScalar(Node x, float c) {
+        return unary(UnaryFn.ADD_SCALAR, c, x);
+    }
+
+    public Node square(Node x) {
+        return unary(UnaryFn.SQUARE, x);
+    }
+
+    public Node log(Node x) {
+        return unary(UnaryFn.LOG, x);
+    }
+
+    // ---- linear algebra and shapes ----
+
+    public Node matmul(Node a, Node b, boolean transA, boolean transB) {
+        return op(OpType.MATMUL, new MatMulAttrs(transA, transB), a, b);
+    }
+
+    public Node matmul(Node a, Node b) {
+        return matmul(a, b, false, false);
+    }
+
+    public Node reshape(Node x, Shape shape) {
+        if (x.shape().equals(shape)) {
+            return x;
+        }
+        return op(OpType.RESHAPE, new ShapeAttrs(shape), x);
+    }
+
+    /** Joins {@code parts} along {@code axis}. */
+    public Node concat(int axis, List<Node> parts) {
+        return op(OpType.CONCAT, new AxisAttrs(axis, 0, 0), parts.toArray(new Node[0]));
+    }
+
+    /** The range {@code [start, start + length)} of {@code x} along {@code axis}. */
+    public Node slice(Node x, int axis, int start, int length) {
+        return op(OpType.SLICE, new AxisAttrs(axis, start, length), x);
+    }
+
+    public Node transpose(Node x) {
+        return op(OpType.TRANSPOSE, NoAttrs.INSTANCE, x);
+    }
+
+    public Node broadcastTo(Node x, Shape shape) {
+        if (x.shape().equals(shape)) {
+            return x;
+        }
+        return op(OpType.BROADCAST_TO, new ShapeAttrs(shape), x);
+    }
+
+    // ---- reductions ----
+
+    public Node reduce(ReduceFn fn, Node x, boolean keepDims, int... axes) {
+        return op(OpType.REDUCE, new ReduceAttrs(fn, axes.clone(), keepDims), x);
+    }
+
+    public Node sum(Node x, boolean keepDims, int... axes) {
+        return reduce(ReduceFn.SUM, x, keepDims, axes);
+    }
+
+    /** Sum of all elements, as a scalar. */
+    public Node sumAll(Node x) {
+        return x.shape().rank() == 0 ? x : sum(x, false, allAxes(x.shape().rank()));
+    }
+
+    public Node mean(Node x, boolean keepDims, int... axes) {
+        boolean[] mask = ShapeInference.reduceMask(x.shape().rank(), axes);
+        int count = 1;
+        for (int i = 0; i < mask.length; i++) {
+            if (mask[i]) {
+                count *= x.shape().dim(i);
+            }
+        }
+        return scale(sum(x, keepDims, axes), 1f / count);
+    }
+
+    /** Mean of all elements, as a scalar. */
+    public Node meanAll(Node x) {
+        return x.shape().rank() == 0 ? x : mean(x, false, allAxes(x.shape().rank()));
+    }
+
+    static int[] allAxes(int rank) {
+        int[] a = new int[rank];
+        Arrays.setAll(a, i -> i);
+        return a;
+    }
+
+    // ---- softmax and indexing ----
+
+    public Node softmax(Node x) {
+        return op(OpType.SOFTMAX, new SoftmaxAttrs(false), x);
+    }
+
+    public Node logSoftmax(Node x) {
+        return op(OpType.SOFTMAX, new SoftmaxAttrs(true), x);
+    }
+
+    /** {@code out[r] = x[r, index[r]]}; {@code index} holds class indexes as floats. */
+    public Node gatherRows(Node x, Node index) {
+        return op(OpType.GATHER_ROWS, NoAttrs.INSTANCE, x, index);
+    }
+
+    // ---- convolution and pooling ----
+
+    public Node conv2d(Node x, Node kernel, int strideH, int strideW, boolean same) {
+        return op(OpType.CONV2D, new ConvAttrs(strideH, strideW, same), x, kernel);
+    }
+
+    public Node maxPool(Node x, PoolAttrs attrs) {
+        return op(OpType.MAX_POOL, attrs, x);
+    }
+
+    public Node avgPool(Node x, PoolAttrs attrs) {
+        return op(OpType.AVG_POOL, attrs, x);
+    }
+
+    /** Inverted dropout of {@code x}; the mask is drawn from the step {@code seed} mixed with {@code salt}. */
+    public Node dropout(Node x, float rate, Node seed, long salt) {
+        return op(OpType.DROPOUT, new DropoutAttrs(rate, salt), x, seed);
+    }
+
+    // ---- side effects ----
+
+    /** Writes {@code value} into variable {@code v} when the step runs. */
+    public Node assign(Variable v, Node value) {
+        return op(OpType.ASSIGN, NoAttrs.INSTANCE, variable(v), value);
+    }
+
+    /** A fused optimiser update of {@code v}; see {@link UpdateAttrs.Rule} for slots and hyper-parameters. */
+    public Node update(UpdateAttrs attrs, Variable v, Node grad, List<Variable> slots, Node hyper) {
+        List<Node> in = new ArrayList<>();
+        in.add(variable(v));
+        in.add(grad);
+        for (Variable s : slots) {
+            in.add(variable(s));
+        }
+        in.add(hyper);
+        return op(OpType.UPDATE, attrs, in.toArray(new Node[0]));
+    }
+
+    // ---- gradient ops (used by Autodiff) ----
+
+    Node softmaxGrad(boolean log, Node y, Node dy) {
+        return op(OpType.SOFTMAX_GRAD, new SoftmaxAttrs(log), y, dy);
+    }
+
+    Node scatterRows(Node dy, Node index, Shape shape) {
+        return op(OpType.SCATTER_ROWS, new ShapeAttrs(shape), dy, index);
+    }
+
+    Node convGradInput(Node dy, Node kernel, ConvAttrs conv, Shape inputShape) {
+        return op(OpType.CONV2D_GRAD_INPUT, new ConvGradAttrs(conv, inputShape), dy, kernel);
+    }
+
+    Node convGradFilter(Node x, Node dy, ConvAttrs conv, Shape kernelShape) {
+        return op(OpType.CONV2D_GRAD_FILTER, new ConvGradAttrs(conv, kernelShape), x, dy);
+    }
+
+    Node maxPoolGrad(Node x, Node dy, PoolAttrs pool) {
+        return op(OpType.MAX_POOL_GRAD, new PoolGradAttrs(pool, x.shape()), x, dy);
+    }
+
+    Node avgPoolGrad(Node dy, PoolAttrs pool, Shape inputShape) {
+        return op(OpType.AVG_POOL_GRAD, new PoolGradAttrs(pool, inputShape), dy);
+    }
+
+    Node dropoutGrad(Node dy, Node dropoutNode) {
+        return op(OpType.DROPOUT_GRAD, NoAttrs.INSTANCE, dy, dropoutNode);
+    }
+
+    // ---- plumbing ----
+
+    private Node op(OpType type, Attrs attrs, Node... inputs) {
+        List<Node> in = List.of(inputs);
+        for (Node n : inputs) {
+            if (n.id() >= nodes.size() || nodes.get(n.id()) != n) {
+                throw new IllegalArgumentException("node " + n + " belongs to another graph");
+            }
+        }
+        Shape shape;
+        try {
+            shape = ShapeInference.infer(type, attrs, in);
+        } catch (IllegalArgumentException e) {
+            throw new ShapeException(scope.isEmpty() ? e.getMessage() : "layer '" + scope + "': " + e.getMessage(),
+                    e);
+        }
+        Variable target = type == OpType.ASSIGN || type == OpType.UPDATE ? inputs[0].variable() : null;
+        return add(new Node(nodes.size(), type, attrs, in, shape, scope, target));
+    }
+
+    private Node add(Node n) {
+        nodes.add(n);
+        if (eager) {
+            EagerRunner.run(n, kernels);
+        }
+        return n;
+    }
+}

@@ -1,0 +1,157 @@
+package dev.brisk.losses;
+
+import dev.brisk.backend.UnaryFn;
+import dev.brisk.graph.Graph;
+import dev.brisk.ops.Node;
+
+/** Factories for the built-in losses, with Keras names and semantics (epsilon 1e-7 clipping of probabilities). */
+public final class Losses {
+    /** Keras' backend epsilon, used to clip probabilities away from 0 and 1. */
+    public static final float EPSILON = 1e-7f;
+
+    private Losses() {
+    }
+
+    /** Cross-entropy between integer class labels and predictions (logits when {@code fromLogits}). */
+    public static Loss sparseCategoricalCrossentropy(boolean fromLogits) {
+        return new Loss() {
+            @Override
+            public String name() {
+                return "sparse_categorical_crossentropy";
+            }
+
+            @Override
+            public boolean sparseTargets() {
+                return true;
+            }
+
+            @Override
+            public Node compute(Graph g, Node labels, Node yPred) {
+                Node logits = flattenClasses(g, yPred);
+                Node logProbs = fromLogits ? g.logSoftmax(logits) : logOfNormalized(g, logits);
+                Node index = g.reshape(labels, dev.brisk.tensor.Shape.of(labels.shape().size()));
+                return g.neg(g.meanAll(g.gatherRows(logProbs, index)));
+            }
+        };
+    }
+
+    public static Loss sparseCategoricalCrossentropy() {
+        return sparseCategoricalCrossentropy(false);
+    }
+
+    /** Cross-entropy between one-hot (or soft) targets and predictions. */
+    public static Loss categoricalCrossentropy(boolean fromLogits) {
+        return new Loss() {
+            @Override
+            public String name() {
+                return "categorical_crossentropy";
+            }
+
+            @Override
+            public Node compute(Graph g, Node yTrue, Node yPred) {
+                Node logProbs = fromLogits ? g.logSoftmax(yPred) : logOfNormalized(g, yPred);
+                Node perSample = g.neg(g.sum(g.mul(matchShape(g, yTrue, yPred), logProbs), false, -1));
+                return g.meanAll(perSample);
+            }
+        };
+    }
+
+    public static Loss categoricalCrossentropy() {
+        return categoricalCrossentropy(false);
+    }
+
+    /** Binary cross-entropy, averaged over the last axis then the batch, as in Keras. */
+    public static Loss binaryCrossentropy(boolean fromLogits) {
+        return new Loss() {
+            @Override
+            public String name() {
+                return "binary_crossentropy";
+            }
+
+            @Override
+            public Node compute(Graph g, Node yTrue, Node yPred) {
+                Node z = matchShape(g, yTrue, yPred);
+                Node perElement;
+                if (fromLogits) {
+                    // max(x, 0) - x z + log(1 + exp(-|x|)): stable for large |x|.
+                    Node x = yPred;
+                    Node softplus = g.log(g.addScalar(g.unary(UnaryFn.EXP, g.neg(g.unary(UnaryFn.ABS, x))), 1f));
+                    perElement = g.add(g.sub(g.unary(UnaryFn.RELU, x), g.mul(x, z)), softplus);
+                } else {
+                    Node p = g.unary(UnaryFn.CLIP_PROB, EPSILON, yPred);
+                    Node pos = g.mul(z, g.log(p));
+                    Node neg = g.mul(g.addScalar(g.neg(z), 1f), g.log(g.addScalar(g.neg(p), 1f)));
+                    perElement = g.neg(g.add(pos, neg));
+                }
+                return meanLastThenBatch(g, perElement);
+            }
+        };
+    }
+
+    public static Loss binaryCrossentropy() {
+        return binaryCrossentropy(false);
+    }
+
+    /** Mean squared error. */
+    public static Loss meanSquaredError() {
+        return new Loss() {
+            @Override
+            public String name() {
+                return "mean_squared_error";
+            }
+
+            @Override
+            public Node compute(Graph g, Node yTrue, Node yPred) {
+                return meanLastThenBatch(g, g.square(g.sub(yPred, matchShape(g, yTrue, yPred))));
+            }
+        };
+    }
+
+    /** Mean absolute error. */
+    public static Loss meanAbsoluteError() {
+        return new Loss() {
+            @Override
+            public String name() {
+                return "mean_absolute_error";
+            }
+
+            @Override
+            public Node compute(Graph g, Node yTrue, Node yPred) {
+                return meanLastThenBatch(g, g.unary(UnaryFn.ABS, g.sub(yPred, matchShape(g, yTrue, yPred))));
+            }
+        };
+    }
+
+    private static Node meanLastThenBatch(Graph g, Node perElement) {
+        if (perElement.shape().rank() <= 1) {
+            return g.meanAll(perElement);
+        }
+        return g.meanAll(g.mean(perElement, false, -1));
+    }
+
+    /** Targets shaped like the predictions: (batch,) labels become (batch, 1) where the predictions are. */
+    private static Node matchShape(Graph g, Node yTrue, Node yPred) {
+        if (yTrue.shape().equals(yPred.shape())) {
+            return yTrue;
+        }
+        if (yTrue.shape().size() == yPred.shape().size()) {
+            return g.reshape(yTrue, yPred.shape());
+        }
+        throw new IllegalArgumentException("targets of shape " + yTrue.shape()
+                + " do not match predictions of shape " + yPred.shape());
+    }
+
+    private static Node flattenClasses(Graph g, Node yPred) {
+        if (yPred.shape().rank() == 2) {
+            return yPred;
+        }
+        int classes = yPred.shape().dim(-1);
+        return g.reshape(yPred, dev.brisk.tensor.Shape.of(yPred.shape().size() / classes, classes));
+    }
+
+    /** log of probabilities renormalised over the last axis and clipped to [eps, 1 - eps], as Keras does. */
+    private static Node logOfNormalized(Graph g, Node probs) {
+        Node normalized = g.div(probs, g.sum(probs, true, -1));
+        return g.log(g.unary(UnaryFn.CLIP_PROB, EPSILON, normalized));
+    }
+}

@@ -1,0 +1,41 @@
+package dev.brisk.metrics;
+
+import dev.brisk.tensor.Tensor;
+
+/** A weighted running mean of scalar values (the "loss" column of the progress bar). */
+public final class Mean implements Metric {
+    private final String name;
+    private double total;
+    private double weight;
+
+    public Mean(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** Adds {@code value} with weight {@code count} (the batch size). */
+    public void add(double value, double count) {
+        total += value * count;
+        weight += count;
+    }
+
+    @Override
+    public void update(Tensor yTrue, Tensor yPred) {
+        throw new UnsupportedOperationException("Mean takes values through add(value, count)");
+    }
+
+    @Override
+    public double result() {
+        return weight == 0 ? 0 : total / weight;
+    }
+
+    @Override
+    public void reset() {
+        total = 0;
+        weight = 0;
+    }
+}

@@ -1,0 +1,20 @@
+package dev.brisk.metrics;
+
+/**
+ * A metric as named at compile time; it makes a fresh {@link Metric} once the loss and output are known (so
+ * "accuracy" can pick its form as Keras does).
+ */
+@FunctionalInterface
+public interface MetricSpec {
+    /** Keras' "accuracy", resolved by {@link #create}. */
+    MetricSpec AUTO_ACCURACY = target -> switch (target) {
+        case SPARSE_LABELS -> new Accuracy("accuracy", Accuracy.Kind.SPARSE_CATEGORICAL, 0f);
+        case ONE_HOT -> new Accuracy("accuracy", Accuracy.Kind.CATEGORICAL, 0f);
+        case BINARY -> new Accuracy("accuracy", Accuracy.Kind.BINARY, 0.5f);
+    };
+
+    /** What the model's targets look like. */
+    enum Target { SPARSE_LABELS, ONE_HOT, BINARY }
+
+    Metric create(Target target);
+}

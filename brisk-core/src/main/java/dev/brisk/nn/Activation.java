@@ -1,0 +1,43 @@
+package dev.brisk.nn;
+
+import dev.brisk.backend.UnaryFn;
+import dev.brisk.graph.Graph;
+import dev.brisk.ops.Node;
+
+/** Activation functions, with Keras names. */
+public enum Activation {
+    LINEAR("linear"),
+    RELU("relu"),
+    SIGMOID("sigmoid"),
+    TANH("tanh"),
+    SOFTMAX("softmax"),
+    /** GELU with the exact erf form (Keras' {@code approximate=False}). */
+    GELU("gelu"),
+    /** Leaky ReLU with negative slope 0.2 (keras.activations.leaky_relu's default). */
+    LEAKY_RELU("leaky_relu");
+
+    /** The negative slope of LEAKY_RELU. */
+    public static final float LEAKY_SLOPE = 0.2f;
+    private final String kerasName;
+
+    Activation(String kerasName) {
+        this.kerasName = kerasName;
+    }
+
+    public String kerasName() {
+        return kerasName;
+    }
+
+    /** Applies the activation to {@code x}. */
+    public Node apply(Graph g, Node x) {
+        return switch (this) {
+            case LINEAR -> x;
+            case RELU -> g.unary(UnaryFn.RELU, x);
+            case SIGMOID -> g.unary(UnaryFn.SIGMOID, x);
+            case TANH -> g.unary(UnaryFn.TANH, x);
+            case SOFTMAX -> g.softmax(x);
+            case GELU -> g.unary(UnaryFn.GELU, x);
+            case LEAKY_RELU -> g.unary(UnaryFn.LEAKY_RELU, LEAKY_SLOPE, x);
+        };
+    }
+}

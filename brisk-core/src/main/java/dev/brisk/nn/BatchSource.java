@@ -1,0 +1,188 @@
+package dev.brisk.nn;
+
+import dev.brisk.data.Batch;
+import dev.brisk.data.Dataset;
+import dev.brisk.data.Permutations;
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/** Where the training loop gets its batches: a {@link Dataset}, or arrays for multi-input models. */
+interface BatchSource {
+    int size();
+
+    /** Per-sample shapes of the inputs. */
+    Shape[] inputShapes();
+
+    /** The targets, whole, for up-front checks (null when not available). */
+    Tensor[] allTargets();
+
+    Iterable<StepBatch> batches(int batchSize, boolean shuffle, long seed);
+
+    default int steps(int batchSize) {
+        return (size() + batchSize - 1) / batchSize;
+    }
+
+    static BatchSource of(Dataset dataset) {
+        return new BatchSource() {
+            @Override
+            public int size() {
+                return dataset.size();
+            }
+
+            @Override
+            public Shape[] inputShapes() {
+                return new Shape[] {dataset.featureShape()};
+            }
+
+            @Override
+            public Tensor[] allTargets() {
+                return dataset instanceof dev.brisk.data.InMemoryDataset m ? new Tensor[] {m.labels()} : null;
+            }
+
+            @Override
+            public Iterable<StepBatch> batches(int batchSize, boolean shuffle, long seed) {
+                Iterable<Batch> inner = dataset.batches(batchSize, shuffle, seed);
+                return () -> new Iterator<>() {
+                    final Iterator<Batch> it = inner.iterator();
+
+                    @Override
+                    public boolean hasNext() {
+                        return it.hasNext();
+                    }
+
+                    @Override
+                    public StepBatch next() {
+                        Batch b = it.next();
+                        return new StepBatch(new Tensor[] {b.features()}, new Tensor[] {b.labels()}, b.size());
+                    }
+                };
+            }
+        };
+    }
+
+    /** Arrays with the sample axis first; {@code y} may be null (prediction). */
+    static BatchSource of(Tensor[] x, Tensor[] y) {
+        int n = x[0].shape().dim(0);
+        for (Tensor t : x) {
+            check(t, n, "input");
+        }
+        if (y != null) {
+            for (Tensor t : y) {
+                check(t, n, "target");
+            }
+        }
+        return new BatchSource() {
+            @Override
+            public int size() {
+                return n;
+            }
+
+            @Override
+            public Shape[] inputShapes() {
+                Shape[] s = new Shape[x.length];
+                for (int i = 0; i < x.length; i++) {
+                    s[i] = x[i].shape().dropFirst();
+                }
+                return s;
+            }
+
+            @Override
+            public Tensor[] allTargets() {
+                return y;
+            }
+
+            @Override
+            public Iterable<StepBatch> batches(int batchSize, boolean shuffle, long seed) {
+                return () -> new ArrayBatches(x, y == null ? new Tensor[0] : y, batchSize,
+                        shuffle ? Permutations.shuffled(n, seed) : null);
+            }
+        };
+    }
+
+    private static void check(Tensor t, int n, String what) {
+        if (t.shape().rank() == 0 || t.shape().dim(0) != n) {
+            throw new IllegalArgumentException("all inputs and targets need the same number of samples: " + n
+                    + " expected, but a " + what + " has shape " + t.shape());
+        }
+    }
+
+    /** Batches of arrays: views when in order, rows gathered into reused buffers when shuffled. */
+    final class ArrayBatches implements Iterator<StepBatch> {
+        private final Tensor[] x;
+        private final Tensor[] y;
+        private final int batchSize;
+        private final int[] order;
+        private final int n;
+        private int next;
+        private Tensor[] xBuf;
+        private Tensor[] yBuf;
+
+        ArrayBatches(Tensor[] x, Tensor[] y, int batchSize, int[] order) {
+            this.x = x;
+            this.y = y;
+            this.batchSize = batchSize;
+            this.order = order;
+            this.n = x[0].shape().dim(0);
+        }
+
+        @Override
+        public boolean hasNext() {
+            return next < n;
+        }
+
+        @Override
+        public StepBatch next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            int size = Math.min(batchSize, n - next);
+            Tensor[] bx;
+            Tensor[] by;
+            if (order == null) {
+                bx = slices(x, next, size);
+                by = slices(y, next, size);
+            } else {
+                if (xBuf == null) {
+                    xBuf = buffers(x);
+                    yBuf = buffers(y);
+                }
+                bx = gather(x, xBuf, size);
+                by = gather(y, yBuf, size);
+            }
+            next += size;
+            return new StepBatch(bx, by, size);
+        }
+
+        private static Tensor[] slices(Tensor[] ts, int from, int size) {
+            Tensor[] out = new Tensor[ts.length];
+            for (int i = 0; i < ts.length; i++) {
+                out[i] = ts[i].slice(from, from + size);
+            }
+            return out;
+        }
+
+        private Tensor[] buffers(Tensor[] ts) {
+            Tensor[] out = new Tensor[ts.length];
+            for (int i = 0; i < ts.length; i++) {
+                out[i] = Tensor.zeros(ts[i].shape().withDim(0, batchSize));
+            }
+            return out;
+        }
+
+        private Tensor[] gather(Tensor[] src, Tensor[] buf, int size) {
+            Tensor[] out = new Tensor[src.length];
+            for (int i = 0; i < src.length; i++) {
+                int row = src[i].size() / n;
+                float[] s = src[i].data();
+                float[] d = buf[i].data();
+                for (int r = 0; r < size; r++) {
+                    System.arraycopy(s, src[i].offset() + order[next + r] * row, d, r * row, row);
+                }
+                out[i] = buf[i].slice(0, size);
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.brisk.nn;
+
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+import java.util.SplittableRandom;
+
+/** Makes the initial value of a weight from its shape and fan-in/fan-out. */
+@FunctionalInterface
+public interface Initializer {
+    Tensor create(Shape shape, int fanIn, int fanOut, long seed);
+
+    /** Glorot (Xavier) uniform: U(-l, l) with l = sqrt(6 / (fanIn + fanOut)); Keras' default for kernels. */
+    static Initializer glorotUniform() {
+        return (shape, fanIn, fanOut, seed) -> {
+            double limit = Math.sqrt(6.0 / Math.max(1, fanIn + fanOut));
+            SplittableRandom r = new SplittableRandom(seed);
+            float[] v = new float[shape.size()];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = (float) ((r.nextDouble() * 2 - 1) * limit);
+            }
+            return Tensor.wrap(v, 0, shape);
+        };
+    }
+
+    /** He normal: truncated normal (at 2 std) with std sqrt(2 / fanIn), as Keras. */
+    static Initializer heNormal() {
+        return (shape, fanIn, fanOut, seed) -> {
+            // Keras divides by the std of a unit normal truncated at +-2 so the result has the intended std.
+            double std = Math.sqrt(2.0 / Math.max(1, fanIn)) / 0.87962566103423978;
+            SplittableRandom r = new SplittableRandom(seed);
+            float[] v = new float[shape.size()];
+            for (int i = 0; i < v.length; i++) {
+                double x;
+                do {
+                    x = gaussian(r);
+                } while (Math.abs(x) > 2);
+                v[i] = (float) (x * std);
+            }
+            return Tensor.wrap(v, 0, shape);
+        };
+    }
+
+    static Initializer zeros() {
+        return (shape, fanIn, fanOut, seed) -> Tensor.zeros(shape);
+    }
+
+    static Initializer ones() {
+        return constant(1f);
+    }
+
+    static Initializer constant(float value) {
+        return (shape, fanIn, fanOut, seed) -> {
+            float[] v = new float[shape.size()];
+            java.util.Arrays.fill(v, value);
+            return Tensor.wrap(v, 0, shape);
+        };
+    }
+
+    private static double gaussian(SplittableRandom r) {
+        double u1 = r.nextDouble();
+        double u2 = r.nextDouble();
+        return Math.sqrt(-2 * Math.log(Math.max(u1, 1e-300))) * Math.cos(2 * Math.PI * u2);
+    }
+}

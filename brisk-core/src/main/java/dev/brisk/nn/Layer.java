@@ -1,0 +1,179 @@
+package dev.brisk.nn;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.Variable;
+import dev.brisk.tensor.Shape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Base class of layers. A layer is built lazily on its first call, from the per-sample shapes of its inputs (the
+ * batch axis is never part of a layer's shapes), and then emits graph ops on every call. The same code serves
+ * eager and compiled execution.
+ */
+public abstract class Layer {
+    private static final Map<String, AtomicInteger> NAME_COUNTS = new ConcurrentHashMap<>();
+    private final String name;
+    private final List<Variable> weights = new ArrayList<>();
+    private final List<Variable> regularizedWeights = new ArrayList<>();
+    private final List<Regularizer> regularizers = new ArrayList<>();
+    private List<Shape> builtFor;
+
+    /** A layer named {@code name}, or a unique Keras-style name ("dense_2") when null. */
+    protected Layer(String name) {
+        this.name = name != null ? name : uniqueName(defaultName());
+    }
+
+    private String defaultName() {
+        String simple = getClass().getSimpleName();
+        // Keras' to_snake_case: "Conv2D" -> "conv2d", "MaxPooling2D" -> "max_pooling2d".
+        return simple.replaceAll("(.)([A-Z][a-z]+)", "$1_$2").replaceAll("([a-z])([A-Z])", "$1_$2")
+                .toLowerCase();
+    }
+
+    private static String uniqueName(String base) {
+        int n = NAME_COUNTS.computeIfAbsent(base, k -> new AtomicInteger()).getAndIncrement();
+        return n == 0 ? base : base + "_" + n;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Keras' class name, shown in summaries ("Dense"). */
+    public String typeName() {
+        return getClass().getSimpleName();
+    }
+
+    /** The per-sample output shape for inputs of the given per-sample shapes; throws with the layer's name if bad. */
+    public abstract Shape outputShape(List<Shape> inputShapes);
+
+    /** Creates the layer's weights for inputs of the given per-sample shapes. */
+    protected void build(List<Shape> inputShapes) {
+    }
+
+    /** Emits the layer's ops: {@code inputs} include the batch axis. */
+    protected abstract Node call(Graph g, List<Node> inputs, CallContext ctx);
+
+    /** Applies the layer in the functional API. */
+    public final SymbolicTensor apply(SymbolicTensor... inputs) {
+        List<SymbolicTensor> in = List.of(inputs);
+        List<Shape> shapes = in.stream().map(SymbolicTensor::shape).toList();
+        ensureBuilt(shapes);
+        return new SymbolicTensor(this, in, checkedOutputShape(shapes));
+    }
+
+    /** Builds the layer if needed and emits its ops, attributing them to the layer in errors. */
+    public final Node invoke(Graph g, List<Node> inputs, CallContext ctx) {
+        List<Shape> shapes = inputs.stream().map(n -> n.shape().dropFirst()).toList();
+        ensureBuilt(shapes);
+        return g.inScope(name, () -> call(g, inputs, ctx));
+    }
+
+    /** The per-sample output shape, with errors that name this layer. */
+    public final Shape checkedOutputShape(List<Shape> inputShapes) {
+        try {
+            return outputShape(inputShapes);
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("layer '")) {
+                throw e;
+            }
+            throw new IllegalArgumentException("layer '" + name + "' (" + typeName() + "): " + e.getMessage(), e);
+        }
+    }
+
+    final void ensureBuilt(List<Shape> shapes) {
+        if (builtFor == null) {
+            checkedOutputShape(shapes);
+            try {
+                build(shapes);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("layer '" + name + "' (" + typeName() + "): " + e.getMessage(), e);
+            }
+            builtFor = List.copyOf(shapes);
+        } else if (!builtFor.equals(shapes) && !weights.isEmpty()) {
+            throw new IllegalArgumentException("layer '" + name + "' (" + typeName() + ") was built for input "
+                    + describe(builtFor) + " but is now called on " + describe(shapes));
+        }
+    }
+
+    public boolean isBuilt() {
+        return builtFor != null;
+    }
+
+    private static String describe(List<Shape> shapes) {
+        return shapes.size() == 1 ? withBatch(shapes.get(0)).toString()
+                : shapes.stream().map(s -> withBatch(s).toString()).toList().toString();
+    }
+
+    /** A per-sample shape shown Keras-style with the batch axis as None: "(None, 28, 28, 1)". */
+    public static String withBatch(Shape s) {
+        StringBuilder sb = new StringBuilder("(None");
+        for (int d : s.dims()) {
+            sb.append(", ").append(d);
+        }
+        return sb.append(')').toString();
+    }
+
+    /** Creates a weight; {@code regularizer} may be null. */
+    protected final Variable addWeight(String weightName, Shape shape, Initializer init, boolean trainable,
+                                       Regularizer regularizer, int fanIn, int fanOut) {
+        Variable v = new Variable(name + "/" + weightName, init.create(shape, fanIn, fanOut, RandomSeed.next()),
+                trainable);
+        weights.add(v);
+        if (regularizer != null) {
+            regularizedWeights.add(v);
+            regularizers.add(regularizer);
+        }
+        return v;
+    }
+
+    /** All weights, trainable first in creation order (as Keras' get_weights). */
+    public List<Variable> weights() {
+        List<Variable> out = new ArrayList<>(trainableWeights());
+        out.addAll(nonTrainableWeights());
+        return out;
+    }
+
+    public List<Variable> trainableWeights() {
+        return weights.stream().filter(Variable::trainable).toList();
+    }
+
+    public List<Variable> nonTrainableWeights() {
+        return weights.stream().filter(v -> !v.trainable()).toList();
+    }
+
+    /** Number of scalars in all weights. */
+    public long parameterCount() {
+        return weights.stream().mapToLong(v -> v.shape().size()).sum();
+    }
+
+    /** The sum of the regularisation penalties of this layer's weights, or null if it has none. */
+    public Node regularizationLoss(Graph g) {
+        Node total = null;
+        for (int i = 0; i < regularizedWeights.size(); i++) {
+            Node penalty = regularizers.get(i).penalty(g, g.variable(regularizedWeights.get(i)));
+            total = total == null ? penalty : g.add(total, penalty);
+        }
+        return total;
+    }
+
+    /** Requires exactly {@code n} inputs. */
+    protected static Shape single(List<Shape> shapes) {
+        if (shapes.size() != 1) {
+            throw new IllegalArgumentException("expects one input, got " + shapes.size());
+        }
+        return shapes.get(0);
+    }
+
+    @Override
+    public String toString() {
+        return typeName() + "(" + name + (builtFor == null ? "" : ", input " + describe(builtFor)) + ")"
+                + (weights.isEmpty() ? "" : " " + Arrays.toString(weights.toArray()));
+    }
+}

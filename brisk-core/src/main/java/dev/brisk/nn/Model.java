@@ -1,0 +1,422 @@
+package dev.brisk.nn;
+
+import dev.brisk.backend.Backends;
+import dev.brisk.backend.Kernels;
+import dev.brisk.callbacks.EpochStats;
+import dev.brisk.callbacks.History;
+import dev.brisk.callbacks.TrainingTarget;
+import dev.brisk.data.Dataset;
+import dev.brisk.exec.Plan;
+import dev.brisk.graph.Graph;
+import dev.brisk.io.WeightsFile;
+import dev.brisk.losses.Loss;
+import dev.brisk.metrics.MetricSpec;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.Variable;
+import dev.brisk.optimizers.Optimizer;
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A model: layers wired from inputs to outputs (the functional API), with Keras' {@code compile}, {@code fit},
+ * {@code evaluate}, {@code predict} and {@code summary}. Training runs compiled by default; {@link #runEagerly}
+ * switches to op-by-op execution for debugging.
+ */
+public class Model implements TrainingTarget {
+    private static final java.util.concurrent.atomic.AtomicInteger FUNCTIONAL_COUNT =
+            new java.util.concurrent.atomic.AtomicInteger();
+    private final String name;
+    private List<SymbolicTensor> inputs = List.of();
+    private List<SymbolicTensor> outputs = List.of();
+    private List<SymbolicTensor> order = List.of();
+    private List<Layer> layers = List.of();
+
+    private Optimizer optimizer;
+    private List<Loss> losses;
+    private List<MetricSpec> metricSpecs = List.of();
+    private boolean runEagerly;
+    private Kernels kernels = Backends.get();
+    private StepRunner runner;
+    private volatile boolean stopRequested;
+    private EpochStats lastEpochStats;
+
+    /** A functional model from its inputs to its outputs. */
+    public static Model of(List<SymbolicTensor> inputs, List<SymbolicTensor> outputs) {
+        Model m = new Model("functional" + suffix(FUNCTIONAL_COUNT.getAndIncrement()));
+        m.wire(inputs, outputs);
+        return m;
+    }
+
+    /** A functional model with one input and one output. */
+    public static Model of(SymbolicTensor input, SymbolicTensor output) {
+        return of(List.of(input), List.of(output));
+    }
+
+    static String suffix(int n) {
+        return n == 0 ? "" : "_" + n;
+    }
+
+    protected Model(String name) {
+        this.name = name;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Connects inputs to outputs and orders the layer calls (each after the calls it depends on). */
+    protected final void wire(List<SymbolicTensor> ins, List<SymbolicTensor> outs) {
+        for (SymbolicTensor in : ins) {
+            if (!(in.layer() instanceof InputLayer)) {
+                throw new IllegalArgumentException("model inputs must come from Input.of(...), got " + in);
+            }
+        }
+        List<SymbolicTensor> sorted = new ArrayList<>();
+        Set<SymbolicTensor> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (SymbolicTensor out : outs) {
+            visit(out, ins, seen, sorted);
+        }
+        Set<Layer> ls = new LinkedHashSet<>();
+        for (SymbolicTensor t : sorted) {
+            ls.add(t.layer());
+        }
+        this.inputs = List.copyOf(ins);
+        this.outputs = List.copyOf(outs);
+        this.order = sorted.stream().filter(t -> !(t.layer() instanceof InputLayer)).toList();
+        this.layers = List.copyOf(ls);
+        this.runner = null;
+    }
+
+    private static void visit(SymbolicTensor t, List<SymbolicTensor> ins, Set<SymbolicTensor> seen,
+                              List<SymbolicTensor> sorted) {
+        if (!seen.add(t)) {
+            return;
+        }
+        if (t.layer() instanceof InputLayer && !ins.contains(t)) {
+            throw new IllegalArgumentException("output depends on input '" + t.layer().name()
+                    + "' which is not among the model's inputs");
+        }
+        for (SymbolicTensor in : t.inputs()) {
+            visit(in, ins, seen, sorted);
+        }
+        sorted.add(t);
+    }
+
+    /** The model's inputs (for a Sequential model, once it is built). */
+    public List<SymbolicTensor> inputs() {
+        return inputs;
+    }
+
+    public List<SymbolicTensor> outputs() {
+        return outputs;
+    }
+
+    /** The layers, in call order, each once (input layers included). */
+    public List<Layer> layers() {
+        return layers;
+    }
+
+    /** The layer named {@code layerName}. */
+    public Layer layer(String layerName) {
+        for (Layer l : layers) {
+            if (l.name().equals(layerName)) {
+                return l;
+            }
+        }
+        throw new IllegalArgumentException("no layer named '" + layerName + "' in model '" + name + "'");
+    }
+
+    /** Builds the model for inputs of these per-sample shapes (Sequential models wire themselves here). */
+    protected void ensureBuilt(Shape[] sampleShapes) {
+        if (sampleShapes.length != inputs.size()) {
+            throw new IllegalArgumentException("model '" + name + "' has " + inputs.size() + " input(s) but got "
+                    + sampleShapes.length);
+        }
+        for (int i = 0; i < sampleShapes.length; i++) {
+            Shape expected = inputs.get(i).shape();
+            if (!expected.equals(sampleShapes[i])) {
+                throw new IllegalArgumentException("input '" + inputs.get(i).layer().name() + "' of model '" + name
+                        + "' expects data of shape " + Layer.withBatch(expected) + " but got "
+                        + Layer.withBatch(sampleShapes[i]));
+            }
+        }
+    }
+
+    /** Emits the forward pass of the model into {@code g}. */
+    public List<Node> forward(Graph g, List<Node> inputNodes, CallContext ctx) {
+        Map<SymbolicTensor, Node> values = new IdentityHashMap<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            values.put(inputs.get(i), inputNodes.get(i));
+        }
+        for (SymbolicTensor t : order) {
+            List<Node> in = t.inputs().stream().map(values::get).toList();
+            values.put(t, t.layer().invoke(g, in, ctx));
+        }
+        return outputs.stream().map(values::get).toList();
+    }
+
+    // ---- compile ----
+
+    /** Configures training with one loss for every output. */
+    public void compile(Optimizer optimizer, Loss loss, MetricSpec... metrics) {
+        compile(optimizer, Collections.nCopies(Math.max(1, outputs.size()), loss), metrics);
+    }
+
+    /** Configures training with one loss per output (their sum is minimised). */
+    public void compile(Optimizer optimizer, List<Loss> lossPerOutput, MetricSpec... metrics) {
+        this.optimizer = optimizer;
+        this.losses = List.copyOf(lossPerOutput);
+        this.metricSpecs = List.of(metrics);
+        this.runner = null;
+    }
+
+    /** Runs steps op by op (true) instead of as a compiled plan (false, the default). */
+    public Model runEagerly(boolean eager) {
+        this.runEagerly = eager;
+        this.runner = null;
+        return this;
+    }
+
+    public boolean runsEagerly() {
+        return runEagerly;
+    }
+
+    /** Uses {@code kernels} instead of the default backend. */
+    public Model kernels(Kernels k) {
+        this.kernels = k;
+        this.runner = null;
+        return this;
+    }
+
+    public Kernels kernels() {
+        return kernels;
+    }
+
+    @Override
+    public Optimizer optimizer() {
+        return optimizer;
+    }
+
+    List<Loss> losses() {
+        if (losses == null) {
+            throw new IllegalStateException("model '" + name + "' must be compiled before training or evaluation");
+        }
+        if (losses.size() == 1 && outputs.size() > 1) {
+            losses = Collections.nCopies(outputs.size(), losses.get(0));
+        }
+        if (losses.size() != outputs.size()) {
+            throw new IllegalStateException("model '" + name + "' has " + outputs.size() + " outputs but "
+                    + losses.size() + " losses");
+        }
+        return losses;
+    }
+
+    List<MetricSpec> metricSpecs() {
+        return metricSpecs;
+    }
+
+    StepRunner runner() {
+        if (runner == null) {
+            runner = new StepRunner(this, kernels, runEagerly);
+        }
+        return runner;
+    }
+
+    /** The compiled train-step plan for a batch size, once one has run (null in eager mode or before). */
+    public Plan trainPlan(int batchSize) {
+        return runner == null ? null : runner.plan(StepRunner.Kind.TRAIN, batchSize);
+    }
+
+    // ---- training ----
+
+    /** Trains on a dataset (single-input models). */
+    public History fit(Dataset train, Fit options) {
+        return new Training(this).fit(BatchSource.of(train), options);
+    }
+
+    /** Trains on arrays: features {@code x} and targets {@code y}, sample axis first. */
+    public History fit(Tensor x, Tensor y, Fit options) {
+        return fit(new Tensor[] {x}, new Tensor[] {y}, options);
+    }
+
+    /** Trains a multi-input / multi-output model on arrays. */
+    public History fit(Tensor[] x, Tensor[] y, Fit options) {
+        return new Training(this).fit(BatchSource.of(x, y), options);
+    }
+
+    /** Loss and metrics on {@code data}, by name. */
+    public Map<String, Double> evaluate(Dataset data, int batchSize) {
+        return new Training(this).evaluate(BatchSource.of(data), batchSize);
+    }
+
+    public Map<String, Double> evaluate(Dataset data) {
+        return evaluate(data, 32);
+    }
+
+    public Map<String, Double> evaluate(Tensor x, Tensor y, int batchSize) {
+        return new Training(this).evaluate(BatchSource.of(new Tensor[] {x}, new Tensor[] {y}), batchSize);
+    }
+
+    /** The outputs for inputs {@code x} (inference mode), batch by batch. */
+    public Tensor predict(Tensor x, int batchSize) {
+        return predict(new Tensor[] {x}, batchSize)[0];
+    }
+
+    public Tensor predict(Tensor x) {
+        return predict(x, 32);
+    }
+
+    public Tensor[] predict(Tensor[] x, int batchSize) {
+        return new Training(this).predict(BatchSource.of(x, null), batchSize);
+    }
+
+    /** Every trainable weight of every layer, in layer order. */
+    public List<Variable> trainableVariables() {
+        List<Variable> out = new ArrayList<>();
+        for (Layer l : layers) {
+            out.addAll(l.trainableWeights());
+        }
+        return out;
+    }
+
+    /** Every weight of every layer, in layer order (trainable then non-trainable per layer). */
+    public List<Variable> variables() {
+        List<Variable> out = new ArrayList<>();
+        for (Layer l : layers) {
+            out.addAll(l.weights());
+        }
+        return out;
+    }
+
+    /** Copies of all weights (Keras' get_weights). */
+    public List<Tensor> getWeights() {
+        return variables().stream().map(v -> v.value().copy()).toList();
+    }
+
+    /** Sets all weights, in the order of {@link #getWeights()}, checking count and shapes. */
+    public void setWeights(List<Tensor> weights) {
+        List<Variable> vars = variables();
+        if (weights.size() != vars.size()) {
+            throw new IllegalArgumentException("model '" + name + "' has " + vars.size() + " weights but "
+                    + weights.size() + " were given");
+        }
+        for (int i = 0; i < vars.size(); i++) {
+            vars.get(i).assign(weights.get(i));
+        }
+    }
+
+    @Override
+    public Map<String, Tensor> weightsByName() {
+        Map<String, Tensor> out = new LinkedHashMap<>();
+        for (Variable v : variables()) {
+            out.put(v.name(), v.value().copy());
+        }
+        return out;
+    }
+
+    @Override
+    public void setWeightsByName(Map<String, Tensor> weights) {
+        for (Variable v : variables()) {
+            Tensor t = weights.get(v.name());
+            if (t == null) {
+                throw new IllegalArgumentException("no value for weight '" + v.name() + "'");
+            }
+            v.assign(t);
+        }
+    }
+
+    @Override
+    public void saveWeights(Path file) throws IOException {
+        WeightsFile.save(file, weightsByName());
+    }
+
+    /**
+     * Loads weights saved by {@link #saveWeights}: matched by name when every name is found, otherwise by position
+     * (a model of the same architecture built in another order or process has other automatic layer names).
+     */
+    public void loadWeights(Path file) throws IOException {
+        Map<String, Tensor> w = WeightsFile.load(file);
+        List<Variable> vars = variables();
+        boolean byName = vars.stream().allMatch(v -> w.containsKey(v.name()));
+        try {
+            if (byName) {
+                setWeightsByName(w);
+                return;
+            }
+            if (w.size() != vars.size()) {
+                throw new IllegalArgumentException("the file holds " + w.size() + " weights, model '" + name
+                        + "' has " + vars.size() + " (and their names differ)");
+            }
+            List<Tensor> values = new ArrayList<>(w.values());
+            List<String> names = new ArrayList<>(w.keySet());
+            for (int i = 0; i < vars.size(); i++) {
+                if (!vars.get(i).shape().equals(values.get(i).shape())) {
+                    throw new IllegalArgumentException("weight " + i + " ('" + names.get(i) + "' in the file, '"
+                            + vars.get(i).name() + "' in the model) has shape " + values.get(i).shape()
+                            + " in the file but " + vars.get(i).shape() + " in the model");
+                }
+            }
+            setWeights(values);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void stopTraining() {
+        stopRequested = true;
+    }
+
+    @Override
+    public boolean stopRequested() {
+        return stopRequested;
+    }
+
+    void clearStop() {
+        stopRequested = false;
+    }
+
+    @Override
+    public EpochStats lastEpochStats() {
+        return lastEpochStats;
+    }
+
+    void setLastEpochStats(EpochStats stats) {
+        this.lastEpochStats = stats;
+    }
+
+    /** Total number of weight scalars. */
+    public long parameterCount() {
+        return layers.stream().mapToLong(Layer::parameterCount).sum();
+    }
+
+    /** The Keras-style summary table. */
+    public String summary() {
+        return ModelSummary.render(this);
+    }
+
+    /** Prints {@link #summary()}. */
+    public void printSummary() {
+        System.out.print(summary());
+    }
+
+    /** Whether the model lists its input layers and connections in the summary (functional models do). */
+    boolean isFunctional() {
+        return true;
+    }
+
+    /** Layer calls in execution order, for the summary. */
+    List<SymbolicTensor> calls() {
+        return order;
+    }
+}

@@ -1,0 +1,15 @@
+package dev.brisk.nn;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.ops.Node;
+
+/** A penalty on a weight added to the training loss. */
+@FunctionalInterface
+public interface Regularizer {
+    Node penalty(Graph g, Node weight);
+
+    /** Keras' L2: {@code factor * sum(w^2)}. */
+    static Regularizer l2(float factor) {
+        return (g, w) -> g.scale(g.sumAll(g.square(w)), factor);
+    }
+}

@@ -1,0 +1,86 @@
+package dev.brisk.nn;
+
+import dev.brisk.tensor.Shape;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A plain stack of single-input layers. Starts with an {@link InputLayer} (then it is built at once, with shape
+ * errors reported immediately) or is built on first use from the data's shape.
+ */
+public final class Sequential extends Model {
+    private static final AtomicInteger COUNT = new AtomicInteger();
+    private final List<Layer> stack = new ArrayList<>();
+    private InputLayer input;
+
+    private Sequential(String name) {
+        super(name);
+    }
+
+    /** A Sequential model of {@code layers}; the first may be an input layer. */
+    public static Sequential of(Layer... layers) {
+        Sequential s = new Sequential("sequential" + suffix(COUNT.getAndIncrement()));
+        for (Layer l : layers) {
+            s.add(l);
+        }
+        return s;
+    }
+
+    /** Appends a layer (re-wiring the model if it is already built). */
+    public Sequential add(Layer layer) {
+        if (layer instanceof InputLayer in) {
+            if (input != null || !stack.isEmpty()) {
+                throw new IllegalArgumentException("an input layer can only be the first layer of a Sequential model");
+            }
+            input = in;
+        } else {
+            stack.add(layer);
+        }
+        if (input != null) {
+            rewire();
+        }
+        return this;
+    }
+
+    /** Builds the model for samples of shape {@code dims}, without data. */
+    public Sequential build(int... dims) {
+        ensureBuilt(new Shape[] {Shape.of(dims)});
+        return this;
+    }
+
+    private void rewire() {
+        SymbolicTensor t = input.output();
+        for (Layer l : stack) {
+            t = l.apply(t);
+        }
+        wire(List.of(input.output()), List.of(t));
+    }
+
+    @Override
+    protected void ensureBuilt(Shape[] sampleShapes) {
+        if (input == null) {
+            if (sampleShapes.length != 1) {
+                throw new IllegalArgumentException("a Sequential model has one input, got " + sampleShapes.length);
+            }
+            input = new InputLayer(sampleShapes[0], null);
+            try {
+                rewire();
+            } catch (RuntimeException e) {
+                input = null; // a failed build must not leave the model half-built: the next call builds afresh
+                throw e;
+            }
+        }
+        super.ensureBuilt(sampleShapes);
+    }
+
+    /** True once the input shape is known. */
+    public boolean isBuilt() {
+        return input != null;
+    }
+
+    @Override
+    boolean isFunctional() {
+        return false;
+    }
+}

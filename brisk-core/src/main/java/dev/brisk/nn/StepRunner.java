@@ -1,0 +1,167 @@
+package dev.brisk.nn;
+
+import dev.brisk.backend.Kernels;
+import dev.brisk.exec.Plan;
+import dev.brisk.exec.Planner;
+import dev.brisk.graph.Autodiff;
+import dev.brisk.graph.Graph;
+import dev.brisk.losses.Loss;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.Variable;
+import dev.brisk.optimizers.Optimizer;
+import dev.brisk.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs one train, evaluation or prediction step of a model. Eager: the step's graph is rebuilt and executed op by
+ * op every time. Compiled: the whole step (forward, loss, backward, optimiser update) is traced once per batch size
+ * and kind, planned, and then replayed with new data.
+ */
+final class StepRunner {
+    /** What a step computes. */
+    enum Kind { TRAIN, EVAL, PREDICT }
+
+    /** A step's outputs; in compiled mode they live in the plan's buffers until the next step. */
+    record Result(float loss, Tensor[] predictions) {
+    }
+
+    /** The nodes of one traced step. */
+    private record Traced(Node[] x, Node[] y, Node seed, Node hyper, Node loss, Node[] predictions) {
+        List<Node> outputs() {
+            List<Node> out = new ArrayList<>();
+            if (loss != null) {
+                out.add(loss);
+            }
+            out.addAll(List.of(predictions));
+            return out;
+        }
+    }
+
+    private record Key(Kind kind, int batchSize) {
+    }
+
+    private record Compiled(Traced traced, Plan plan) {
+    }
+
+    private final Model model;
+    private final Kernels kernels;
+    private final boolean eager;
+    private final Map<Key, Compiled> plans = new HashMap<>();
+    private long seedCounter;
+
+    StepRunner(Model model, Kernels kernels, boolean eager) {
+        this.model = model;
+        this.kernels = kernels;
+        this.eager = eager;
+    }
+
+    boolean eager() {
+        return eager;
+    }
+
+    /** The compiled plan for a kind and batch size, if one was made (for tests and profiles). */
+    Plan plan(Kind kind, int batchSize) {
+        Compiled c = plans.get(new Key(kind, batchSize));
+        return c == null ? null : c.plan();
+    }
+
+    Result run(Kind kind, StepBatch batch) {
+        Optimizer opt = model.optimizer();
+        float[] hyper = kind == Kind.TRAIN ? opt.hyperParameters() : null;
+        float seed = (float) (seedCounter++ & 0xFFFFFF);
+        if (eager) {
+            Graph g = Graph.eager(kernels);
+            Traced t = trace(g, kind, batch, hyper, seed);
+            Tensor[] preds = new Tensor[t.predictions().length];
+            for (int i = 0; i < preds.length; i++) {
+                preds[i] = t.predictions()[i].value();
+            }
+            return new Result(t.loss() == null ? Float.NaN : t.loss().value().get(0), preds);
+        }
+        Compiled c = plans.get(new Key(kind, batch.size()));
+        if (c == null) {
+            Graph g = Graph.symbolic(kernels);
+            Traced t = trace(g, kind, batch, hyper, seed);
+            c = new Compiled(t, Planner.compile(g.nodes(), t.outputs(), kernels));
+            plans.put(new Key(kind, batch.size()), c);
+        }
+        Traced t = c.traced();
+        Plan plan = c.plan();
+        feed(plan, t.x(), batch.x());
+        if (kind != Kind.PREDICT) {
+            feed(plan, t.y(), batch.y());
+        }
+        if (plan.hasInput(t.seed())) {
+            plan.input(t.seed()).set(0, seed);
+        }
+        if (hyper != null && plan.hasInput(t.hyper())) {
+            Tensor h = plan.input(t.hyper());
+            for (int i = 0; i < hyper.length; i++) {
+                h.set(i, hyper[i]);
+            }
+        }
+        plan.run();
+        Tensor[] preds = new Tensor[t.predictions().length];
+        for (int i = 0; i < preds.length; i++) {
+            preds[i] = plan.output(t.predictions()[i]);
+        }
+        return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds);
+    }
+
+    private static void feed(Plan plan, Node[] nodes, Tensor[] values) {
+        for (int i = 0; i < nodes.length; i++) {
+            if (plan.hasInput(nodes[i])) {
+                plan.feed(nodes[i], values[i]);
+            }
+        }
+    }
+
+    private Traced trace(Graph g, Kind kind, StepBatch batch, float[] hyper, float seed) {
+        List<SymbolicTensor> inputs = model.inputs();
+        Node[] x = new Node[batch.x().length];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = g.input(inputs.get(i).layer().name(), batch.x()[i]);
+        }
+        Node[] y = new Node[kind == Kind.PREDICT ? 0 : batch.y().length];
+        for (int i = 0; i < y.length; i++) {
+            y[i] = g.input("target_" + i, batch.y()[i]);
+        }
+        Node seedNode = g.input("seed", Tensor.scalar(seed));
+        Node hyperNode = hyper == null ? null : g.input("hyper", Tensor.of(hyper, hyper.length));
+        List<Node> preds = model.forward(g, List.of(x), new CallContext(kind == Kind.TRAIN, seedNode));
+        Node loss = null;
+        if (kind != Kind.PREDICT) {
+            loss = g.inScope("loss", () -> totalLoss(g, y, preds));
+        }
+        if (kind == Kind.TRAIN) {
+            Node l = loss;
+            g.inScope("optimizer", () -> {
+                List<Variable> vars = model.trainableVariables();
+                List<Node> varNodes = vars.stream().map(g::variable).toList();
+                List<Node> grads = Autodiff.gradients(g, l, varNodes);
+                model.optimizer().apply(g, vars, grads, hyperNode);
+                return null;
+            });
+        }
+        return new Traced(x, y, seedNode, hyperNode, loss, preds.toArray(new Node[0]));
+    }
+
+    private Node totalLoss(Graph g, Node[] y, List<Node> preds) {
+        List<Loss> losses = model.losses();
+        Node total = null;
+        for (int i = 0; i < preds.size(); i++) {
+            Node l = losses.get(i).compute(g, y[i], preds.get(i));
+            total = total == null ? l : g.add(total, l);
+        }
+        for (Layer layer : model.layers()) {
+            Node r = layer.regularizationLoss(g);
+            if (r != null) {
+                total = g.add(total, r);
+            }
+        }
+        return total;
+    }
+}

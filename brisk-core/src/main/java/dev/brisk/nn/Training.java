@@ -1,0 +1,242 @@
+package dev.brisk.nn;
+
+import dev.brisk.callbacks.Callback;
+import dev.brisk.callbacks.EpochStats;
+import dev.brisk.callbacks.History;
+import dev.brisk.callbacks.ProgressBar;
+import dev.brisk.callbacks.TrainingParams;
+import dev.brisk.losses.Loss;
+import dev.brisk.metrics.Mean;
+import dev.brisk.metrics.Metric;
+import dev.brisk.metrics.MetricSpec;
+import dev.brisk.parallel.ThreadBudget;
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The loops behind fit, evaluate and predict: batching, steps, metrics, callbacks and timing. */
+final class Training {
+    private final Model model;
+
+    Training(Model model) {
+        this.model = model;
+    }
+
+    History fit(BatchSource train, Fit options) {
+        model.ensureBuilt(train.inputShapes());
+        requireSamples(train, "fit");
+        checkTargets(train);
+        StepRunner runner = model.runner();
+        List<List<Metric>> metrics = createMetrics();
+        Mean loss = new Mean("loss");
+        History history = new History();
+        // As in Keras, History and the progress bar run after the user's callbacks, so they see what those add
+        // to the logs (ReduceLROnPlateau's "learning_rate").
+        List<Callback> callbacks = new ArrayList<>(options.callbacks);
+        callbacks.add(history);
+        if (options.verbose > 0) {
+            callbacks.add(new ProgressBar());
+        }
+        int steps = train.steps(options.batchSize);
+        TrainingParams params = new TrainingParams(options.epochs, steps, train.size(), options.verbose);
+        for (Callback cb : callbacks) {
+            cb.setModel(model);
+            cb.setParams(params);
+        }
+        if (options.verbose > 0) {
+            System.out.println("brisk: thread budget " + ThreadBudget.resolve() + ", kernels "
+                    + model.kernels().name() + ", " + (runner.eager() ? "eager" : "compiled") + " execution");
+        }
+        long seed = options.seed != null ? options.seed : RandomSeed.next();
+        model.clearStop();
+        Map<String, Double> none = new LinkedHashMap<>();
+        callbacks.forEach(cb -> cb.onTrainBegin(none));
+        for (int epoch = 0; epoch < options.epochs && !model.stopRequested(); epoch++) {
+            int e = epoch;
+            callbacks.forEach(cb -> cb.onEpochBegin(e, new LinkedHashMap<>()));
+            loss.reset();
+            metrics.forEach(list -> list.forEach(Metric::reset));
+            long wallStart = System.nanoTime();
+            long cpuStart = processCpuNanos();
+            long samples = 0;
+            int batchIndex = 0;
+            Map<String, Double> logs = new LinkedHashMap<>();
+            for (StepBatch batch : train.batches(options.batchSize, options.shuffle, seed + epoch)) {
+                int b = batchIndex;
+                callbacks.forEach(cb -> cb.onTrainBatchBegin(b, logs));
+                StepRunner.Result r = runner.run(StepRunner.Kind.TRAIN, batch);
+                model.optimizer().finishStep();
+                loss.add(r.loss(), batch.size());
+                update(metrics, batch, r);
+                samples += batch.size();
+                logs.clear();
+                collect(logs, "", loss, metrics);
+                callbacks.forEach(cb -> cb.onTrainBatchEnd(b, logs));
+                batchIndex++;
+                if (model.stopRequested()) {
+                    break;
+                }
+            }
+            model.setLastEpochStats(new EpochStats(samples, (System.nanoTime() - wallStart) / 1e9,
+                    (processCpuNanos() - cpuStart) / 1e9));
+            Map<String, Double> epochLogs = new LinkedHashMap<>(logs);
+            BatchSource validation = validationSource(options);
+            if (validation != null) {
+                evaluate(validation, options.batchSize).forEach((k, v) -> epochLogs.put("val_" + k, v));
+            }
+            callbacks.forEach(cb -> cb.onEpochEnd(e, epochLogs));
+        }
+        callbacks.forEach(cb -> cb.onTrainEnd(new LinkedHashMap<>()));
+        return history;
+    }
+
+    private static BatchSource validationSource(Fit options) {
+        if (options.validationData != null) {
+            return BatchSource.of(options.validationData);
+        }
+        if (options.validationX != null) {
+            return BatchSource.of(options.validationX, options.validationY);
+        }
+        return null;
+    }
+
+    Map<String, Double> evaluate(BatchSource data, int batchSize) {
+        model.ensureBuilt(data.inputShapes());
+        requireSamples(data, "evaluate");
+        checkTargets(data);
+        StepRunner runner = model.runner();
+        List<List<Metric>> metrics = createMetrics();
+        Mean loss = new Mean("loss");
+        for (StepBatch batch : data.batches(batchSize, false, 0)) {
+            StepRunner.Result r = runner.run(StepRunner.Kind.EVAL, batch);
+            loss.add(r.loss(), batch.size());
+            update(metrics, batch, r);
+        }
+        Map<String, Double> logs = new LinkedHashMap<>();
+        collect(logs, "", loss, metrics);
+        return logs;
+    }
+
+    Tensor[] predict(BatchSource data, int batchSize) {
+        model.ensureBuilt(data.inputShapes());
+        StepRunner runner = model.runner();
+        int outputs = model.outputs().size();
+        Tensor[] result = new Tensor[outputs];
+        int row = 0;
+        for (StepBatch batch : data.batches(batchSize, false, 0)) {
+            StepRunner.Result r = runner.run(StepRunner.Kind.PREDICT, batch);
+            for (int i = 0; i < outputs; i++) {
+                Tensor p = r.predictions()[i];
+                if (result[i] == null) {
+                    result[i] = Tensor.zeros(p.shape().withDim(0, data.size()));
+                }
+                int per = p.size() / batch.size();
+                System.arraycopy(p.data(), p.offset(), result[i].data(), row * per, p.size());
+            }
+            row += batch.size();
+        }
+        for (int i = 0; i < outputs; i++) {
+            if (result[i] == null) { // no samples: empty outputs rather than null
+                result[i] = Tensor.zeros(model.outputs().get(i).shape().prepend(0));
+            }
+        }
+        return result;
+    }
+
+    /** Keras refuses empty data (its logs would be empty); so do we, instead of reporting a loss of 0. */
+    private static void requireSamples(BatchSource data, String what) {
+        if (data.size() == 0) {
+            throw new IllegalArgumentException(what + " needs at least one sample, but the data is empty");
+        }
+    }
+
+    private List<List<Metric>> createMetrics() {
+        List<List<Metric>> perOutput = new ArrayList<>();
+        List<Loss> losses = model.losses();
+        for (int i = 0; i < model.outputs().size(); i++) {
+            MetricSpec.Target target = targetKind(losses.get(i), model.outputs().get(i).shape());
+            List<Metric> list = new ArrayList<>();
+            for (MetricSpec spec : model.metricSpecs()) {
+                list.add(spec.create(target));
+            }
+            perOutput.add(list);
+        }
+        return perOutput;
+    }
+
+    private static MetricSpec.Target targetKind(Loss loss, Shape outputShape) {
+        if (loss.sparseTargets()) {
+            return MetricSpec.Target.SPARSE_LABELS;
+        }
+        if (loss.name().startsWith("binary") || outputShape.size() == 1) {
+            return MetricSpec.Target.BINARY;
+        }
+        return MetricSpec.Target.ONE_HOT;
+    }
+
+    private static void update(List<List<Metric>> metrics, StepBatch batch, StepRunner.Result r) {
+        for (int i = 0; i < metrics.size(); i++) {
+            for (Metric m : metrics.get(i)) {
+                m.update(batch.y()[i], r.predictions()[i]);
+            }
+        }
+    }
+
+    private void collect(Map<String, Double> logs, String prefix, Mean loss, List<List<Metric>> metrics) {
+        logs.put(prefix + "loss", loss.result());
+        for (int i = 0; i < metrics.size(); i++) {
+            String outputPrefix = metrics.size() > 1 ? model.outputs().get(i).layer().name() + "_" : "";
+            for (Metric m : metrics.get(i)) {
+                logs.put(prefix + outputPrefix + m.name(), m.result());
+            }
+        }
+    }
+
+    /** Class-index targets must be integers in [0, classes): checked once, before any step runs. */
+    private void checkTargets(BatchSource data) {
+        Tensor[] targets = data.allTargets();
+        if (targets == null) {
+            return;
+        }
+        List<Loss> losses = model.losses();
+        for (int i = 0; i < targets.length && i < losses.size(); i++) {
+            if (!losses.get(i).sparseTargets()) {
+                continue;
+            }
+            Shape outShape = model.outputs().get(i).shape();
+            int classes = outShape.dim(-1);
+            Tensor t = targets[i];
+            int samples = t.shape().rank() == 0 ? 0 : t.shape().dim(0);
+            if (samples > 0 && t.size() / samples != outShape.size() / classes) {
+                throw new IllegalArgumentException("output '" + model.outputs().get(i).layer().name() + "' uses "
+                        + losses.get(i).name() + ", which takes one class index per prediction, but the targets "
+                        + "have shape " + t.shape() + " for predictions of shape " + Layer.withBatch(outShape)
+                        + " (one-hot targets need categorical_crossentropy)");
+            }
+            for (int k = 0; k < t.size(); k++) {
+                float v = t.get(k);
+                if (Float.isFinite(v) && v != Math.rint(v)) {
+                    throw new IllegalArgumentException("label " + v + " at index " + k + " is not an integer class "
+                            + "index: output '" + model.outputs().get(i).layer().name() + "' has " + classes
+                            + " classes");
+                }
+                if (!(v >= 0 && v < classes)) {
+                    throw new IllegalArgumentException("label " + v + " at index " + k + " is outside [0, "
+                            + classes + "): output '" + model.outputs().get(i).layer().name() + "' has " + classes
+                            + " classes");
+                }
+            }
+        }
+    }
+
+    private static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return 0;
+    }
+}

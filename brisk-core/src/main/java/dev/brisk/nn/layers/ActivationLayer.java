@@ -1,0 +1,34 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.Activation;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Layer;
+import dev.brisk.ops.Node;
+import dev.brisk.tensor.Shape;
+import java.util.List;
+
+/** Keras' Activation layer: applies an activation function. */
+public final class ActivationLayer extends Layer {
+    private final Activation activation;
+
+    public ActivationLayer(Activation activation, String name) {
+        super(name);
+        this.activation = activation;
+    }
+
+    @Override
+    public String typeName() {
+        return "Activation";
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        return single(inputShapes);
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        return activation.apply(g, inputs.get(0));
+    }
+}

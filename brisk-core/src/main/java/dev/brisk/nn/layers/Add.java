@@ -1,0 +1,39 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Layer;
+import dev.brisk.ops.Node;
+import dev.brisk.tensor.Shape;
+import java.util.List;
+
+/** Element-wise sum of two or more inputs of the same shape. */
+public final class Add extends Layer {
+    public Add(String name) {
+        super(name);
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        if (inputShapes.size() < 2) {
+            throw new IllegalArgumentException("Add needs at least two inputs, got " + inputShapes.size());
+        }
+        Shape first = inputShapes.get(0);
+        for (Shape s : inputShapes) {
+            if (!s.equals(first)) {
+                throw new IllegalArgumentException("Add needs inputs of one shape, got " + withBatch(first) + " and "
+                        + withBatch(s));
+            }
+        }
+        return first;
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        Node sum = inputs.get(0);
+        for (int i = 1; i < inputs.size(); i++) {
+            sum = g.add(sum, inputs.get(i));
+        }
+        return sum;
+    }
+}

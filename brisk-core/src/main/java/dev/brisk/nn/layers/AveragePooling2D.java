@@ -1,0 +1,16 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.ops.Node;
+
+/** Average pooling over NHWC images; with "same" padding, padded cells are not counted (Keras). */
+public final class AveragePooling2D extends Pooling2D {
+    public AveragePooling2D(int poolH, int poolW, int strideH, int strideW, Padding padding, String name) {
+        super(poolH, poolW, strideH, strideW, padding, name);
+    }
+
+    @Override
+    Node pool(Graph g, Node x) {
+        return g.avgPool(x, attrs);
+    }
+}

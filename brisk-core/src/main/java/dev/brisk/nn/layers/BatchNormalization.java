@@ -1,0 +1,95 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.backend.UnaryFn;
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Initializer;
+import dev.brisk.nn.Layer;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.Variable;
+import dev.brisk.tensor.Shape;
+import java.util.List;
+
+/**
+ * Batch normalisation over the last axis (Keras semantics: biased batch variance, epsilon 1e-3, moving statistics
+ * {@code moving = moving * momentum + batch * (1 - momentum)} updated in training, used in inference).
+ */
+public final class BatchNormalization extends Layer {
+    private final float momentum;
+    private final float epsilon;
+    private Variable gamma;
+    private Variable beta;
+    private Variable movingMean;
+    private Variable movingVariance;
+
+    public BatchNormalization(float momentum, float epsilon, String name) {
+        super(name);
+        this.momentum = momentum;
+        this.epsilon = epsilon;
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        Shape in = single(inputShapes);
+        if (in.rank() < 1) {
+            throw new IllegalArgumentException("BatchNormalization needs samples with at least one axis");
+        }
+        return in;
+    }
+
+    @Override
+    protected void build(List<Shape> inputShapes) {
+        Shape c = Shape.of(inputShapes.get(0).dim(-1));
+        gamma = addWeight("gamma", c, Initializer.ones(), true, null, 0, 0);
+        beta = addWeight("beta", c, Initializer.zeros(), true, null, 0, 0);
+        movingMean = addWeight("moving_mean", c, Initializer.zeros(), false, null, 0, 0);
+        movingVariance = addWeight("moving_variance", c, Initializer.ones(), false, null, 0, 0);
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        Node x = inputs.get(0);
+        int rank = x.shape().rank();
+        Shape channels = Shape.of(x.shape().dim(-1));
+        Node mean;
+        Node variance;
+        if (ctx.training()) {
+            int[] axes = new int[rank - 1];
+            for (int i = 0; i < axes.length; i++) {
+                axes[i] = i;
+            }
+            mean = g.mean(x, true, axes);
+            Node centered = g.sub(x, mean);
+            variance = g.mean(g.square(centered), true, axes);
+            g.assign(movingMean, movingAverage(g, g.variable(movingMean), g.reshape(mean, channels)));
+            g.assign(movingVariance, movingAverage(g, g.variable(movingVariance), g.reshape(variance, channels)));
+            Node inv = g.unary(UnaryFn.RSQRT, g.addScalar(variance, epsilon));
+            return g.add(g.mul(g.mul(centered, inv), g.variable(gamma)), g.variable(beta));
+        }
+        mean = g.variable(movingMean);
+        variance = g.variable(movingVariance);
+        Node inv = g.unary(UnaryFn.RSQRT, g.addScalar(variance, epsilon));
+        Node scale = g.mul(inv, g.variable(gamma));
+        return g.add(g.mul(g.sub(x, mean), scale), g.variable(beta));
+    }
+
+    private Node movingAverage(Graph g, Node moving, Node batch) {
+        return g.add(g.scale(moving, momentum), g.scale(batch, 1 - momentum));
+    }
+
+    public Variable gamma() {
+        return gamma;
+    }
+
+    public Variable beta() {
+        return beta;
+    }
+
+    public Variable movingMean() {
+        return movingMean;
+    }
+
+    public Variable movingVariance() {
+        return movingVariance;
+    }
+}

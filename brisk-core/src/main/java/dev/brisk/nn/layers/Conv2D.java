@@ -1,0 +1,102 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.Activation;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Initializer;
+import dev.brisk.nn.Layer;
+import dev.brisk.nn.Regularizer;
+import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.ShapeInference;
+import dev.brisk.ops.Variable;
+import dev.brisk.tensor.Shape;
+import java.util.List;
+
+/** 2-D convolution over NHWC images; kernel {@code (kh, kw, in, filters)}; padding "valid" or "same". */
+public final class Conv2D extends Layer {
+    private final int filters;
+    private final int kernelH;
+    private final int kernelW;
+    private final int strideH;
+    private final int strideW;
+    private final Padding padding;
+    private final Activation activation;
+    private final boolean useBias;
+    private final Initializer kernelInitializer;
+    private final Initializer biasInitializer;
+    private final Regularizer kernelRegularizer;
+    private Variable kernel;
+    private Variable bias;
+
+    public Conv2D(int filters, int kernelH, int kernelW, int strideH, int strideW, Padding padding,
+                  Activation activation, boolean useBias, Initializer kernelInitializer,
+                  Initializer biasInitializer, Regularizer kernelRegularizer, String name) {
+        super(name);
+        if (filters < 1 || kernelH < 1 || kernelW < 1 || strideH < 1 || strideW < 1) {
+            throw new IllegalArgumentException("Conv2D needs positive filters, kernel size and strides");
+        }
+        this.filters = filters;
+        this.kernelH = kernelH;
+        this.kernelW = kernelW;
+        this.strideH = strideH;
+        this.strideW = strideW;
+        this.padding = padding;
+        this.activation = activation;
+        this.useBias = useBias;
+        this.kernelInitializer = kernelInitializer;
+        this.biasInitializer = biasInitializer;
+        this.kernelRegularizer = kernelRegularizer;
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        Shape in = single(inputShapes);
+        if (in.rank() != 3) {
+            throw new IllegalArgumentException("Conv2D expects input of rank 4 (batch, height, width, channels), "
+                    + "got shape " + withBatch(in));
+        }
+        boolean same = padding == Padding.SAME;
+        int h = ShapeInference.outAndPad(in.dim(0), kernelH, strideH, same)[0];
+        int w = ShapeInference.outAndPad(in.dim(1), kernelW, strideW, same)[0];
+        if (h <= 0 || w <= 0) {
+            throw new IllegalArgumentException("kernel " + kernelH + "x" + kernelW + " does not fit input "
+                    + withBatch(in) + " with padding 'valid'");
+        }
+        return Shape.of(h, w, filters);
+    }
+
+    @Override
+    protected void build(List<Shape> inputShapes) {
+        int channels = inputShapes.get(0).dim(2);
+        int fanIn = kernelH * kernelW * channels;
+        int fanOut = kernelH * kernelW * filters;
+        kernel = addWeight("kernel", Shape.of(kernelH, kernelW, channels, filters), kernelInitializer, true,
+                kernelRegularizer, fanIn, fanOut);
+        if (useBias) {
+            bias = addWeight("bias", Shape.of(filters), biasInitializer, true, null, fanIn, fanOut);
+        }
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        Node y = g.conv2d(inputs.get(0), g.variable(kernel), strideH, strideW, padding == Padding.SAME);
+        if (useBias) {
+            y = g.add(y, g.variable(bias));
+        }
+        return activation.apply(g, y);
+    }
+
+    /** The convolution attributes (for tests). */
+    public ConvAttrs attrs() {
+        return new ConvAttrs(strideH, strideW, padding == Padding.SAME);
+    }
+
+    public Variable kernel() {
+        return kernel;
+    }
+
+    public Variable bias() {
+        return bias;
+    }
+}

@@ -1,0 +1,78 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.Activation;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Initializer;
+import dev.brisk.nn.Layer;
+import dev.brisk.nn.Regularizer;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.Variable;
+import dev.brisk.tensor.Shape;
+import java.util.List;
+
+/** A fully connected layer: {@code activation(x @ kernel + bias)}, kernel {@code (in, units)}. */
+public final class Dense extends Layer {
+    private final int units;
+    private final Activation activation;
+    private final boolean useBias;
+    private final Initializer kernelInitializer;
+    private final Initializer biasInitializer;
+    private final Regularizer kernelRegularizer;
+    private Variable kernel;
+    private Variable bias;
+
+    public Dense(int units, Activation activation, boolean useBias, Initializer kernelInitializer,
+                 Initializer biasInitializer, Regularizer kernelRegularizer, String name) {
+        super(name);
+        if (units < 1) {
+            throw new IllegalArgumentException("Dense needs at least one unit, got " + units);
+        }
+        this.units = units;
+        this.activation = activation;
+        this.useBias = useBias;
+        this.kernelInitializer = kernelInitializer;
+        this.biasInitializer = biasInitializer;
+        this.kernelRegularizer = kernelRegularizer;
+    }
+
+    public int units() {
+        return units;
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        Shape in = single(inputShapes);
+        if (in.rank() != 1) {
+            throw new IllegalArgumentException("Dense expects input of rank 2 (batch, features), got shape "
+                    + withBatch(in) + "; add a Flatten layer before it");
+        }
+        return Shape.of(units);
+    }
+
+    @Override
+    protected void build(List<Shape> inputShapes) {
+        int in = inputShapes.get(0).dim(0);
+        kernel = addWeight("kernel", Shape.of(in, units), kernelInitializer, true, kernelRegularizer, in, units);
+        if (useBias) {
+            bias = addWeight("bias", Shape.of(units), biasInitializer, true, null, in, units);
+        }
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        Node y = g.matmul(inputs.get(0), g.variable(kernel));
+        if (useBias) {
+            y = g.add(y, g.variable(bias));
+        }
+        return activation.apply(g, y);
+    }
+
+    public Variable kernel() {
+        return kernel;
+    }
+
+    public Variable bias() {
+        return bias;
+    }
+}

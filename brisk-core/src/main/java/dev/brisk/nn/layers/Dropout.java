@@ -1,0 +1,37 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Layer;
+import dev.brisk.nn.RandomSeed;
+import dev.brisk.ops.Node;
+import dev.brisk.tensor.Shape;
+import java.util.List;
+
+/** Inverted dropout: in training zeroes a fraction {@code rate} of units and scales the rest; identity otherwise. */
+public final class Dropout extends Layer {
+    private final float rate;
+    /** This layer's own random stream (Keras' SeedGenerator): drawn from {@link RandomSeed} when made. */
+    private final long salt = RandomSeed.next();
+
+    public Dropout(float rate, String name) {
+        super(name);
+        if (!(rate >= 0 && rate < 1)) {
+            throw new IllegalArgumentException("dropout rate must be in [0, 1), got " + rate);
+        }
+        this.rate = rate;
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        return single(inputShapes);
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        if (!ctx.training() || rate == 0) {
+            return inputs.get(0);
+        }
+        return g.dropout(inputs.get(0), rate, ctx.seed(), salt);
+    }
+}

@@ -1,0 +1,26 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Layer;
+import dev.brisk.ops.Node;
+import dev.brisk.tensor.Shape;
+import java.util.List;
+
+/** Flattens each sample to one axis (a view, no copy). */
+public final class Flatten extends Layer {
+    public Flatten(String name) {
+        super(name);
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        return Shape.of(single(inputShapes).size());
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        Node x = inputs.get(0);
+        return g.reshape(x, Shape.of(x.shape().dim(0), x.shape().size() / Math.max(1, x.shape().dim(0))));
+    }
+}

@@ -1,0 +1,30 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Layer;
+import dev.brisk.ops.Node;
+import dev.brisk.tensor.Shape;
+import java.util.List;
+
+/** Mean over the spatial axes: {@code (batch, h, w, c) -> (batch, c)}. */
+public final class GlobalAveragePooling2D extends Layer {
+    public GlobalAveragePooling2D(String name) {
+        super(name);
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        Shape in = single(inputShapes);
+        if (in.rank() != 3) {
+            throw new IllegalArgumentException("GlobalAveragePooling2D expects input of rank 4 (batch, height, "
+                    + "width, channels), got shape " + withBatch(in));
+        }
+        return Shape.of(in.dim(2));
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        return g.mean(inputs.get(0), false, 1, 2);
+    }
+}

@@ -1,0 +1,62 @@
+package dev.brisk.ops;
+
+/**
+ * The primitive ops of Brisk's IR. Layers, losses and optimisers are compositions of these; each has shape
+ * inference ({@link ShapeInference}), a kernel binding (exec) and a gradient rule (graph).
+ */
+public enum OpType {
+    /** A value fed from outside at every step (a batch, a label vector, optimiser hyper-parameters). */
+    INPUT,
+    /** A long-lived tensor (weight, optimiser slot, moving statistic) bound to a {@link Variable}. */
+    VARIABLE,
+    /** A value fixed when the node is made. */
+    CONSTANT,
+    /** Elementwise function of one input ({@link UnaryAttrs}). */
+    UNARY,
+    /** Elementwise function of two inputs with broadcasting ({@link BinaryAttrs}). */
+    BINARY,
+    /** 2-D matrix product with optional transposes ({@link MatMulAttrs}). */
+    MATMUL,
+    /** Same elements, new shape (no copy). */
+    RESHAPE,
+    /** Joins its inputs along an axis ({@link AxisAttrs}: axis only). */
+    CONCAT,
+    /** A contiguous range along an axis ({@link AxisAttrs}: axis, start, length). */
+    SLICE,
+    /** Swaps the last two axes. */
+    TRANSPOSE,
+    /** Reduction over axes ({@link ReduceAttrs}). */
+    REDUCE,
+    /** Repeats a tensor along broadcast axes to a larger shape. */
+    BROADCAST_TO,
+    /** Softmax or log-softmax over the last axis ({@link SoftmaxAttrs}). */
+    SOFTMAX,
+    /** Backward of SOFTMAX: inputs are the forward output and the upstream gradient. */
+    SOFTMAX_GRAD,
+    /** Picks one element per row: inputs are a {@code [rows, cols]} matrix and {@code [rows]} class indexes. */
+    GATHER_ROWS,
+    /** Backward of GATHER_ROWS: inputs are the upstream gradient {@code [rows]} and the indexes. */
+    SCATTER_ROWS,
+    /** 2-D convolution, NHWC ({@link ConvAttrs}). */
+    CONV2D,
+    /** Gradient of CONV2D with respect to its input: inputs are dy and the kernel. */
+    CONV2D_GRAD_INPUT,
+    /** Gradient of CONV2D with respect to its kernel: inputs are x and dy. */
+    CONV2D_GRAD_FILTER,
+    /** Max pooling, NHWC ({@link PoolAttrs}). */
+    MAX_POOL,
+    /** Backward of MAX_POOL: inputs are x and dy. */
+    MAX_POOL_GRAD,
+    /** Average pooling, NHWC ({@link PoolAttrs}). */
+    AVG_POOL,
+    /** Backward of AVG_POOL: input is dy. */
+    AVG_POOL_GRAD,
+    /** Inverted dropout; inputs are x and a scalar seed; keeps its mask for the backward pass ({@link DropoutAttrs}). */
+    DROPOUT,
+    /** Backward of DROPOUT: inputs are dy and the DROPOUT node (whose mask it reads). */
+    DROPOUT_GRAD,
+    /** Copies its second input into the variable of its first (side effect). */
+    ASSIGN,
+    /** Fused optimiser step on a variable (side effect; {@link UpdateAttrs}). */
+    UPDATE
+}

@@ -1,0 +1,7 @@
+package dev.brisk.ops;
+
+import dev.brisk.tensor.Shape;
+
+/** The target shape of RESHAPE and BROADCAST_TO. */
+public record ShapeAttrs(Shape shape) implements Attrs {
+}

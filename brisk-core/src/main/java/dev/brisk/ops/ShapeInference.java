@@ -1,0 +1,200 @@
+package dev.brisk.ops;
+
+import dev.brisk.tensor.Shape;
+import java.util.Arrays;
+import java.util.List;
+
+/** Output shapes of the primitive ops, with errors that name the expected and the actual shapes. */
+public final class ShapeInference {
+    private ShapeInference() {
+    }
+
+    /**
+     * The output shape of {@code op} applied to {@code inputs}.
+     *
+     * @throws IllegalArgumentException when the inputs do not fit the op
+     */
+    public static Shape infer(OpType op, Attrs attrs, List<Node> inputs) {
+        return switch (op) {
+            case INPUT, VARIABLE, CONSTANT -> throw new IllegalArgumentException(op + " has no inferred shape");
+            case UNARY, SOFTMAX, DROPOUT -> inputs.get(0).shape();
+            case BINARY -> Shape.broadcast(inputs.get(0).shape(), inputs.get(1).shape());
+            case MATMUL -> matmul((MatMulAttrs) attrs, inputs.get(0).shape(), inputs.get(1).shape());
+            case RESHAPE -> reshape(inputs.get(0).shape(), ((ShapeAttrs) attrs).shape());
+            case TRANSPOSE -> transpose(inputs.get(0).shape());
+            case CONCAT -> concat(inputs, ((AxisAttrs) attrs).axis());
+            case SLICE -> slice(inputs.get(0).shape(), (AxisAttrs) attrs);
+            case REDUCE -> reduce(inputs.get(0).shape(), (ReduceAttrs) attrs);
+            case BROADCAST_TO -> broadcastTo(inputs.get(0).shape(), ((ShapeAttrs) attrs).shape());
+            case SOFTMAX_GRAD, DROPOUT_GRAD -> sameShapes(op, inputs.get(0).shape(), inputs.get(1).shape());
+            case GATHER_ROWS -> gather(inputs.get(0).shape(), inputs.get(1).shape());
+            case SCATTER_ROWS -> ((ShapeAttrs) attrs).shape();
+            case CONV2D -> conv(inputs.get(0).shape(), inputs.get(1).shape(), (ConvAttrs) attrs);
+            case CONV2D_GRAD_INPUT, CONV2D_GRAD_FILTER -> ((ConvGradAttrs) attrs).resultShape();
+            case MAX_POOL_GRAD, AVG_POOL_GRAD -> ((PoolGradAttrs) attrs).resultShape();
+            case MAX_POOL, AVG_POOL -> pool(inputs.get(0).shape(), (PoolAttrs) attrs);
+            case ASSIGN -> sameShapes(op, inputs.get(0).shape(), inputs.get(1).shape());
+            case UPDATE -> Shape.scalar();
+        };
+    }
+
+    private static Shape sameShapes(OpType op, Shape a, Shape b) {
+        if (!a.equals(b)) {
+            throw new IllegalArgumentException(op + " needs equal shapes, got " + a + " and " + b);
+        }
+        return a;
+    }
+
+    private static Shape matmul(MatMulAttrs attrs, Shape a, Shape b) {
+        if (a.rank() != 2 || b.rank() != 2) {
+            throw new IllegalArgumentException("matmul needs two matrices, got " + a + " and " + b);
+        }
+        int m = attrs.transA() ? a.dim(1) : a.dim(0);
+        int ka = attrs.transA() ? a.dim(0) : a.dim(1);
+        int kb = attrs.transB() ? b.dim(1) : b.dim(0);
+        int n = attrs.transB() ? b.dim(0) : b.dim(1);
+        if (ka != kb) {
+            throw new IllegalArgumentException("matmul inner dimensions differ: " + a + (attrs.transA() ? "^T" : "")
+                    + " x " + b + (attrs.transB() ? "^T" : ""));
+        }
+        return Shape.of(m, n);
+    }
+
+    private static Shape reshape(Shape from, Shape to) {
+        if (from.size() != to.size()) {
+            throw new IllegalArgumentException("cannot reshape " + from + " (" + from.size() + " values) to " + to
+                    + " (" + to.size() + " values)");
+        }
+        return to;
+    }
+
+    private static Shape concat(List<Node> inputs, int axis) {
+        Shape first = inputs.get(0).shape();
+        int ax = axis < 0 ? first.rank() + axis : axis;
+        if (ax < 0 || ax >= first.rank()) {
+            throw new IllegalArgumentException("concatenation axis " + axis + " is out of range for " + first);
+        }
+        int total = 0;
+        for (Node n : inputs) {
+            Shape s = n.shape();
+            if (s.rank() != first.rank()) {
+                throw new IllegalArgumentException("cannot concatenate " + first + " and " + s + ": ranks differ");
+            }
+            for (int i = 0; i < s.rank(); i++) {
+                if (i != ax && s.dim(i) != first.dim(i)) {
+                    throw new IllegalArgumentException("cannot concatenate " + first + " and " + s + " along axis "
+                            + axis + ": other dimensions differ");
+                }
+            }
+            total += s.dim(ax);
+        }
+        return first.withDim(ax, total);
+    }
+
+    private static Shape slice(Shape s, AxisAttrs a) {
+        int ax = a.axis() < 0 ? s.rank() + a.axis() : a.axis();
+        if (ax < 0 || ax >= s.rank() || a.start() < 0 || a.start() + a.length() > s.dim(ax)) {
+            throw new IllegalArgumentException("slice [" + a.start() + ", " + (a.start() + a.length())
+                    + ") along axis " + a.axis() + " is outside " + s);
+        }
+        return s.withDim(ax, a.length());
+    }
+
+    private static Shape transpose(Shape s) {
+        if (s.rank() < 2) {
+            throw new IllegalArgumentException("transpose needs rank >= 2, got " + s);
+        }
+        int[] d = s.dims();
+        int t = d[d.length - 1];
+        d[d.length - 1] = d[d.length - 2];
+        d[d.length - 2] = t;
+        return Shape.of(d);
+    }
+
+    private static Shape reduce(Shape s, ReduceAttrs attrs) {
+        boolean[] mask = reduceMask(s.rank(), attrs.axes());
+        int[] d = s.dims();
+        int[] out = new int[s.rank()];
+        int k = 0;
+        for (int i = 0; i < d.length; i++) {
+            if (!mask[i]) {
+                out[k++] = d[i];
+            } else if (attrs.keepDims()) {
+                out[k++] = 1;
+            }
+        }
+        return Shape.of(Arrays.copyOf(out, k));
+    }
+
+    /** Which axes of a rank-{@code rank} tensor {@code axes} names (negative axes count from the end). */
+    public static boolean[] reduceMask(int rank, int[] axes) {
+        boolean[] mask = new boolean[rank];
+        for (int a : axes) {
+            int axis = a < 0 ? rank + a : a;
+            if (axis < 0 || axis >= rank) {
+                throw new IllegalArgumentException("axis " + a + " is out of range for rank " + rank);
+            }
+            mask[axis] = true;
+        }
+        return mask;
+    }
+
+    private static Shape broadcastTo(Shape from, Shape to) {
+        Shape b = Shape.broadcast(from, to);
+        if (!b.equals(to)) {
+            throw new IllegalArgumentException("cannot broadcast " + from + " to " + to);
+        }
+        return to;
+    }
+
+    private static Shape gather(Shape x, Shape index) {
+        if (x.rank() != 2 || index.rank() != 1 || index.dim(0) != x.dim(0)) {
+            throw new IllegalArgumentException("gather needs a (rows, cols) matrix and (rows,) indexes, got " + x
+                    + " and " + index);
+        }
+        return index;
+    }
+
+    /** Output size and leading padding of one spatial axis, TensorFlow-style. */
+    public static int[] outAndPad(int in, int window, int stride, boolean same) {
+        if (same) {
+            int out = (in + stride - 1) / stride;
+            int total = Math.max((out - 1) * stride + window - in, 0);
+            return new int[] {out, total / 2};
+        }
+        int out = (in - window) / stride + 1;
+        return new int[] {Math.max(out, 0), 0};
+    }
+
+    private static Shape conv(Shape x, Shape w, ConvAttrs a) {
+        if (x.rank() != 4) {
+            throw new IllegalArgumentException("conv2d expects input of rank 4 (batch, height, width, channels), got "
+                    + x);
+        }
+        if (w.rank() != 4 || w.dim(2) != x.dim(3)) {
+            throw new IllegalArgumentException("conv2d kernel " + w + " does not fit input " + x
+                    + " (kernel must be (kh, kw, " + x.dim(3) + ", filters))");
+        }
+        int[] h = outAndPad(x.dim(1), w.dim(0), a.strideH(), a.same());
+        int[] wd = outAndPad(x.dim(2), w.dim(1), a.strideW(), a.same());
+        if (h[0] <= 0 || wd[0] <= 0) {
+            throw new IllegalArgumentException("conv2d kernel " + w.dim(0) + "x" + w.dim(1)
+                    + " is larger than the input " + x.dim(1) + "x" + x.dim(2) + " with 'valid' padding");
+        }
+        return Shape.of(x.dim(0), h[0], wd[0], w.dim(3));
+    }
+
+    private static Shape pool(Shape x, PoolAttrs a) {
+        if (x.rank() != 4) {
+            throw new IllegalArgumentException("pooling expects input of rank 4 (batch, height, width, channels), got "
+                    + x);
+        }
+        int[] h = outAndPad(x.dim(1), a.poolH(), a.strideH(), a.same());
+        int[] w = outAndPad(x.dim(2), a.poolW(), a.strideW(), a.same());
+        if (h[0] <= 0 || w[0] <= 0) {
+            throw new IllegalArgumentException("pool window " + a.poolH() + "x" + a.poolW()
+                    + " is larger than the input " + x.dim(1) + "x" + x.dim(2));
+        }
+        return Shape.of(x.dim(0), h[0], w[0], x.dim(3));
+    }
+}

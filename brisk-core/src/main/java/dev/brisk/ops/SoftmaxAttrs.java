@@ -1,0 +1,5 @@
+package dev.brisk.ops;
+
+/** Whether a SOFTMAX node computes log-softmax. */
+public record SoftmaxAttrs(boolean log) implements Attrs {
+}

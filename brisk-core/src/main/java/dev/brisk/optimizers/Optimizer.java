@@ -1,0 +1,144 @@
+package dev.brisk.optimizers;
+
+import dev.brisk.backend.BinaryFn;
+import dev.brisk.backend.UnaryFn;
+import dev.brisk.graph.Graph;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.Variable;
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Base of the optimisers. An optimiser adds its update ops to the train-step graph once; the values that change
+ * from step to step (learning rate, bias corrections) are computed on the host by {@link #hyperParameters()} and
+ * fed as a small input, so a compiled step never needs re-tracing when the learning rate changes.
+ */
+public abstract class Optimizer {
+    private float learningRate;
+    private final LearningRateSchedule schedule;
+    private float clipNorm;
+    private float globalClipNorm;
+    private long iterations;
+    private final Map<Variable, List<Variable>> slots = new IdentityHashMap<>();
+
+    protected Optimizer(float learningRate) {
+        this.learningRate = learningRate;
+        this.schedule = null;
+    }
+
+    protected Optimizer(LearningRateSchedule schedule) {
+        this.schedule = schedule;
+    }
+
+    /** Keras' name of the optimiser ("adam"). */
+    public abstract String name();
+
+    /** Clips each gradient to this L2 norm (Keras {@code clipnorm}); 0 turns clipping off. */
+    public Optimizer clipNorm(float norm) {
+        this.clipNorm = norm;
+        return this;
+    }
+
+    /** Clips all gradients together to this global L2 norm (Keras {@code global_clipnorm}); 0 turns it off. */
+    public Optimizer globalClipNorm(float norm) {
+        this.globalClipNorm = norm;
+        return this;
+    }
+
+    /** The number of updates applied so far. */
+    public long iterations() {
+        return iterations;
+    }
+
+    /** The learning rate the next update will use. */
+    public float learningRate() {
+        return schedule != null ? schedule.at(iterations) : learningRate;
+    }
+
+    /** Sets a constant learning rate (as ReduceLROnPlateau does); not allowed with a schedule. */
+    public void setLearningRate(float lr) {
+        if (schedule != null) {
+            throw new IllegalStateException("this optimizer follows a learning-rate schedule; its rate cannot be set");
+        }
+        this.learningRate = lr;
+    }
+
+    /** True when the learning rate comes from a schedule. */
+    public boolean hasSchedule() {
+        return schedule != null;
+    }
+
+    /** How many per-step hyper-parameters {@link #hyperParameters()} returns. */
+    public abstract int hyperParameterCount();
+
+    /** The per-step values fed to the update ops for the next step. */
+    public abstract float[] hyperParameters();
+
+    /** Counts one applied update (called by the trainer after each step). */
+    public void finishStep() {
+        iterations++;
+    }
+
+    /** Adds the (clipped) updates of {@code vars} by {@code grads} to the graph. */
+    public final void apply(Graph g, List<Variable> vars, List<Node> grads, Node hyper) {
+        List<Node> clipped = clip(g, grads);
+        for (int i = 0; i < vars.size(); i++) {
+            Variable v = vars.get(i);
+            List<Variable> s = slots.computeIfAbsent(v, this::createSlots);
+            update(g, v, clipped.get(i), s, hyper);
+        }
+    }
+
+    /** The state variables this optimiser keeps for {@code v} (zero-initialised). */
+    protected abstract List<Variable> createSlots(Variable v);
+
+    /** Adds the update of one variable. */
+    protected abstract void update(Graph g, Variable v, Node grad, List<Variable> slots, Node hyper);
+
+    /** The state variables of every parameter seen so far (for saving). */
+    public List<Variable> slotVariables() {
+        List<Variable> all = new ArrayList<>();
+        slots.values().forEach(all::addAll);
+        return all;
+    }
+
+    protected static Variable zerosLike(Variable v, String slot) {
+        return new Variable(v.name() + "/" + slot, Tensor.zeros(v.shape()), false);
+    }
+
+    private List<Node> clip(Graph g, List<Node> grads) {
+        List<Node> out = new ArrayList<>(grads);
+        if (clipNorm > 0) {
+            for (int i = 0; i < out.size(); i++) {
+                Node gr = out.get(i);
+                out.set(i, g.mul(gr, clipFactor(g, g.sumAll(g.square(gr)), clipNorm)));
+            }
+        }
+        if (globalClipNorm > 0 && !out.isEmpty()) {
+            Node total = null;
+            for (Node gr : out) {
+                Node s = g.sumAll(g.square(gr));
+                total = total == null ? s : g.add(total, s);
+            }
+            Node factor = clipFactor(g, total, globalClipNorm);
+            out.replaceAll(gr -> g.mul(gr, factor));
+        }
+        return out;
+    }
+
+    /** {@code limit / max(norm, limit)}: 1 when the norm is within the limit. */
+    private static Node clipFactor(Graph g, Node sumOfSquares, float limit) {
+        Node norm = g.unary(UnaryFn.SQRT, sumOfSquares);
+        Node bounded = g.binary(BinaryFn.MAX, norm, g.constant(limit));
+        return g.div(g.constant(limit), bounded);
+    }
+
+    /** A one-dimensional hyper-parameter vector of {@code n} values, as a node shape. */
+    public Shape hyperShape() {
+        return Shape.of(hyperParameterCount());
+    }
+}

@@ -1,0 +1,79 @@
+package dev.brisk.exec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brisk.backend.Backends;
+import dev.brisk.backend.Kernels;
+import dev.brisk.graph.Graph;
+import dev.brisk.ops.Node;
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PlannerTest {
+    private final Kernels k = Backends.get();
+
+    @Test
+    void reusesBuffersOfDeadValuesAndDropsUnusedNodes() {
+        Graph g = Graph.symbolic(k);
+        Node x = g.input("x", Shape.of(64, 64));
+        Node a = g.scale(x, 2f);
+        Node b = g.scale(a, 3f);
+        Node c = g.scale(b, 4f);
+        Node d = g.scale(c, 5f);
+        g.scale(x, 100f); // unused: must not be computed
+        Plan plan = Planner.compile(g.nodes(), List.of(d), k);
+        assertEquals(4, plan.instructionCount(), "the unused node was dropped");
+        assertEquals(2, plan.bufferCount(), "a chain needs only two alternating buffers");
+        Tensor in = plan.input(x);
+        for (int i = 0; i < in.size(); i++) {
+            in.set(i, i);
+        }
+        plan.run();
+        Tensor out = plan.output(d);
+        for (int i = 0; i < out.size(); i++) {
+            assertEquals(120f * i, out.get(i), 1e-3f * Math.max(1, i));
+        }
+    }
+
+    @Test
+    void compiledMatchesEagerOnABroadcastingExpression() {
+        float[] xs = new float[24];
+        float[] bs = new float[4];
+        for (int i = 0; i < xs.length; i++) {
+            xs[i] = (i % 7) - 3;
+        }
+        for (int i = 0; i < bs.length; i++) {
+            bs[i] = i * 0.5f;
+        }
+        Graph eager = Graph.eager(k);
+        Node ex = eager.input("x", Tensor.of(xs, 6, 4));
+        Node eb = eager.input("b", Tensor.of(bs, 4));
+        Node ey = eager.sum(eager.mul(eager.add(ex, eb), ex), false, 0);
+
+        Graph sym = Graph.symbolic(k);
+        Node sx = sym.input("x", Shape.of(6, 4));
+        Node sb = sym.input("b", Shape.of(4));
+        Node sy = sym.sum(sym.mul(sym.add(sx, sb), sx), false, 0);
+        Plan plan = Planner.compile(sym.nodes(), List.of(sy), k);
+        plan.feed(sx, Tensor.of(xs, 6, 4));
+        plan.feed(sb, Tensor.of(bs, 4));
+        plan.run();
+        for (int i = 0; i < 4; i++) {
+            assertEquals(ey.value().get(i), plan.output(sy).get(i), 1e-5f);
+        }
+    }
+
+    @Test
+    void feedingTheWrongShapeNamesTheInput() {
+        Graph g = Graph.symbolic(k);
+        Node x = g.input("pixels", Shape.of(2, 3));
+        Node y = g.scale(x, 2f);
+        Plan plan = Planner.compile(g.nodes(), List.of(y), k);
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> plan.feed(x, Tensor.zeros(3, 2)));
+        assertTrue(e.getMessage().contains("pixels") && e.getMessage().contains("(2, 3)"), e.getMessage());
+    }
+}

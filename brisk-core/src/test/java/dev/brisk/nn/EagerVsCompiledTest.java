@@ -1,0 +1,120 @@
+package dev.brisk.nn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brisk.losses.Losses;
+import dev.brisk.metrics.Metrics;
+import dev.brisk.nn.layers.Layers;
+import dev.brisk.optimizers.Optimizers;
+import dev.brisk.tensor.Tensor;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The same model trained from the same seed, eagerly and compiled, ends with the same weights. */
+class EagerVsCompiledTest {
+    private static Model cnn() {
+        return Sequential.of(
+                Layers.input(8, 8, 1),
+                Layers.conv2d(4, 3, Activation.RELU),
+                Layers.batchNormalization(),
+                Layers.maxPooling2d(2),
+                Layers.flatten(),
+                Layers.dense(16, Activation.GELU),
+                Layers.dropout(0.25f),
+                Layers.dense(3));
+    }
+
+    private static Model mlp() {
+        return Sequential.of(
+                Layers.input(12),
+                Layers.dense(10, Activation.TANH),
+                Layers.dense(10, Activation.SIGMOID),
+                Layers.dense(3));
+    }
+
+    static Tensor[] data(int n, int... sampleDims) {
+        SplittableRandom r = new SplittableRandom(7);
+        int per = 1;
+        for (int d : sampleDims) {
+            per *= d;
+        }
+        float[] x = new float[n * per];
+        float[] y = new float[n];
+        for (int i = 0; i < n; i++) {
+            y[i] = r.nextInt(3);
+            for (int j = 0; j < per; j++) {
+                x[i * per + j] = (float) r.nextGaussian() + (j % 3 == y[i] ? 0.5f : 0f);
+            }
+        }
+        int[] dims = new int[sampleDims.length + 1];
+        dims[0] = n;
+        System.arraycopy(sampleDims, 0, dims, 1, sampleDims.length);
+        return new Tensor[] {Tensor.of(x, dims), Tensor.of(y, n)};
+    }
+
+    private static List<Tensor> train(Model model, boolean eager, Tensor[] xy) {
+        model.compile(Optimizers.adam(1e-2f), Losses.sparseCategoricalCrossentropy(true), Metrics.accuracy());
+        model.runEagerly(eager);
+        // 90 samples in batches of 16: 5 full steps and a partial one per epoch, 4 epochs (24 steps).
+        model.fit(xy[0], xy[1], Fit.epochs(4).batchSize(16).seed(3).verbose(0));
+        return model.getWeights();
+    }
+
+    private static void assertSameWeights(List<Tensor> a, List<Tensor> b) {
+        assertEquals(a.size(), b.size());
+        for (int i = 0; i < a.size(); i++) {
+            Tensor x = a.get(i);
+            Tensor y = b.get(i);
+            assertEquals(x.shape(), y.shape());
+            for (int k = 0; k < x.size(); k++) {
+                float tol = 1e-4f * Math.max(1f, Math.abs(x.get(k)));
+                assertEquals(x.get(k), y.get(k), tol, "weight " + i + " element " + k);
+            }
+        }
+    }
+
+    @Test
+    void cnnWithBatchNormAndDropoutMatches() {
+        Tensor[] xy = data(90, 8, 8, 1);
+        RandomSeed.set(11);
+        List<Tensor> eager = train(cnn(), true, xy);
+        RandomSeed.set(11);
+        Model compiled = cnn();
+        List<Tensor> planned = train(compiled, false, xy);
+        assertSameWeights(eager, planned);
+        assertNotNull(compiled.trainPlan(16), "compiled mode made a plan for full batches");
+        assertNotNull(compiled.trainPlan(10), "and one for the partial last batch");
+    }
+
+    @Test
+    void mlpMatchesAndEagerMakesNoPlan() {
+        Tensor[] xy = data(90, 12);
+        RandomSeed.set(5);
+        Model eagerModel = mlp();
+        List<Tensor> eager = train(eagerModel, true, xy);
+        RandomSeed.set(5);
+        List<Tensor> planned = train(mlp(), false, xy);
+        assertSameWeights(eager, planned);
+        assertNull(eagerModel.trainPlan(16));
+    }
+
+    @Test
+    void trainingChangesTheWeights() {
+        Tensor[] xy = data(90, 12);
+        RandomSeed.set(5);
+        Model m = mlp();
+        List<Tensor> before = m.getWeights();
+        List<Tensor> after = train(m, false, xy);
+        boolean changed = false;
+        for (int i = 0; i < before.size(); i++) {
+            for (int k = 0; k < before.get(i).size(); k++) {
+                changed |= before.get(i).get(k) != after.get(i).get(k);
+            }
+        }
+        assertTrue(changed);
+    }
+}

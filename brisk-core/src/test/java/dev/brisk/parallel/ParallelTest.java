@@ -1,0 +1,96 @@
+package dev.brisk.parallel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ParallelTest {
+    @AfterEach
+    void reset() {
+        ThreadBudget.reset();
+        System.clearProperty(ThreadBudget.PROPERTY);
+    }
+
+    @Test
+    void everyIndexIsVisitedExactlyOnce() {
+        ThreadBudget.set(4);
+        for (int round = 0; round < 200; round++) {
+            int n = 1 + round * 37;
+            AtomicInteger[] hits = new AtomicInteger[n];
+            for (int i = 0; i < n; i++) {
+                hits[i] = new AtomicInteger();
+            }
+            Parallel.forRange(n, 1, (from, to) -> {
+                for (int i = from; i < to; i++) {
+                    hits[i].incrementAndGet();
+                }
+            });
+            for (int i = 0; i < n; i++) {
+                assertEquals(1, hits[i].get(), "index " + i + " of " + n);
+            }
+        }
+    }
+
+    @Test
+    void nestedRegionsRunInlineOnTheCallingThread() {
+        ThreadBudget.set(3);
+        AtomicLong sum = new AtomicLong();
+        Parallel.forRange(6, 1, (from, to) -> {
+            Thread outer = Thread.currentThread();
+            assertTrue(Parallel.insideRegion());
+            for (int i = from; i < to; i++) {
+                Parallel.forRange(100, 1, (a, b) -> {
+                    assertEquals(outer, Thread.currentThread(), "nested region left its thread");
+                    sum.addAndGet(b - a);
+                });
+            }
+        });
+        assertEquals(600, sum.get());
+        assertFalse(Parallel.insideRegion());
+    }
+
+    @Test
+    void usesNoMoreThreadsThanTheBudget() {
+        ThreadBudget.set(2);
+        var threads = ConcurrentHashMap.<Thread>newKeySet();
+        for (int r = 0; r < 50; r++) {
+            Parallel.forRange(1000, 1, (from, to) -> threads.add(Thread.currentThread()));
+        }
+        assertTrue(threads.size() <= 2, "threads used: " + threads);
+    }
+
+    @Test
+    void exceptionsReachTheCaller() {
+        ThreadBudget.set(2);
+        RuntimeException e = assertThrows(IllegalStateException.class, () -> Parallel.forRange(10, 1, (a, b) -> {
+            throw new IllegalStateException("boom");
+        }));
+        assertEquals("boom", e.getMessage());
+        AtomicInteger after = new AtomicInteger();
+        Parallel.forRange(10, 1, (a, b) -> after.addAndGet(b - a));
+        assertEquals(10, after.get(), "pool still works after a failure");
+    }
+
+    @Test
+    void budgetComesFromApiThenPropertyThenProcessors() {
+        assertEquals(Runtime.getRuntime().availableProcessors(), ThreadBudget.threads());
+        System.setProperty(ThreadBudget.PROPERTY, "3");
+        assertEquals(3, ThreadBudget.threads());
+        assertTrue(ThreadBudget.resolve().source().contains("brisk.threads"));
+        ThreadBudget.set(5);
+        assertEquals(5, ThreadBudget.threads());
+        assertEquals("5 threads (API)", ThreadBudget.resolve().toString());
+        ThreadBudget.reset();
+        System.setProperty(ThreadBudget.PROPERTY, "zero");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, ThreadBudget::threads);
+        assertTrue(e.getMessage().contains("brisk.threads"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ThreadBudget.set(0));
+    }
+}
