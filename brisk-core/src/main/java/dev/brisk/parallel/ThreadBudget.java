@@ -3,8 +3,9 @@ package dev.brisk.parallel;
 /**
  * The one thread budget of the process: how many threads compute kernels and the input pipeline share.
  *
- * <p>Resolved once, in this order: {@link #set(int)} (API), system property {@code brisk.threads}, environment
- * variable {@code BRISK_THREADS}, then {@link Runtime#availableProcessors()} (container-aware).
+ * <p>Resolved in this order: {@link #set(int)} (API), system property {@code brisk.threads}, environment
+ * variable {@code BRISK_THREADS}, then {@link Runtime#availableProcessors()} (container-aware). The property and
+ * variable are read once (kernels ask for the budget on every call); {@link #reset()} reads them again.
  */
 public final class ThreadBudget {
     /** System property that overrides the core count. */
@@ -13,6 +14,7 @@ public final class ThreadBudget {
     public static final String ENV = "BRISK_THREADS";
 
     private static volatile int override;
+    private static volatile Resolved cached;
 
     private ThreadBudget() {
     }
@@ -23,11 +25,13 @@ public final class ThreadBudget {
             throw new IllegalArgumentException("thread budget must be at least 1, got " + threads);
         }
         override = threads;
+        cached = null;
     }
 
-    /** Forgets an API override so the property, variable or core count applies again. */
+    /** Forgets an API override and re-reads the property and variable. */
     public static void reset() {
         override = 0;
+        cached = null;
     }
 
     /** The number of threads Brisk may keep busy. */
@@ -37,6 +41,15 @@ public final class ThreadBudget {
 
     /** The budget and where it came from, for the line printed at the start of fit. */
     public static Resolved resolve() {
+        Resolved r = cached;
+        if (r == null) {
+            r = read();
+            cached = r;
+        }
+        return r;
+    }
+
+    private static Resolved read() {
         if (override > 0) {
             return new Resolved(override, "API");
         }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 class ParallelTest {
     @AfterEach
     void reset() {
-        ThreadBudget.reset();
         System.clearProperty(ThreadBudget.PROPERTY);
+        ThreadBudget.reset();
     }
 
     @Test
@@ -82,13 +82,14 @@ class ParallelTest {
     void budgetComesFromApiThenPropertyThenProcessors() {
         assertEquals(Runtime.getRuntime().availableProcessors(), ThreadBudget.threads());
         System.setProperty(ThreadBudget.PROPERTY, "3");
+        ThreadBudget.reset();
         assertEquals(3, ThreadBudget.threads());
         assertTrue(ThreadBudget.resolve().source().contains("brisk.threads"));
         ThreadBudget.set(5);
         assertEquals(5, ThreadBudget.threads());
         assertEquals("5 threads (API)", ThreadBudget.resolve().toString());
-        ThreadBudget.reset();
         System.setProperty(ThreadBudget.PROPERTY, "zero");
+        ThreadBudget.reset();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, ThreadBudget::threads);
         assertTrue(e.getMessage().contains("brisk.threads"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ThreadBudget.set(0));
