@@ -1,9 +1,9 @@
 package dev.brisk.data;
 
+import dev.brisk.io.CountingInputStream;
 import dev.brisk.tensor.Shape;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -132,36 +132,5 @@ public final class IdxReader {
                     + " in the header at offset " + offset + ", found " + bytes.length + " of " + length + " bytes");
         }
         return bytes;
-    }
-
-    /** Counts the bytes read through it, to report offsets in the uncompressed stream. */
-    private static final class CountingInputStream extends FilterInputStream {
-        private long count;
-
-        CountingInputStream(InputStream in) {
-            super(in);
-        }
-
-        long count() {
-            return count;
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0) {
-                count++;
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = super.read(b, off, len);
-            if (n > 0) {
-                count += n;
-            }
-            return n;
-        }
     }
 }

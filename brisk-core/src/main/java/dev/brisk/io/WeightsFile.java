@@ -48,7 +48,7 @@ public final class WeightsFile {
     public static Map<String, Tensor> load(Path file) throws IOException {
         long fileSize = Files.size(file);
         try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-            CountingInput counter = new CountingInput(raw);
+            CountingInputStream counter = new CountingInputStream(raw);
             DataInputStream in = new DataInputStream(counter);
             try {
                 long magic = in.readLong();
@@ -62,7 +62,7 @@ public final class WeightsFile {
                     int rank = in.readInt();
                     if (rank < 0 || rank > 8) {
                         throw new IOException(file + ": bad rank " + rank + " for '" + name + "' at offset "
-                                + (counter.count - 4));
+                                + (counter.count() - 4));
                     }
                     int[] dims = new int[rank];
                     long elements = 1;
@@ -70,15 +70,15 @@ public final class WeightsFile {
                         dims[d] = in.readInt();
                         if (dims[d] < 0) {
                             throw new IOException(file + ": bad dimension " + dims[d] + " for '" + name
-                                    + "' at offset " + (counter.count - 4));
+                                    + "' at offset " + (counter.count() - 4));
                         }
                         long cap = Long.MAX_VALUE / 8;
                         elements = dims[d] == 0 ? 0 : elements > cap / dims[d] ? cap : elements * dims[d];
                     }
-                    if (elements * 4 > fileSize - counter.count) {
+                    if (elements * 4 > fileSize - counter.count()) {
                         throw new IOException(file + ": shape " + java.util.Arrays.toString(dims) + " of '" + name
-                                + "' needs " + elements * 4 + " bytes but only " + (fileSize - counter.count)
-                                + " remain (truncated or damaged) at offset " + counter.count);
+                                + "' needs " + elements * 4 + " bytes but only " + (fileSize - counter.count())
+                                + " remain (truncated or damaged) at offset " + counter.count());
                     }
                     Tensor t = Tensor.zeros(Shape.of(dims));
                     for (int k = 0; k < t.size(); k++) {
@@ -88,35 +88,8 @@ public final class WeightsFile {
                 }
                 return out;
             } catch (EOFException e) {
-                throw new IOException(file + ": truncated at offset " + counter.count, e);
+                throw new IOException(file + ": truncated at offset " + counter.count(), e);
             }
-        }
-    }
-
-    /** Counts bytes read so errors can name an offset. */
-    private static final class CountingInput extends java.io.FilterInputStream {
-        long count;
-
-        CountingInput(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0) {
-                count++;
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = super.read(b, off, len);
-            if (n > 0) {
-                count += n;
-            }
-            return n;
         }
     }
 }

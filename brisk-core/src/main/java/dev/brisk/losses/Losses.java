@@ -3,6 +3,7 @@ package dev.brisk.losses;
 import dev.brisk.backend.UnaryFn;
 import dev.brisk.graph.Graph;
 import dev.brisk.ops.Node;
+import dev.brisk.tensor.Shape;
 
 /** Factories for the built-in losses, with Keras names and semantics (epsilon 1e-7 clipping of probabilities). */
 public final class Losses {
@@ -14,25 +15,12 @@ public final class Losses {
 
     /** Cross-entropy between integer class labels and predictions (logits when {@code fromLogits}). */
     public static Loss sparseCategoricalCrossentropy(boolean fromLogits) {
-        return new Loss() {
-            @Override
-            public String name() {
-                return "sparse_categorical_crossentropy";
-            }
-
-            @Override
-            public boolean sparseTargets() {
-                return true;
-            }
-
-            @Override
-            public Node compute(Graph g, Node labels, Node yPred) {
-                Node logits = flattenClasses(g, yPred);
-                Node logProbs = fromLogits ? g.logSoftmax(logits) : logOfNormalized(g, logits);
-                Node index = g.reshape(labels, dev.brisk.tensor.Shape.of(labels.shape().size()));
-                return g.neg(g.meanAll(g.gatherRows(logProbs, index)));
-            }
-        };
+        return loss("sparse_categorical_crossentropy", true, (g, labels, yPred) -> {
+            Node logits = flattenClasses(g, yPred);
+            Node logProbs = fromLogits ? g.logSoftmax(logits) : logOfNormalized(g, logits);
+            Node index = g.reshape(labels, Shape.of(labels.shape().size()));
+            return g.neg(g.meanAll(g.gatherRows(logProbs, index)));
+        });
     }
 
     public static Loss sparseCategoricalCrossentropy() {
@@ -41,19 +29,11 @@ public final class Losses {
 
     /** Cross-entropy between one-hot (or soft) targets and predictions. */
     public static Loss categoricalCrossentropy(boolean fromLogits) {
-        return new Loss() {
-            @Override
-            public String name() {
-                return "categorical_crossentropy";
-            }
-
-            @Override
-            public Node compute(Graph g, Node yTrue, Node yPred) {
-                Node logProbs = fromLogits ? g.logSoftmax(yPred) : logOfNormalized(g, yPred);
-                Node perSample = g.neg(g.sum(g.mul(matchShape(g, yTrue, yPred), logProbs), false, -1));
-                return g.meanAll(perSample);
-            }
-        };
+        return loss("categorical_crossentropy", false, (g, yTrue, yPred) -> {
+            Node logProbs = fromLogits ? g.logSoftmax(yPred) : logOfNormalized(g, yPred);
+            Node perSample = g.neg(g.sum(g.mul(matchShape(g, yTrue, yPred), logProbs), false, -1));
+            return g.meanAll(perSample);
+        });
     }
 
     public static Loss categoricalCrossentropy() {
@@ -62,30 +42,22 @@ public final class Losses {
 
     /** Binary cross-entropy, averaged over the last axis then the batch, as in Keras. */
     public static Loss binaryCrossentropy(boolean fromLogits) {
-        return new Loss() {
-            @Override
-            public String name() {
-                return "binary_crossentropy";
+        return loss("binary_crossentropy", false, (g, yTrue, yPred) -> {
+            Node z = matchShape(g, yTrue, yPred);
+            Node perElement;
+            if (fromLogits) {
+                // max(x, 0) - x z + log(1 + exp(-|x|)): stable for large |x|.
+                Node x = yPred;
+                Node softplus = g.log(g.addScalar(g.unary(UnaryFn.EXP, g.neg(g.unary(UnaryFn.ABS, x))), 1f));
+                perElement = g.add(g.sub(g.unary(UnaryFn.RELU, x), g.mul(x, z)), softplus);
+            } else {
+                Node p = g.unary(UnaryFn.CLIP_PROB, EPSILON, yPred);
+                Node pos = g.mul(z, g.log(p));
+                Node neg = g.mul(g.addScalar(g.neg(z), 1f), g.log(g.addScalar(g.neg(p), 1f)));
+                perElement = g.neg(g.add(pos, neg));
             }
-
-            @Override
-            public Node compute(Graph g, Node yTrue, Node yPred) {
-                Node z = matchShape(g, yTrue, yPred);
-                Node perElement;
-                if (fromLogits) {
-                    // max(x, 0) - x z + log(1 + exp(-|x|)): stable for large |x|.
-                    Node x = yPred;
-                    Node softplus = g.log(g.addScalar(g.unary(UnaryFn.EXP, g.neg(g.unary(UnaryFn.ABS, x))), 1f));
-                    perElement = g.add(g.sub(g.unary(UnaryFn.RELU, x), g.mul(x, z)), softplus);
-                } else {
-                    Node p = g.unary(UnaryFn.CLIP_PROB, EPSILON, yPred);
-                    Node pos = g.mul(z, g.log(p));
-                    Node neg = g.mul(g.addScalar(g.neg(z), 1f), g.log(g.addScalar(g.neg(p), 1f)));
-                    perElement = g.neg(g.add(pos, neg));
-                }
-                return meanLastThenBatch(g, perElement);
-            }
-        };
+            return meanLastThenBatch(g, perElement);
+        });
     }
 
     public static Loss binaryCrossentropy() {
@@ -94,30 +66,39 @@ public final class Losses {
 
     /** Mean squared error. */
     public static Loss meanSquaredError() {
-        return new Loss() {
-            @Override
-            public String name() {
-                return "mean_squared_error";
-            }
-
-            @Override
-            public Node compute(Graph g, Node yTrue, Node yPred) {
-                return meanLastThenBatch(g, g.square(g.sub(yPred, matchShape(g, yTrue, yPred))));
-            }
-        };
+        return loss("mean_squared_error", false, (g, yTrue, yPred) -> {
+            return meanLastThenBatch(g, g.square(g.sub(yPred, matchShape(g, yTrue, yPred))));
+        });
     }
 
     /** Mean absolute error. */
     public static Loss meanAbsoluteError() {
+        return loss("mean_absolute_error", false, (g, yTrue, yPred) -> {
+            return meanLastThenBatch(g, g.unary(UnaryFn.ABS, g.sub(yPred, matchShape(g, yTrue, yPred))));
+        });
+    }
+
+    /** The body of a loss: the scalar loss of {@code yPred} against {@code yTrue}. */
+    @FunctionalInterface
+    private interface LossFn {
+        Node compute(Graph g, Node yTrue, Node yPred);
+    }
+
+    private static Loss loss(String name, boolean sparseTargets, LossFn fn) {
         return new Loss() {
             @Override
             public String name() {
-                return "mean_absolute_error";
+                return name;
+            }
+
+            @Override
+            public boolean sparseTargets() {
+                return sparseTargets;
             }
 
             @Override
             public Node compute(Graph g, Node yTrue, Node yPred) {
-                return meanLastThenBatch(g, g.unary(UnaryFn.ABS, g.sub(yPred, matchShape(g, yTrue, yPred))));
+                return fn.compute(g, yTrue, yPred);
             }
         };
     }
@@ -146,7 +127,7 @@ public final class Losses {
             return yPred;
         }
         int classes = yPred.shape().dim(-1);
-        return g.reshape(yPred, dev.brisk.tensor.Shape.of(yPred.shape().size() / classes, classes));
+        return g.reshape(yPred, Shape.of(yPred.shape().size() / classes, classes));
     }
 
     /** log of probabilities renormalised over the last axis and clipped to [eps, 1 - eps], as Keras does. */
