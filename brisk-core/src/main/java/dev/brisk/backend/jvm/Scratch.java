@@ -13,6 +13,7 @@ final class Scratch {
     private float[] tile = new float[0];
     private float[] columns = new float[0];
     private float[] partials = new float[0];
+    private float[] lanes = new float[0];
     private int[] dims = new int[0];
     private float[] tail = new float[0];
 
@@ -69,6 +70,14 @@ final class Scratch {
             dims = new int[size];
         }
         return dims;
+    }
+
+    /** One vector's lanes, to add them in a fixed order. */
+    float[] lanes(int size) {
+        if (lanes.length < size) {
+            lanes = new float[size];
+        }
+        return lanes;
     }
 
     /** Per-slot partial results that a parallel reduction sums at the end. */

@@ -140,6 +140,16 @@ final class VectorReduce {
             FloatVector v = FloatVector.fromArray(S, x, from + i, m);
             acc = sum ? acc.add(v, m) : acc.lanewise(VectorOperators.MAX, v, m);
         }
-        return acc.reduceLanes(sum ? VectorOperators.ADD : VectorOperators.MAX);
+        if (!sum) {
+            return acc.reduceLanes(VectorOperators.MAX);
+        }
+        // Lanes are added in lane order, never in reduceLanes' unspecified order (see VectorMath).
+        float[] lanes = Scratch.get().lanes(L);
+        acc.intoArray(lanes, 0);
+        float total = 0f;
+        for (int k = 0; k < L; k++) {
+            total += lanes[k];
+        }
+        return total;
     }
 }

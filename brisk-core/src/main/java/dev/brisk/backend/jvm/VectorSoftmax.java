@@ -49,84 +49,54 @@ final class VectorSoftmax {
     }
 
     // One method per row keeps each piece of vector code small and called often, so it is compiled early and
-    // whole (vectors crossing into not-yet-compiled code are boxed).
+    // whole (vectors crossing into not-yet-compiled code are boxed). Each loop runs to the end with a mask rather
+    // than ending with a separate tail, so that exp has one call site, hot enough to be inlined. The sums are added
+    // in element order, so a row's result does not depend on the vector width or on what the JIT has compiled.
 
     private static void forwardRow(boolean log, float[] x, int xi, float[] y, int yi, int cols) {
-        int upper = S.loopBound(cols);
-        VectorMask<Float> tail = S.indexInRange(upper, cols);
         FloatVector maxV = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY);
-        int j = 0;
-        for (; j < upper; j += L) {
-            maxV = maxV.max(FloatVector.fromArray(S, x, xi + j));
-        }
-        if (j < cols) {
-            maxV = maxV.lanewise(VectorOperators.MAX, FloatVector.fromArray(S, x, xi + j, tail), tail);
+        for (int j = 0; j < cols; j += L) {
+            VectorMask<Float> m = S.indexInRange(j, cols);
+            maxV = maxV.lanewise(VectorOperators.MAX, FloatVector.fromArray(S, x, xi + j, m), m);
         }
         float max = maxV.reduceLanes(VectorOperators.MAX);
-        // e = exp(x - max), stored in y for softmax; the sum is needed by both forms.
-        FloatVector sumV = FloatVector.zero(S);
-        for (j = 0; j < upper; j += L) {
-            FloatVector e = FloatVector.fromArray(S, x, xi + j).sub(max).lanewise(VectorOperators.EXP);
-            sumV = sumV.add(e);
-            if (!log) {
-                e.intoArray(y, yi + j);
-            }
+        // e = exp(x - max) goes to y first: softmax scales it in place, log-softmax only needs its sum.
+        for (int j = 0; j < cols; j += L) {
+            VectorMask<Float> m = S.indexInRange(j, cols);
+            VectorMath.exp(FloatVector.fromArray(S, x, xi + j, m).sub(max)).intoArray(y, yi + j, m);
         }
-        if (j < cols) {
-            FloatVector e = FloatVector.fromArray(S, x, xi + j, tail).sub(max).lanewise(VectorOperators.EXP);
-            sumV = sumV.add(e, tail);
-            if (!log) {
-                e.intoArray(y, yi + j, tail);
-            }
+        float sum = 0f;
+        for (int j = 0; j < cols; j++) {
+            sum += y[yi + j];
         }
-        float sum = sumV.reduceLanes(VectorOperators.ADD);
         if (log) {
             float shift = max + (float) Math.log(sum);
-            for (j = 0; j < upper; j += L) {
-                FloatVector.fromArray(S, x, xi + j).sub(shift).intoArray(y, yi + j);
-            }
-            if (j < cols) {
-                FloatVector.fromArray(S, x, xi + j, tail).sub(shift).intoArray(y, yi + j, tail);
+            for (int j = 0; j < cols; j += L) {
+                VectorMask<Float> m = S.indexInRange(j, cols);
+                FloatVector.fromArray(S, x, xi + j, m).sub(shift).intoArray(y, yi + j, m);
             }
         } else {
             float inv = 1 / sum;
-            for (j = 0; j < upper; j += L) {
-                FloatVector.fromArray(S, y, yi + j).mul(inv).intoArray(y, yi + j);
-            }
-            if (j < cols) {
-                FloatVector.fromArray(S, y, yi + j, tail).mul(inv).intoArray(y, yi + j, tail);
+            for (int j = 0; j < cols; j += L) {
+                VectorMask<Float> m = S.indexInRange(j, cols);
+                FloatVector.fromArray(S, y, yi + j, m).mul(inv).intoArray(y, yi + j, m);
             }
         }
     }
 
+    /** softmax: {@code dx = y (dy - s)}, {@code s = sum(dy y)}; log-softmax: {@code dx = dy - exp(y) s}, {@code s = sum(dy)}. */
     private static void backwardRow(boolean log, float[] y, int yi, float[] dy, int gi, float[] dx, int xi,
                                     int cols) {
-        int upper = S.loopBound(cols);
-        VectorMask<Float> tail = S.indexInRange(upper, cols);
-        // softmax: s = sum(dy * y); log-softmax: s = sum(dy).
-        FloatVector sV = FloatVector.zero(S);
-        int j = 0;
-        for (; j < upper; j += L) {
-            FloatVector g = FloatVector.fromArray(S, dy, gi + j);
-            sV = log ? sV.add(g) : g.fma(FloatVector.fromArray(S, y, yi + j), sV);
+        float s = 0f;
+        for (int j = 0; j < cols; j++) {
+            s += log ? dy[gi + j] : dy[gi + j] * y[yi + j];
         }
-        if (j < cols) {
-            FloatVector g = FloatVector.fromArray(S, dy, gi + j, tail);
-            sV = log ? sV.add(g) : g.fma(FloatVector.fromArray(S, y, yi + j, tail), sV);
+        for (int j = 0; j < cols; j += L) {
+            VectorMask<Float> m = S.indexInRange(j, cols);
+            FloatVector yv = FloatVector.fromArray(S, y, yi + j, m);
+            FloatVector g = FloatVector.fromArray(S, dy, gi + j, m);
+            FloatVector d = log ? g.sub(VectorMath.exp(yv).mul(s)) : yv.mul(g.sub(s));
+            d.intoArray(dx, xi + j, m);
         }
-        float s = sV.reduceLanes(VectorOperators.ADD);
-        for (j = 0; j < upper; j += L) {
-            backward(log, s, FloatVector.fromArray(S, y, yi + j), FloatVector.fromArray(S, dy, gi + j))
-                    .intoArray(dx, xi + j);
-        }
-        if (j < cols) {
-            backward(log, s, FloatVector.fromArray(S, y, yi + j, tail),
-                    FloatVector.fromArray(S, dy, gi + j, tail)).intoArray(dx, xi + j, tail);
-        }
-    }
-
-    /** softmax: {@code y (dy - s)}; log-softmax: {@code dy - exp(y) s}. */
-    private static FloatVector backward(boolean log, float s, FloatVector y, FloatVector dy) {
-        return log ? dy.sub(y.lanewise(VectorOperators.EXP).mul(s)) : y.mul(dy.sub(s));
     }
 }

@@ -51,14 +51,14 @@ final class VectorUnaryLoops {
     private static void exp(float[] x, int xo, float[] y, int yo, int n) {
         for (int i = 0; i < n; i += L) {
             FloatVector v = FloatVector.fromArray(S, x, xo + i);
-            v.lanewise(VectorOperators.EXP).intoArray(y, yo + i);
+            VectorMath.exp(v).intoArray(y, yo + i);
         }
     }
 
     private static void log(float[] x, int xo, float[] y, int yo, int n) {
         for (int i = 0; i < n; i += L) {
             FloatVector v = FloatVector.fromArray(S, x, xo + i);
-            v.lanewise(VectorOperators.LOG).intoArray(y, yo + i);
+            VectorMath.log(v).intoArray(y, yo + i);
         }
     }
 
@@ -114,7 +114,7 @@ final class VectorUnaryLoops {
     private static void tanh(float[] x, int xo, float[] y, int yo, int n) {
         for (int i = 0; i < n; i += L) {
             FloatVector v = FloatVector.fromArray(S, x, xo + i);
-            v.lanewise(VectorOperators.TANH).intoArray(y, yo + i);
+            VectorMath.tanh(v).intoArray(y, yo + i);
         }
     }
 
