@@ -21,13 +21,13 @@ public final class Parallel {
 
     /**
      * Runs {@code body} over {@code [0, n)} in chunks of at least {@code grain} indexes, on up to
-     * {@link ThreadBudget#threads()} threads.
+     * {@link ThreadBudget#computeThreads()} threads.
      */
     public static void forRange(int n, int grain, RangeBody body) {
         if (n <= 0) {
             return;
         }
-        int threads = ThreadBudget.threads();
+        int threads = ThreadBudget.computeThreads();
         int chunks = Math.min(threads, Math.max(1, n / Math.max(1, grain)));
         if (chunks <= 1 || INSIDE.get()) {
             body.run(0, n);
@@ -41,7 +41,7 @@ public final class Parallel {
 
     /** The number of threads a region may use now. */
     public static int threads() {
-        return ThreadBudget.threads();
+        return ThreadBudget.computeThreads();
     }
 
     /** True on a thread that is already running a parallel region. */

@@ -15,6 +15,8 @@ public final class ThreadBudget {
 
     private static volatile int override;
     private static volatile Resolved cached;
+    private static final java.util.concurrent.atomic.AtomicInteger RESERVED =
+            new java.util.concurrent.atomic.AtomicInteger();
 
     private ThreadBudget() {
     }
@@ -37,6 +39,28 @@ public final class ThreadBudget {
     /** The number of threads Brisk may keep busy. */
     public static int threads() {
         return resolve().threads();
+    }
+
+    /**
+     * The threads compute kernels may use now: the budget less the threads input pipelines have reserved, and
+     * never fewer than one.
+     */
+    public static int computeThreads() {
+        return Math.max(1, threads() - RESERVED.get());
+    }
+
+    /** Threads reserved by input pipelines at the moment (see {@link #reserve}). */
+    public static int reserved() {
+        return RESERVED.get();
+    }
+
+    /**
+     * Takes {@code n} threads of the budget away from the compute kernels for input-pipeline workers, until the
+     * returned reservation is resized or closed; so pipeline workers and compute threads together stay within the
+     * budget.
+     */
+    public static Reservation reserve(int n) {
+        return new Reservation(RESERVED, n);
     }
 
     /** The budget and where it came from, for the line printed at the start of fit. */
