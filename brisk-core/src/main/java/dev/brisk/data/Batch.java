@@ -7,10 +7,10 @@ import dev.brisk.tensor.Tensor;
  *
  * <p>Lifetime: a batch handed out by a {@link Dataset#batches} iterator is valid only until that iterator's next
  * call to {@code next()}, because implementations may reuse its buffers or view the dataset's storage. Treat it as
- * read-only, and call {@link #copy()} to keep it longer.
+ * read-only, and call {@link #copy()} to keep it longer. Batches made by {@link Pipeline#batch} own their storage.
  *
  * @param features shape {@code [size, ...featureShape]}
- * @param labels shape {@code [size, ...labelShape]}
+ * @param labels shape {@code [size, ...labelShape]}, or null for features only (data to predict on)
  * @param size the number of samples; the last batch of an epoch may be smaller than the requested batch size
  */
 public record Batch(Tensor features, Tensor labels, int size) {
@@ -18,14 +18,14 @@ public record Batch(Tensor features, Tensor labels, int size) {
     /** Checks that both tensors hold {@code size} samples along axis 0. */
     public Batch {
         if (features.shape().rank() == 0 || features.shape().dim(0) != size
-                || labels.shape().rank() == 0 || labels.shape().dim(0) != size) {
+                || labels != null && (labels.shape().rank() == 0 || labels.shape().dim(0) != size)) {
             throw new IllegalArgumentException("batch of " + size + " samples has features of shape "
-                    + features.shape() + " and labels of shape " + labels.shape());
+                    + features.shape() + " and labels of shape " + (labels == null ? "(none)" : labels.shape()));
         }
     }
 
     /** A copy that owns its storage and stays valid after the iterator moves on. */
     public Batch copy() {
-        return new Batch(features.copy(), labels.copy(), size);
+        return new Batch(features.copy(), labels == null ? null : labels.copy(), size);
     }
 }

@@ -1,0 +1,284 @@
+package dev.brisk.data;
+
+import dev.brisk.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * An input pipeline in the spirit of {@code tf.data.Dataset}: a source of elements and a chain of transformations
+ * (parallel {@code map} that keeps the order, {@code filter}, seeded {@code shuffle}, {@code batch},
+ * {@code prefetch}, {@code cache}, {@code repeat}, {@code take}, {@code skip}, {@code zip}), run on plain Java
+ * threads inside the process's {@link dev.brisk.parallel.ThreadBudget}.
+ *
+ * <pre>{@code
+ * Pipeline<Batch> train = Pipeline.from(IdxDatasets.load(images, labels, 1f))
+ *         .shuffle(60_000, 42)
+ *         .map(Sample.features(Rescaling.divideBy(255)), Pipeline.AUTOTUNE)
+ *         .batch(128)
+ *         .prefetch(Pipeline.AUTOTUNE);
+ * model.fit(train, Fit.epochs(3));
+ * }</pre>
+ *
+ * <p>A pipeline is an immutable recipe; each {@link #iterator()} is a new pass (an epoch). Passes are deterministic:
+ * the same sources and seeds give the same elements in the same order whatever the number of threads, because
+ * parallel maps keep the order, shuffles and random maps draw from seeds fixed by the pass number and the element's
+ * position, and nothing depends on timing. Pass {@code k} of a stage (counted from 0 per stage object) uses
+ * {@code seed + k}, so each epoch is shuffled anew, as with tf.data's {@code reshuffle_each_iteration}.
+ *
+ * <p>Elements must not be null, and functions given to {@code map} and {@code filter} must not modify their
+ * input: elements may be views of shared storage, or cached.
+ */
+public abstract class Pipeline<T> implements Iterable<T> {
+    /** Let the pipeline size map parallelism or the prefetch buffer from measured stalls (see {@link Autotuner}). */
+    public static final int AUTOTUNE = -1;
+    /** {@link #cardinality()} of a pipeline that never ends. */
+    public static final long INFINITE = -1;
+    /** {@link #cardinality()} of a pipeline whose length is known only by running it (after a filter). */
+    public static final long UNKNOWN = -2;
+
+    /** The reservation the last pass over this pipeline ended with, so the next one starts there. */
+    private final AtomicInteger reservationHint = new AtomicInteger();
+
+    Pipeline() {
+    }
+
+    /** Starts one pass of this stage, registering its threads and tunables with {@code tuner}. */
+    abstract Cursor<T> open(Autotuner tuner);
+
+    /** The number of elements of a pass, or {@link #INFINITE} or {@link #UNKNOWN}. */
+    public abstract long cardinality();
+
+    // ---- sources ----
+
+    /** The elements of {@code items}, in order. */
+    public static <T> Pipeline<T> fromList(List<? extends T> items) {
+        List<? extends T> copy = List.copyOf(items);
+        return new IndexedSource<>(copy.size(), copy::get);
+    }
+
+    /** The integers {@code 0 .. n-1}. */
+    public static Pipeline<Integer> range(int n) {
+        return new IndexedSource<>(n, i -> i);
+    }
+
+    /** The rows of {@code rows} (axis 0), each a tensor without that axis; views, not copies. */
+    public static Pipeline<Tensor> fromTensor(Tensor rows) {
+        if (rows.shape().rank() == 0) {
+            throw new IllegalArgumentException("cannot slice a rank-0 tensor into rows");
+        }
+        return new IndexedSource<>(rows.shape().dim(0), i -> row(rows, i));
+    }
+
+    /**
+     * One sample per row of {@code features} and {@code labels} (tf.data's {@code from_tensor_slices}); views,
+     * not copies.
+     *
+     * @throws IllegalArgumentException naming both shapes when they disagree on the number of samples
+     */
+    public static Pipeline<Sample> fromArrays(Tensor features, Tensor labels) {
+        return from(new InMemoryDataset(features, labels));
+    }
+
+    /** The samples of an in-memory dataset, in storage order; views, not copies. */
+    public static Pipeline<Sample> from(InMemoryDataset data) {
+        Tensor x = data.features();
+        Tensor y = data.labels();
+        return new IndexedSource<>(data.size(), i -> new Sample(row(x, i), row(y, i)));
+    }
+
+    private static Tensor row(Tensor t, int i) {
+        return t.slice(i, i + 1).reshape(t.shape().dropFirst());
+    }
+
+    // ---- transformations ----
+
+    /** Applies {@code fn} to every element, on the thread that pulls elements (tf.data's sequential map). */
+    public <R> Pipeline<R> map(Function<? super T, ? extends R> fn) {
+        return map(fn, 0);
+    }
+
+    /**
+     * Applies {@code fn} to every element on {@code parallelism} worker threads, or as many as AUTOTUNE finds
+     * useful ({@link #AUTOTUNE}), delivering the results in input order. {@code fn} must be thread-safe.
+     */
+    public <R> Pipeline<R> map(Function<? super T, ? extends R> fn, int parallelism) {
+        Objects.requireNonNull(fn, "map function");
+        return new MapStage<R, T>(this, (e, pass, index) -> fn.apply(e), checkParallelism(parallelism));
+    }
+
+    /**
+     * Applies a random transformation (an augmentation) to every element, giving each element its own generator
+     * seeded from {@code fn.seed()}, the pass and the element's position (see
+     * {@link RandomTransform#generator}).
+     */
+    public <R> Pipeline<R> map(RandomTransform<? super T, ? extends R> fn) {
+        return map(fn, 0);
+    }
+
+    /** {@link #map(RandomTransform)} on {@code parallelism} workers or {@link #AUTOTUNE}; results are the same. */
+    public <R> Pipeline<R> map(RandomTransform<? super T, ? extends R> fn, int parallelism) {
+        long seed = fn.seed();
+        return new MapStage<R, T>(this, (e, pass, index) -> fn.apply(e, RandomTransform.generator(seed, pass,
+                index)), checkParallelism(parallelism));
+    }
+
+    private static int checkParallelism(int parallelism) {
+        if (parallelism < 0 && parallelism != AUTOTUNE) {
+            throw new IllegalArgumentException("map parallelism must be positive or AUTOTUNE, got " + parallelism);
+        }
+        return parallelism;
+    }
+
+    /** The elements for which {@code predicate} is true. */
+    public Pipeline<T> filter(Predicate<? super T> predicate) {
+        return new FilterStage<>(this, Objects.requireNonNull(predicate, "filter predicate"));
+    }
+
+    /**
+     * Shuffles with a buffer of {@code bufferSize} elements, as tf.data does: the buffer is filled with the first
+     * elements, then each output is drawn at random from the buffer and its place taken by the next input. A
+     * buffer at least as large as the input gives a uniformly random permutation (and then the order is exactly
+     * {@link Permutations#shuffled}{@code (n, seed + pass)}, the order {@link InMemoryDataset} shuffles to, so the
+     * same seed gives the same batches through a pipeline as through arrays).
+     */
+    public Pipeline<T> shuffle(int bufferSize, long seed) {
+        if (bufferSize < 1) {
+            throw new IllegalArgumentException("shuffle buffer size must be at least 1, got " + bufferSize);
+        }
+        return new ShuffleStage<>(this, bufferSize, seed);
+    }
+
+    /** {@link #shuffle(int, long)} with a seed from the clock: not reproducible; prefer passing a seed. */
+    public Pipeline<T> shuffle(int bufferSize) {
+        return shuffle(bufferSize, System.nanoTime() ^ 0x5DEECE66DL);
+    }
+
+    /** {@link #batch(int, boolean)} keeping a smaller last batch. */
+    public Pipeline<Batch> batch(int size) {
+        return batch(size, false);
+    }
+
+    /**
+     * Stacks consecutive elements into batches of {@code size} along a new first axis. Elements must be
+     * {@link Sample}s (features and labels stacked separately; samples without labels give batches without labels)
+     * or {@link Tensor}s (stacked as features without labels), all of one shape. The last batch may be smaller,
+     * unless {@code dropRemainder}.
+     */
+    public Pipeline<Batch> batch(int size, boolean dropRemainder) {
+        if (size < 1) {
+            throw new IllegalArgumentException("batch size must be at least 1, got " + size);
+        }
+        return new BatchStage(this, size, dropRemainder);
+    }
+
+    /**
+     * Produces up to {@code bufferSize} elements ahead on a background thread, so the consumer (the training loop)
+     * and the rest of the pipeline overlap; {@link #AUTOTUNE} starts at 2 and grows the buffer when the consumer
+     * waits.
+     */
+    public Pipeline<T> prefetch(int bufferSize) {
+        if (bufferSize < 1 && bufferSize != AUTOTUNE) {
+            throw new IllegalArgumentException("prefetch buffer size must be at least 1 or AUTOTUNE, got "
+                    + bufferSize);
+        }
+        return new PrefetchStage<>(this, bufferSize);
+    }
+
+    /**
+     * Keeps the elements of the first complete pass in memory and replays them in later passes (tf.data's
+     * in-memory {@code cache}). A pass that stops early caches nothing. Random maps and shuffles before the cache
+     * run once; put per-epoch randomness after it.
+     */
+    public Pipeline<T> cache() {
+        return new CacheStage<>(this);
+    }
+
+    /** Repeats the elements forever (each repetition is a new pass of the stages above). */
+    public Pipeline<T> repeat() {
+        return new RepeatStage<>(this, -1);
+    }
+
+    /** Repeats the elements {@code count} times. */
+    public Pipeline<T> repeat(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("repeat count must be non-negative, got " + count);
+        }
+        return new RepeatStage<>(this, count);
+    }
+
+    /** The first {@code n} elements; the stages above stop once they are delivered. */
+    public Pipeline<T> take(long n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("take count must be non-negative, got " + n);
+        }
+        return new TakeStage<>(this, n);
+    }
+
+    /** All but the first {@code n} elements. */
+    public Pipeline<T> skip(long n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("skip count must be non-negative, got " + n);
+        }
+        return new SkipStage<>(this, n);
+    }
+
+    /** Pairs of one element of this pipeline and one of {@code other}, until either ends. */
+    public <U> Pipeline<Pair<T, U>> zip(Pipeline<U> other) {
+        return zip(other, Pair::new);
+    }
+
+    /** {@code combine} of one element of this pipeline and one of {@code other}, until either ends. */
+    public <U, R> Pipeline<R> zip(Pipeline<U> other, BiFunction<? super T, ? super U, ? extends R> combine) {
+        return new ZipStage<>(this, other, combine);
+    }
+
+    /** Drops elements whose record is bad ({@link BadRecordException}), silently. */
+    public Pipeline<T> ignoreErrors() {
+        return ignoreErrors(e -> { });
+    }
+
+    /**
+     * Drops elements whose record is bad ({@link BadRecordException}) and tells {@code onError} about each, for
+     * example a {@link BadRecords} that counts them. Other exceptions still stop the pass.
+     */
+    public Pipeline<T> ignoreErrors(Consumer<? super BadRecordException> onError) {
+        return new IgnoreErrorsStage<>(this, Objects.requireNonNull(onError, "error handler"));
+    }
+
+    // ---- running ----
+
+    /** Starts a new pass. Close it when stopping early, to stop its threads at once. */
+    @Override
+    public PipelineIterator<T> iterator() {
+        Autotuner tuner = new Autotuner(reservationHint);
+        try {
+            return new PipelineIterator<>(open(tuner), tuner);
+        } catch (RuntimeException | Error e) {
+            tuner.close();
+            throw e;
+        }
+    }
+
+    /** All elements of one pass, in a list. */
+    public List<T> toList() {
+        if (cardinality() == INFINITE) {
+            throw new IllegalStateException("cannot collect an infinite pipeline; use take(n) first");
+        }
+        List<T> out = new ArrayList<>();
+        try (PipelineIterator<T> it = iterator()) {
+            it.forEachRemaining(out::add);
+        }
+        return out;
+    }
+
+    /** The number of elements after dropping {@code n} of {@code c}, or the special cardinality. */
+    static long minus(long c, long n) {
+        return c < 0 ? c : Math.max(0, c - n);
+    }
+}
