@@ -1,7 +1,9 @@
 package dev.brisk.nn;
 
 import dev.brisk.callbacks.Callback;
+import dev.brisk.data.Batch;
 import dev.brisk.data.Dataset;
+import dev.brisk.data.Pipeline;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +18,8 @@ public final class Fit {
     Dataset validationData;
     Tensor[] validationX;
     Tensor[] validationY;
+    Pipeline<Batch> validationPipeline;
+    int stepsPerEpoch;
     final List<Callback> callbacks = new ArrayList<>();
 
     private Fit() {
@@ -66,6 +70,24 @@ public final class Fit {
     public Fit validation(Tensor x, Tensor y) {
         this.validationX = new Tensor[] {x};
         this.validationY = new Tensor[] {y};
+        return this;
+    }
+
+    /** A pipeline of (features, labels) batches to evaluate at the end of each epoch ("val_" metrics). */
+    public Fit validation(Pipeline<Batch> data) {
+        this.validationPipeline = data;
+        return this;
+    }
+
+    /**
+     * For a {@link Pipeline}: an epoch is {@code steps} batches, read from one pass that continues across epochs
+     * (needed for a pipeline that repeats forever). Arrays and datasets always train on every sample per epoch.
+     */
+    public Fit stepsPerEpoch(int steps) {
+        if (steps < 1) {
+            throw new IllegalArgumentException("steps per epoch must be at least 1, got " + steps);
+        }
+        this.stepsPerEpoch = steps;
         return this;
     }
 

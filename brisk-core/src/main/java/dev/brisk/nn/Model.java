@@ -5,7 +5,9 @@ import dev.brisk.backend.Kernels;
 import dev.brisk.callbacks.EpochStats;
 import dev.brisk.callbacks.History;
 import dev.brisk.callbacks.TrainingTarget;
+import dev.brisk.data.Batch;
 import dev.brisk.data.Dataset;
+import dev.brisk.data.Pipeline;
 import dev.brisk.exec.Plan;
 import dev.brisk.graph.Graph;
 import dev.brisk.io.WeightsFile;
@@ -244,6 +246,15 @@ public class Model implements TrainingTarget {
         return new Training(this).fit(BatchSource.of(train), options);
     }
 
+    /**
+     * Trains on a pipeline of (features, labels) batches (single-input models). The pipeline batches and shuffles
+     * itself: {@link Fit#batchSize}, {@link Fit#shuffle} and {@link Fit#seed} do not apply; each epoch is one pass,
+     * or {@link Fit#stepsPerEpoch} batches.
+     */
+    public History fit(Pipeline<Batch> train, Fit options) {
+        return new Training(this).fit(new PipelineBatchSource(train, options.stepsPerEpoch, true, "fit"), options);
+    }
+
     /** Trains on arrays: features {@code x} and targets {@code y}, sample axis first. */
     public History fit(Tensor x, Tensor y, Fit options) {
         return fit(new Tensor[] {x}, new Tensor[] {y}, options);
@@ -263,6 +274,11 @@ public class Model implements TrainingTarget {
         return evaluate(data, 32);
     }
 
+    /** Loss and metrics on one pass of a pipeline of (features, labels) batches. */
+    public Map<String, Double> evaluate(Pipeline<Batch> data) {
+        return new Training(this).evaluate(new PipelineBatchSource(data, 0, true, "evaluate"), 0);
+    }
+
     public Map<String, Double> evaluate(Tensor x, Tensor y, int batchSize) {
         return new Training(this).evaluate(BatchSource.of(new Tensor[] {x}, new Tensor[] {y}), batchSize);
     }
@@ -274,6 +290,11 @@ public class Model implements TrainingTarget {
 
     public Tensor predict(Tensor x) {
         return predict(x, 32);
+    }
+
+    /** The outputs for one pass of a pipeline of batches (their labels, if any, are ignored). */
+    public Tensor predict(Pipeline<Batch> data) {
+        return new Training(this).predict(new PipelineBatchSource(data, 0, false, "predict"), 0)[0];
     }
 
     public Tensor[] predict(Tensor[] x, int batchSize) {

@@ -95,6 +95,9 @@ final class Training {
     }
 
     private static BatchSource validationSource(Fit options) {
+        if (options.validationPipeline != null) {
+            return new PipelineBatchSource(options.validationPipeline, 0, true, "validation");
+        }
         if (options.validationData != null) {
             return BatchSource.of(options.validationData);
         }
@@ -125,24 +128,19 @@ final class Training {
         model.ensureBuilt(data.inputShapes());
         StepRunner runner = model.runner();
         int outputs = model.outputs().size();
-        Tensor[] result = new Tensor[outputs];
-        int row = 0;
+        PredictionRows[] rows = new PredictionRows[outputs];
+        for (int i = 0; i < outputs; i++) {
+            rows[i] = new PredictionRows(data.size(), model.outputs().get(i).shape());
+        }
         for (StepBatch batch : data.batches(batchSize, false, 0)) {
             StepRunner.Result r = runner.run(StepRunner.Kind.PREDICT, batch);
             for (int i = 0; i < outputs; i++) {
-                Tensor p = r.predictions()[i];
-                if (result[i] == null) {
-                    result[i] = Tensor.zeros(p.shape().withDim(0, data.size()));
-                }
-                int per = p.size() / batch.size();
-                System.arraycopy(p.data(), p.offset(), result[i].data(), row * per, p.size());
+                rows[i].add(r.predictions()[i]);
             }
-            row += batch.size();
         }
+        Tensor[] result = new Tensor[outputs];
         for (int i = 0; i < outputs; i++) {
-            if (result[i] == null) { // no samples: empty outputs rather than null
-                result[i] = Tensor.zeros(model.outputs().get(i).shape().prepend(0));
-            }
+            result[i] = rows[i].toTensor(model.outputs().get(i).shape());
         }
         return result;
     }
