@@ -1,0 +1,143 @@
+package dev.brisk.data;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brisk.tensor.Shape;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CsvDatasetTest {
+    @TempDir
+    Path tmp;
+
+    private Path write(String name, String text) throws IOException {
+        Path p = tmp.resolve(name);
+        Files.writeString(p, text);
+        return p;
+    }
+
+    private CsvDataset iris(Path file) throws IOException {
+        return CsvDataset.builder(file)
+                .label("species", ColumnType.category("setosa", "versicolor", "virginica"))
+                .column("id", ColumnType.IGNORE)
+                .column("petals", ColumnType.INT)
+                .build();
+    }
+
+    @Test
+    void typedColumnsBecomeFeaturesAndALabel() throws IOException {
+        Path f = write("iris.csv", "\uFEFFid,length,\"width, cm\",petals,species\n"
+                + "7,5.1,3.5,5,setosa\n"
+                + "\n"
+                + "8, 4.9 ,\"3.0\",+6,virginica\n"
+                + "9,-1e-1,nan,0,versicolor\n");
+        CsvDataset ds = iris(f);
+        assertEquals(List.of("length", "width, cm", "petals"), ds.featureNames());
+        List<Sample> rows = ds.toList();
+        assertEquals(3, rows.size());
+        assertEquals(Shape.of(3), rows.get(0).features().shape());
+        assertEquals(Shape.scalar(), rows.get(0).label().shape());
+        assertArrayEquals(new float[] {5.1f, 3.5f, 5}, rows.get(0).features().toArray());
+        assertArrayEquals(new float[] {4.9f, 3.0f, 6}, rows.get(1).features().toArray());
+        assertEquals(2f, rows.get(1).label().get(0));
+        assertEquals(-0.1f, rows.get(2).features().get(0));
+        assertTrue(Float.isNaN(rows.get(2).features().get(1)));
+        assertEquals(1f, rows.get(2).label().get(0));
+        // Each pass reads the file again.
+        assertEquals(3, ds.batch(2).toList().stream().mapToInt(Batch::size).sum());
+        assertEquals(Pipeline.UNKNOWN, ds.cardinality());
+    }
+
+    @Test
+    void withoutALabelColumnSamplesHaveFeaturesOnly() throws IOException {
+        Path f = write("x.csv", "a;b\n1;2\n3;4\n");
+        CsvDataset ds = CsvDataset.builder(f).delimiter(';').build();
+        Batch b = ds.batch(5).toList().get(0);
+        assertNull(b.labels());
+        assertArrayEquals(new float[] {1, 2, 3, 4}, b.features().toArray());
+    }
+
+    private BadRecordException badRow(CsvDataset ds) {
+        return assertThrows(BadRecordException.class, ds::toList);
+    }
+
+    @Test
+    void aRowWithTheWrongColumnCountNamesFileAndLine() throws IOException {
+        Path f = write("short.csv", "id,length,width,petals,species\n1,2,3,4,setosa\n2,3,4,setosa\n");
+        BadRecordException e = badRow(iris(f));
+        assertEquals(f + " line 3: expected 5 columns (as in the header), found 4", e.getMessage());
+        assertEquals(f, e.file());
+        assertEquals(3, e.record());
+    }
+
+    @Test
+    void aCellThatIsNotANumberNamesFileLineAndColumn() throws IOException {
+        Path f = write("nan.csv", "id,length,width,petals,species\n1,2,3,4,setosa\n2,3,abc,4,setosa\n");
+        assertEquals(f + " line 3, column 'width' (3): 'abc' is not a number", badRow(iris(f)).getMessage());
+        String header = "id,length,width,petals,species\n";
+        assertEquals("line 2, column 'width' (3): empty value", tail(iris(write("e.csv", header + "1,2,,4,setosa"))));
+        assertEquals("line 2, column 'length' (2): '1.5f' is not a number",
+                tail(iris(write("j.csv", header + "1,1.5f,2,4,setosa"))));
+        assertEquals("line 2, column 'petals' (4): '4.5' is not an integer",
+                tail(iris(write("i.csv", header + "1,2,3,4.5,setosa"))));
+        assertEquals("line 2, column 'petals' (4): '16777217' cannot be represented exactly as float32 (integers up "
+                + "to 2^24 can)", tail(iris(write("big.csv", header + "1,2,3,16777217,setosa"))));
+        assertEquals("line 2, column 'length' (2): '1e39' is beyond float32's range",
+                tail(iris(write("r.csv", header + "1,1e39,3,4,setosa"))));
+        assertEquals("line 2, column 'species' (5): 'rose' is not one of the categories [setosa, versicolor, "
+                + "virginica]", tail(iris(write("c.csv", header + "1,2,3,4,rose"))));
+        assertEquals("line 2: the quote opened at character 3 is not closed (fields may not span lines)",
+                tail(iris(write("q.csv", header + "1,\"2,3,4,setosa"))));
+    }
+
+    private String tail(CsvDataset ds) {
+        String m = badRow(ds).getMessage();
+        return m.substring(m.indexOf(" line ") + 1);
+    }
+
+    @Test
+    void badRowsCanBeSkippedAndCounted() throws IOException {
+        Path f = write("mixed.csv", "id,length,width,petals,species\n"
+                + "1,1,1,1,setosa\n"
+                + "2,2,x,2,setosa\n"
+                + "3,3,3,3,setosa,extra\n"
+                + "4,4,4,4,virginica\n");
+        BadRecords bad = new BadRecords();
+        List<Sample> rows = iris(f).ignoreErrors(bad).toList();
+        assertEquals(2, rows.size());
+        assertEquals(4f, rows.get(1).features().get(0));
+        assertEquals(2, bad.count());
+        assertEquals(List.of(f + " line 3, column 'width' (3): 'x' is not a number",
+                f + " line 4: expected 5 columns (as in the header), found 6"), bad.messages());
+        // Skipping works behind a parallel map and a prefetch too.
+        BadRecords again = new BadRecords();
+        assertEquals(2, iris(f).map(s -> s, 2).prefetch(2).ignoreErrors(again).batch(8).toList().get(0).size());
+        assertEquals(2, again.count());
+    }
+
+    @Test
+    void headerProblemsAreFoundWhenBuilt() throws IOException {
+        Path empty = write("empty.csv", "");
+        assertEquals(empty + ": no header line (the first line must name the columns)",
+                assertThrows(DataFormatException.class, () -> CsvDataset.builder(empty).build()).getMessage());
+        Path twice = write("twice.csv", "a,b,a\n1,2,3\n");
+        assertEquals(twice + " line 1 (header): column 'a' appears twice",
+                assertThrows(DataFormatException.class, () -> CsvDataset.builder(twice).build()).getMessage());
+        Path ok = write("ok.csv", "a,b\n1,2\n");
+        assertEquals(ok + ": label column 'y' is not in the header [a, b]",
+                assertThrows(DataFormatException.class, () -> CsvDataset.builder(ok).label("y").build())
+                        .getMessage());
+        assertEquals(ok + ": column 'c' is not in the header [a, b]", assertThrows(DataFormatException.class,
+                () -> CsvDataset.builder(ok).column("c", ColumnType.INT).build()).getMessage());
+        assertEquals(ok + ": no feature columns left in [a, b]", assertThrows(DataFormatException.class,
+                () -> CsvDataset.builder(ok).label("a").column("b", ColumnType.IGNORE).build()).getMessage());
+    }
+}
