@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>the pipeline reserves from the {@link ThreadBudget} as many threads as it measurably keeps busy (at most
  *       the budget less one), so compute threads plus busy pipeline threads stay within the budget;</li>
  *   <li>the autotuned parallel map whose workers were busy at least 75% of the window gets one more worker (up to
- *       the budget less one); if none is saturated, the autotuned prefetch buffer doubles (up to 64).</li>
+ *       the budget less one); if no map is that busy, the stalls come in bursts and the autotuned prefetch buffer
+ *       doubles (up to 64); a busy map already at its limit changes nothing.</li>
  * </ol>
  * When stalls fall under 2% and the pipeline uses clearly fewer cores than it holds, it gives one back. Map
  * parallelism and prefetch depth belong to the stages and the reservation to the pipeline iterated, so the next
@@ -137,9 +138,11 @@ final class Autotuner implements AutoCloseable {
         int maxWorkers = Math.max(1, budget - 1);
         MapLoad busiest = null;
         double best = SATURATED;
+        boolean saturated = false;
         for (MapLoad m : maps) {
             int p = m.parallelism.get();
             double utilisation = m.busyNanos.get() / ((double) wall * p);
+            saturated |= utilisation >= SATURATED;
             if (utilisation >= best && p < maxWorkers) {
                 best = utilisation;
                 busiest = m;
@@ -147,6 +150,9 @@ final class Autotuner implements AutoCloseable {
         }
         if (busiest != null) {
             busiest.parallelism.incrementAndGet();
+            return;
+        }
+        if (saturated) { // the map is as wide as the budget allows: a deeper buffer would not make it faster
             return;
         }
         for (AtomicInteger depth : prefetchDepths) {
