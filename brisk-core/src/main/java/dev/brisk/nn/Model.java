@@ -252,7 +252,9 @@ public class Model implements TrainingTarget {
      * or {@link Fit#stepsPerEpoch} batches.
      */
     public History fit(Pipeline<Batch> train, Fit options) {
-        return new Training(this).fit(new PipelineBatchSource(train, options.stepsPerEpoch, true, "fit"), options);
+        try (PipelineBatchSource source = new PipelineBatchSource(train, options.stepsPerEpoch, true, "fit")) {
+            return new Training(this).fit(source, options);
+        }
     }
 
     /** Trains on arrays: features {@code x} and targets {@code y}, sample axis first. */
@@ -276,7 +278,9 @@ public class Model implements TrainingTarget {
 
     /** Loss and metrics on one pass of a pipeline of (features, labels) batches. */
     public Map<String, Double> evaluate(Pipeline<Batch> data) {
-        return new Training(this).evaluate(new PipelineBatchSource(data, 0, true, "evaluate"), 0);
+        try (PipelineBatchSource source = new PipelineBatchSource(data, 0, true, "evaluate")) {
+            return new Training(this).evaluate(source, 0);
+        }
     }
 
     public Map<String, Double> evaluate(Tensor x, Tensor y, int batchSize) {
@@ -294,7 +298,9 @@ public class Model implements TrainingTarget {
 
     /** The outputs for one pass of a pipeline of batches (their labels, if any, are ignored). */
     public Tensor predict(Pipeline<Batch> data) {
-        return new Training(this).predict(new PipelineBatchSource(data, 0, false, "predict"), 0)[0];
+        try (PipelineBatchSource source = new PipelineBatchSource(data, 0, false, "predict")) {
+            return new Training(this).predict(source, 0)[0];
+        }
     }
 
     public Tensor[] predict(Tensor[] x, int batchSize) {

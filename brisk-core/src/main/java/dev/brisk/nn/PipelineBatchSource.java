@@ -14,9 +14,9 @@ import java.util.NoSuchElementException;
  *
  * <p>The first batch is read ahead to learn the input shape and kept for the first epoch. Without steps per epoch
  * each epoch is one pass of the pipeline; with them, an epoch is that many batches taken from one pass that
- * continues across epochs, and a new pass starts only when one ends.
+ * continues across epochs, and a new pass starts only when one ends. Closing stops a pass left open.
  */
-final class PipelineBatchSource implements BatchSource {
+final class PipelineBatchSource implements BatchSource, AutoCloseable {
     private final Pipeline<Batch> pipeline;
     private final int stepsPerEpoch;
     private final boolean needLabels;
@@ -129,6 +129,16 @@ final class PipelineBatchSource implements BatchSource {
             open = pipeline.iterator();
         }
         return open;
+    }
+
+    /** Stops a pass left open (training stopped early), so its threads and reserved threads are freed now. */
+    @Override
+    public void close() {
+        if (open != null) {
+            open.close();
+            open = null;
+        }
+        peeked = null;
     }
 
     private Batch takePeeked() {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.brisk.callbacks.Callback;
 import dev.brisk.callbacks.History;
 import dev.brisk.data.Batch;
 import dev.brisk.data.Pipeline;
@@ -15,6 +16,7 @@ import dev.brisk.nn.RandomSeed;
 import dev.brisk.nn.Sequential;
 import dev.brisk.nn.layers.Layers;
 import dev.brisk.optimizers.Optimizers;
+import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.Map;
@@ -79,6 +81,32 @@ class PipelineFitTest {
                 e.getMessage());
         assertEquals(Shape.of(200, 3), m.predict(unlabelled).shape());
         assertEquals(Shape.of(200, 3), m.predict(batches(TRAIN, 64)).shape(), "labels are ignored");
+    }
+
+    @Test
+    void stoppingEarlyStopsThePipelineAtOnce() {
+        Sequential m = model();
+        Pipeline<Batch> endless = Pipeline.fromArrays(TRAIN[0], TRAIN[1]).repeat().batch(8)
+                .map(b -> b, 2).prefetch(4);
+        Callback stopAtThirdBatch = new Callback() {
+            @Override
+            public void onTrainBatchEnd(int batch, Map<String, Double> logs) {
+                if (batch == 2) {
+                    model.stopTraining();
+                }
+            }
+        };
+        m.fit(endless, Fit.epochs(1).stepsPerEpoch(1000).verbose(0).callbacks(stopAtThirdBatch));
+        long alive = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("brisk-pipeline-")).count();
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (alive > 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+            alive = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.isAlive() && t.getName().startsWith("brisk-pipeline-")).count();
+        }
+        assertEquals(0, alive, "no pipeline thread outlives fit");
+        assertEquals(0, ThreadBudget.reserved(), "no thread stays reserved");
     }
 
     @Test
