@@ -69,6 +69,11 @@ public final class TrainCommand implements Callable<Integer> {
             description = "Train on the first N training samples only (quick checks); the test set is unchanged.")
     Integer limit;
 
+    @Option(names = "--pipeline",
+            description = "Feed training through the input pipeline (raw IDX pixels shuffled, scaled on parallel "
+                    + "workers, batched and prefetched) instead of from arrays; same batches for the same seed.")
+    boolean pipeline;
+
     @Option(names = "--verbose", paramLabel = "0|1|2",
             description = "0 silent, 1 progress bar, 2 one line per epoch (default: ${DEFAULT-VALUE}).")
     int verbose = 1;
@@ -121,21 +126,27 @@ public final class TrainCommand implements Callable<Integer> {
     }
 
     private void run(PrintStream out) throws IOException {
-        TrainTestSplit split = FashionMnist.load(data);
+        // The pipeline scales the raw pixels itself.
+        TrainTestSplit split = FashionMnist.load(data, pipeline ? 1f : 255f);
         InMemoryDataset train = workload.prepare(split.train());
-        InMemoryDataset test = workload.prepare(split.test());
+        InMemoryDataset test = workload.prepare(pipeline ? WorkloadPipelines.scaled(split.test()) : split.test());
         if (limit != null && limit < train.size()) {
             train = train.take(limit);
         }
         int n = effectiveEpochs();
         out.printf(Locale.ROOT, "brisk train: workload %s (%s), %d epoch%s, batch size %d, %d training and %d test"
-                        + " samples from %s%n", workload.id(), workload.description(), n, n == 1 ? "" : "s",
-                batchSize, train.size(), test.size(), data);
+                        + " samples from %s%s%n", workload.id(), workload.description(), n, n == 1 ? "" : "s",
+                batchSize, train.size(), test.size(), data, pipeline ? " through the input pipeline" : "");
 
         Sequential model = workload.compiledModel();
         model.runEagerly(eager);
         model.printSummary();
-        model.fit(train, Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose));
+        Fit fit = Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose);
+        if (pipeline) { // the shuffle seed is drawn where fit would draw it, so --seed gives the same run
+            model.fit(WorkloadPipelines.training(train, batchSize, RandomSeed.next()), fit);
+        } else {
+            model.fit(train, fit);
+        }
         EpochStats last = model.lastEpochStats();
 
         Map<String, Double> eval = model.evaluate(test, batchSize);

@@ -60,6 +60,26 @@ class TrainEndToEndTest {
         assertTrue(acc > 0.1, "better than chance after one epoch on 512 samples: " + acc);
     }
 
+    private static double testAccuracy(Run r) {
+        String result = r.out().lines().filter(l -> l.startsWith("RESULT")).findFirst().orElseThrow();
+        return Double.parseDouble(result.replaceAll(".* test_acc=(\\S+) .*", "$1"));
+    }
+
+    @Test
+    void thePipelineTrainsLikeTheArraysWithTheSameSeed() {
+        String[] args = {"train", "--workload", "w2", "--epochs", "1", "--limit", "256", "--seed", "3",
+            "--verbose", "0", "--data", FIXTURE.toString()};
+        Run arrays = run(args);
+        String[] piped = java.util.Arrays.copyOf(args, args.length + 1);
+        piped[args.length] = "--pipeline";
+        Run pipeline = run(piped);
+        assertEquals(0, pipeline.code(), pipeline.err());
+        assertTrue(pipeline.out().contains(" through the input pipeline"), pipeline.out());
+        // Same batches, same weights: the same accuracy (to a prediction, should the machine be so busy that
+        // AUTOTUNE takes a compute thread and the kernels' sums are split differently).
+        assertEquals(testAccuracy(arrays), testAccuracy(pipeline), 0.006);
+    }
+
     @Test
     void missingDataDirIsOneLineAndExitCodeOne(@TempDir Path tmp) {
         Path missing = tmp.resolve("no-such-dir");

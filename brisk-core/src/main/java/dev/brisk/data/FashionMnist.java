@@ -51,16 +51,24 @@ public final class FashionMnist {
      *     28x28, or a label is outside 0..9
      */
     public static TrainTestSplit load(Path dir) throws IOException {
+        return load(dir, 255f);
+    }
+
+    /**
+     * As {@link #load(Path)}, with pixels divided by {@code pixelDivisor} instead of 255: {@code 1f} keeps the
+     * stored [0, 255], for a pipeline that scales them itself.
+     */
+    public static TrainTestSplit load(Path dir, float pixelDivisor) throws IOException {
         if (!Files.isDirectory(dir)) {
             throw new NoSuchFileException(dir.toString(), null, "Fashion-MNIST directory not found; " + HINT);
         }
-        return new TrainTestSplit(loadPart(dir, "train"), loadPart(dir, "t10k"));
+        return new TrainTestSplit(loadPart(dir, "train", pixelDivisor), loadPart(dir, "t10k", pixelDivisor));
     }
 
-    private static InMemoryDataset loadPart(Path dir, String prefix) throws IOException {
+    private static InMemoryDataset loadPart(Path dir, String prefix, float pixelDivisor) throws IOException {
         Path images = find(dir, prefix + "-images-idx3-ubyte");
         Path labels = find(dir, prefix + "-labels-idx1-ubyte");
-        InMemoryDataset raw = IdxDatasets.load(images, labels, 255f);
+        InMemoryDataset raw = IdxDatasets.load(images, labels, pixelDivisor);
         Shape expected = Shape.of(IMAGE_SIZE, IMAGE_SIZE);
         if (!raw.featureShape().equals(expected)) {
             throw new IdxFormatException(images, images + ": images have shape " + raw.featureShape()
