@@ -3,13 +3,12 @@ package dev.brisk.cli;
 import dev.brisk.data.Batch;
 import dev.brisk.data.InMemoryDataset;
 import dev.brisk.data.Pipeline;
-import dev.brisk.data.Sample;
 import dev.brisk.data.preprocessing.Rescaling;
 
 /**
  * A reference workload's data through the input pipeline: the raw Fashion-MNIST pixels ([0, 255], as
- * {@code FashionMnist.load(dir, 1f)} reads them from the IDX files) shuffled, scaled to [0, 1] on AUTOTUNE's
- * workers, batched and prefetched. With the same seed it gives the batches {@code fit} makes from the scaled
+ * {@code FashionMnist.load(dir, 1f)} reads them from the IDX files) shuffled, batched, scaled to [0, 1] on
+ * AUTOTUNE's workers and prefetched. With the same seed it gives the batches {@code fit} makes from the scaled
  * arrays, bit for bit: the same permutation, and {@code x / 255f} as the loader computes it.
  */
 final class WorkloadPipelines {
@@ -22,8 +21,8 @@ final class WorkloadPipelines {
     static Pipeline<Batch> training(InMemoryDataset raw, int batchSize, long seed) {
         return Pipeline.from(raw)
                 .shuffle(raw.size(), seed)
-                .map(Sample.features(TO_UNIT), Pipeline.AUTOTUNE)
                 .batch(batchSize)
+                .map(Batch.features(TO_UNIT), Pipeline.AUTOTUNE) // vectorised: one call per batch
                 .prefetch(Pipeline.AUTOTUNE);
     }
 

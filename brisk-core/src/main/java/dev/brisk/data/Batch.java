@@ -1,6 +1,7 @@
 package dev.brisk.data;
 
 import dev.brisk.tensor.Tensor;
+import java.util.function.Function;
 
 /**
  * One mini-batch: {@code size} samples stacked along axis 0 of {@code features} and {@code labels}.
@@ -22,6 +23,14 @@ public record Batch(Tensor features, Tensor labels, int size) {
             throw new IllegalArgumentException("batch of " + size + " samples has features of shape "
                     + features.shape() + " and labels of shape " + (labels == null ? "(none)" : labels.shape()));
         }
+    }
+
+    /**
+     * Lifts a function of tensors to batches: applies {@code fn} to the features and keeps the labels; for
+     * vectorised preprocessing after {@link Pipeline#batch} (one call per batch instead of per sample).
+     */
+    public static Function<Batch, Batch> features(Function<? super Tensor, ? extends Tensor> fn) {
+        return b -> new Batch(fn.apply(b.features()), b.labels(), b.size());
     }
 
     /** A copy that owns its storage and stays valid after the iterator moves on. */

@@ -1,5 +1,6 @@
 package dev.brisk.data;
 
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 /**
@@ -72,7 +74,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
         if (rows.shape().rank() == 0) {
             throw new IllegalArgumentException("cannot slice a rank-0 tensor into rows");
         }
-        return new IndexedSource<>(rows.shape().dim(0), i -> row(rows, i));
+        return new IndexedSource<>(rows.shape().dim(0), rows(rows));
     }
 
     /**
@@ -87,13 +89,16 @@ public abstract class Pipeline<T> implements Iterable<T> {
 
     /** The samples of an in-memory dataset, in storage order; views, not copies. */
     public static Pipeline<Sample> from(InMemoryDataset data) {
-        Tensor x = data.features();
-        Tensor y = data.labels();
-        return new IndexedSource<>(data.size(), i -> new Sample(row(x, i), row(y, i)));
+        IntFunction<Tensor> x = rows(data.features());
+        IntFunction<Tensor> y = rows(data.labels());
+        return new IndexedSource<>(data.size(), i -> new Sample(x.apply(i), y.apply(i)));
     }
 
-    private static Tensor row(Tensor t, int i) {
-        return t.slice(i, i + 1).reshape(t.shape().dropFirst());
+    /** Row {@code i} of {@code t} as a view without the first axis. */
+    private static IntFunction<Tensor> rows(Tensor t) {
+        Shape row = t.shape().dropFirst();
+        int size = row.size();
+        return i -> Tensor.wrap(t.data(), t.offset() + i * size, row);
     }
 
     // ---- transformations ----
