@@ -1,8 +1,6 @@
 package dev.brisk.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.brisk.data.FashionMnist;
 import dev.brisk.data.InMemoryDataset;
@@ -12,7 +10,6 @@ import dev.brisk.nn.Model;
 import dev.brisk.nn.RandomSeed;
 import dev.brisk.parallel.ThreadBudget;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,12 +31,7 @@ class WorkloadAccuracyTest {
 
     @BeforeAll
     static void load() throws IOException {
-        boolean present = Files.isDirectory(FashionMnist.DEFAULT_DIR);
-        if (!present && "1".equals(System.getenv("BRISK_REQUIRE_DATA"))) {
-            fail("BRISK_REQUIRE_DATA=1 but " + FashionMnist.DEFAULT_DIR + " is missing: "
-                    + "apt-get install dataset-fashion-mnist");
-        }
-        assumeTrue(present, "Fashion-MNIST not installed at " + FashionMnist.DEFAULT_DIR);
+        RealData.assumeInstalled();
         data = FashionMnist.load();
     }
 

@@ -3,8 +3,6 @@ package dev.brisk.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.brisk.callbacks.Callback;
 import dev.brisk.data.Batch;
@@ -17,7 +15,6 @@ import dev.brisk.nn.Model;
 import dev.brisk.nn.RandomSeed;
 import dev.brisk.parallel.ThreadBudget;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -45,12 +42,7 @@ class WorkloadPipelineTest {
 
     @BeforeAll
     static void load() throws IOException {
-        boolean present = Files.isDirectory(FashionMnist.DEFAULT_DIR);
-        if (!present && "1".equals(System.getenv("BRISK_REQUIRE_DATA"))) {
-            fail("BRISK_REQUIRE_DATA=1 but " + FashionMnist.DEFAULT_DIR + " is missing: "
-                    + "apt-get install dataset-fashion-mnist");
-        }
-        assumeTrue(present, "Fashion-MNIST not installed at " + FashionMnist.DEFAULT_DIR);
+        RealData.assumeInstalled();
         raw = Workloads.Workload.W2.prepare(FashionMnist.load(FashionMnist.DEFAULT_DIR, 1f).train())
                 .take(STEPS * Workloads.BATCH_SIZE);
         var split = FashionMnist.load();

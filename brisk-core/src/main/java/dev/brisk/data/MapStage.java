@@ -35,14 +35,13 @@ final class MapStage<R, T> extends Pipeline<R> {
     }
 
     /** Sequential map on the calling thread. */
-    private static final class InlineCursor<T, R> implements Cursor<R> {
-        private final Cursor<T> in;
+    private static final class InlineCursor<T, R> extends Relay<T, R> {
         private final Mapper<? super T, ? extends R> fn;
         private final long pass;
         private long index;
 
         InlineCursor(Cursor<T> in, Mapper<? super T, ? extends R> fn, long pass) {
-            this.in = in;
+            super(in);
             this.fn = fn;
             this.pass = pass;
         }
@@ -55,11 +54,6 @@ final class MapStage<R, T> extends Pipeline<R> {
             }
             long i = index++;
             return ParallelMapCursor.checked(fn.apply(e, pass, i), i);
-        }
-
-        @Override
-        public void close() {
-            in.close();
         }
     }
 }

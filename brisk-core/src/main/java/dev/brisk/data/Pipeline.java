@@ -142,7 +142,14 @@ public abstract class Pipeline<T> implements Iterable<T> {
 
     /** The elements for which {@code predicate} is true. */
     public Pipeline<T> filter(Predicate<? super T> predicate) {
-        return new FilterStage<>(this, Objects.requireNonNull(predicate, "filter predicate"));
+        Objects.requireNonNull(predicate, "filter predicate");
+        return new DropStage<>(this, in -> {
+            T e;
+            do {
+                e = in.next();
+            } while (e != null && !predicate.test(e));
+            return e;
+        });
     }
 
     /**
@@ -253,7 +260,16 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * example a {@link BadRecords} that counts them. Other exceptions still stop the pass.
      */
     public Pipeline<T> ignoreErrors(Consumer<? super BadRecordException> onError) {
-        return new IgnoreErrorsStage<>(this, Objects.requireNonNull(onError, "error handler"));
+        Objects.requireNonNull(onError, "error handler");
+        return new DropStage<>(this, in -> {
+            while (true) {
+                try {
+                    return in.next();
+                } catch (BadRecordException e) {
+                    onError.accept(e);
+                }
+            }
+        });
     }
 
     // ---- running ----

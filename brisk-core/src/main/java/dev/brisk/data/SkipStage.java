@@ -17,8 +17,7 @@ final class SkipStage<T> extends Pipeline<T> {
 
     @Override
     Cursor<T> open(Autotuner tuner) {
-        Cursor<T> in = upstream.open(tuner);
-        return new Cursor<>() {
+        return new Relay<T, T>(upstream.open(tuner)) {
             private long skipped;
 
             @Override
@@ -31,11 +30,6 @@ final class SkipStage<T> extends Pipeline<T> {
                     skipped++;
                 }
                 return in.next();
-            }
-
-            @Override
-            public void close() {
-                in.close();
             }
         };
     }

@@ -21,8 +21,7 @@ final class TakeStage<T> extends Pipeline<T> {
 
     @Override
     Cursor<T> open(Autotuner tuner) {
-        Cursor<T> in = upstream.open(tuner);
-        return new Cursor<>() {
+        return new Relay<T, T>(upstream.open(tuner)) {
             private long taken;
 
             @Override
@@ -36,11 +35,6 @@ final class TakeStage<T> extends Pipeline<T> {
                     taken++;
                 }
                 return e;
-            }
-
-            @Override
-            public void close() {
-                in.close();
             }
         };
     }
