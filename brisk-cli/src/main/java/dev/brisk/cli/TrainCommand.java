@@ -121,7 +121,9 @@ public final class TrainCommand implements Callable<Integer> {
     }
 
     private void run(PrintStream out) throws IOException {
+        FirstStepClock clock = new FirstStepClock();
         TrainTestSplit split = FashionMnist.load(data);
+        long dataLoaded = clock.sinceJvmStart();
         InMemoryDataset train = workload.prepare(split.train());
         InMemoryDataset test = workload.prepare(split.test());
         if (limit != null && limit < train.size()) {
@@ -135,7 +137,7 @@ public final class TrainCommand implements Callable<Integer> {
         Sequential model = workload.compiledModel();
         model.runEagerly(eager);
         model.printSummary();
-        model.fit(train, Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose));
+        model.fit(train, Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose).callbacks(clock));
         EpochStats last = model.lastEpochStats();
 
         Map<String, Double> eval = model.evaluate(test, batchSize);
@@ -146,6 +148,7 @@ public final class TrainCommand implements Callable<Integer> {
         ResultLine result = new ResultLine("brisk", mode(), workload.id(), ThreadBudget.resolve().threads(),
                 last == null ? 0 : last.samplesPerSecond(), last == null ? 0 : last.cpuUtilisation(), accuracy, n,
                 ProcStatus.peakRssMb());
+        out.println(FirstStepClock.format(clock.firstStepMillis(), dataLoaded));
         out.println(result.format());
         out.flush();
     }

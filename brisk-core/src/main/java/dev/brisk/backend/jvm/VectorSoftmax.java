@@ -1,6 +1,5 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.parallel.Parallel;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -19,7 +18,8 @@ final class VectorSoftmax {
         if (Split.serial(rows, grain)) {
             forwardRows(log, x, xOff, y, yOff, 0, rows, cols);
         } else {
-            Parallel.forRange(rows, grain, (r0, r1) -> forwardRows(log, x, xOff, y, yOff, r0, r1, cols));
+            RegionArgs r = rowArgs(log, x, xOff, y, yOff, cols);
+            r.forRange(rows, grain, (a, r0, r1) -> forwardRows(a.b0, a.f0, a.i0, a.f1, a.i1, r0, r1, a.i2));
         }
     }
 
@@ -29,9 +29,24 @@ final class VectorSoftmax {
         if (Split.serial(rows, grain)) {
             backwardRows(log, y, yOff, dy, dyOff, dx, dxOff, 0, rows, cols);
         } else {
-            Parallel.forRange(rows, grain, (r0, r1) -> backwardRows(log, y, yOff, dy, dyOff, dx, dxOff, r0, r1,
-                    cols));
+            RegionArgs r = rowArgs(log, y, yOff, dy, dyOff, cols);
+            r.f2 = dx;
+            r.i3 = dxOff;
+            r.forRange(rows, grain, (a, r0, r1) ->
+                    backwardRows(a.b0, a.f0, a.i0, a.f1, a.i1, a.f2, a.i3, r0, r1, a.i2));
         }
+    }
+
+    private static RegionArgs rowArgs(boolean log, float[] first, int firstOff, float[] second, int secondOff,
+                                      int cols) {
+        RegionArgs r = RegionArgs.get();
+        r.b0 = log;
+        r.f0 = first;
+        r.i0 = firstOff;
+        r.f1 = second;
+        r.i1 = secondOff;
+        r.i2 = cols;
+        return r;
     }
 
     private static void forwardRows(boolean log, float[] x, int xOff, float[] y, int yOff, int r0, int r1,
