@@ -29,8 +29,16 @@ public final class EagerRunner {
     private EagerRunner() {
     }
 
-    /** Computes {@code node} from its inputs' values and stores the result in it. */
+    /** Computes {@code node} from its inputs' values and stores the result in it, in a new tensor. */
     public static void run(Node node, Kernels kernels) {
+        run(node, kernels, null);
+    }
+
+    /**
+     * Computes {@code node} from its inputs' values and stores the result in it, in storage from {@code buffers}
+     * (fresh zeroed tensors when null).
+     */
+    public static void run(Node node, Kernels kernels, EagerBuffers buffers) {
         OpType op = node.op();
         if (op == OpType.VARIABLE) {
             node.setValue(node.variable().value());
@@ -47,9 +55,10 @@ public final class EagerRunner {
             return;
         }
         if (op == OpType.DROPOUT) {
-            node.setAux(Tensor.zeros(node.shape()));
+            node.setAux(buffers == null ? Tensor.zeros(node.shape()) : buffers.take(node.shape()));
         }
-        Tensor out = node.isSideEffect() ? null : Tensor.zeros(node.shape());
+        Tensor out = node.isSideEffect() ? null
+                : buffers == null ? Tensor.zeros(node.shape()) : buffers.take(node.shape());
         Instruction instruction = KernelBinder.bind(node, out, NODE_VALUES, kernels);
         instruction.run();
         node.setValue(out);

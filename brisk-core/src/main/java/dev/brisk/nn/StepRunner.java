@@ -1,6 +1,7 @@
 package dev.brisk.nn;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.exec.EagerBuffers;
 import dev.brisk.exec.Plan;
 import dev.brisk.exec.Planner;
 import dev.brisk.graph.Autodiff;
@@ -50,6 +51,7 @@ final class StepRunner {
     private final Kernels kernels;
     private final boolean eager;
     private final Map<Key, Compiled> plans = new HashMap<>();
+    private final EagerBuffers eagerBuffers = new EagerBuffers();
     private long seedCounter;
 
     StepRunner(Model model, Kernels kernels, boolean eager) {
@@ -73,7 +75,9 @@ final class StepRunner {
         float[] hyper = kind == Kind.TRAIN ? opt.hyperParameters() : null;
         float seed = (float) (seedCounter++ & 0xFFFFFF);
         if (eager) {
-            Graph g = Graph.eager(kernels);
+            // The previous step's values are no longer read (callers copy what they keep, as in compiled mode).
+            eagerBuffers.reclaim();
+            Graph g = Graph.eager(kernels, eagerBuffers);
             Traced t = trace(g, kind, batch, hyper, seed);
             Tensor[] preds = new Tensor[t.predictions().length];
             for (int i = 0; i < preds.length; i++) {
