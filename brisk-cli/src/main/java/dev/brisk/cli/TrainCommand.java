@@ -1,6 +1,9 @@
 package dev.brisk.cli;
 
+import dev.brisk.callbacks.Callback;
 import dev.brisk.callbacks.EpochStats;
+import dev.brisk.callbacks.History;
+import dev.brisk.callbacks.TensorBoard;
 import dev.brisk.cli.Workloads.Workload;
 import dev.brisk.data.FashionMnist;
 import dev.brisk.data.InMemoryDataset;
@@ -9,9 +12,12 @@ import dev.brisk.nn.Fit;
 import dev.brisk.nn.RandomSeed;
 import dev.brisk.nn.Sequential;
 import dev.brisk.parallel.ThreadBudget;
+import dev.brisk.plot.HistoryPlot;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -73,6 +79,25 @@ public final class TrainCommand implements Callable<Integer> {
             description = "0 silent, 1 progress bar, 2 one line per epoch (default: ${DEFAULT-VALUE}).")
     int verbose = 1;
 
+    @Option(names = "--tensorboard", paramLabel = "DIR",
+            description = "Write TensorBoard event files to DIR/train and DIR/validation (view them with"
+                    + " tensorboard --logdir DIR).")
+    Path tensorboard;
+
+    @Option(names = "--histogram-freq", paramLabel = "N",
+            description = "With --tensorboard: weight and gradient histograms every N epochs, 0 for none"
+                    + " (default: ${DEFAULT-VALUE}).")
+    int histogramFreq = 1;
+
+    @Option(names = "--update-freq", paramLabel = "N",
+            description = "With --tensorboard: loss and metrics every N training steps as well as every epoch,"
+                    + " 0 for every epoch only (default: ${DEFAULT-VALUE}).")
+    int updateFreq = 100;
+
+    @Option(names = "--plot", paramLabel = "PNG",
+            description = "Save the training and validation curves (loss and accuracy by epoch) as a PNG image.")
+    Path plot;
+
     /** Epochs this run trains: {@code --epochs} or the workload's default. */
     public int effectiveEpochs() {
         return epochs != null ? epochs : workload.defaultEpochs();
@@ -97,6 +122,13 @@ public final class TrainCommand implements Callable<Integer> {
         requireAtLeast("--threads", threads, 1);
         requireAtLeast("--batch-size", batchSize, 1);
         requireAtLeast("--limit", limit, 1);
+        requireAtLeast("--histogram-freq", histogramFreq, 0);
+        requireAtLeast("--update-freq", updateFreq, 0);
+        if (plot != null && java.nio.file.Files.isDirectory(plot)) {
+            throw new ParameterException(spec.commandLine(),
+                    "Invalid value for option '--plot': " + plot + " is a directory; give a file name such as "
+                            + plot.resolve("curves.png"));
+        }
         if (verbose < 0 || verbose > 2) {
             throw new ParameterException(spec.commandLine(),
                     "Invalid value for option '--verbose': expected 0, 1 or 2 but was " + verbose);
@@ -137,8 +169,22 @@ public final class TrainCommand implements Callable<Integer> {
         Sequential model = workload.compiledModel();
         model.runEagerly(eager);
         model.printSummary();
-        model.fit(train, Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose).callbacks(clock));
+        List<Callback> callbacks = new ArrayList<>();
+        callbacks.add(clock);
+        if (tensorboard != null) {
+            callbacks.add(new TensorBoard(tensorboard).histogramFreq(histogramFreq).updateFreq(updateFreq));
+        }
+        History history = model.fit(train, Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose)
+                .callbacks(callbacks.toArray(new Callback[0])));
         EpochStats last = model.lastEpochStats();
+        if (tensorboard != null) {
+            out.printf(Locale.ROOT, "TensorBoard event files in %s (tensorboard --logdir %s)%n", tensorboard,
+                    tensorboard);
+        }
+        if (plot != null) {
+            HistoryPlot.save(history, plot);
+            out.printf(Locale.ROOT, "training curves saved to %s%n", plot);
+        }
 
         Map<String, Double> eval = model.evaluate(test, batchSize);
         double accuracy = eval.getOrDefault("accuracy", Double.NaN);

@@ -53,6 +53,20 @@ class TrainOptionsTest {
         assertNull(t.threads);
         assertNull(t.limit);
         assertNull(t.seed);
+        assertNull(t.tensorboard);
+        assertNull(t.plot);
+        assertEquals(1, t.histogramFreq);
+        assertEquals(100, t.updateFreq);
+    }
+
+    @Test
+    void tensorBoardAndPlotOptions() {
+        TrainCommand t = parse("train", "--workload", "w1", "--tensorboard", "/tmp/tb", "--histogram-freq", "0",
+                "--update-freq", "10", "--plot", "/tmp/curves.png");
+        assertEquals(Path.of("/tmp/tb"), t.tensorboard);
+        assertEquals(0, t.histogramFreq);
+        assertEquals(10, t.updateFreq);
+        assertEquals(Path.of("/tmp/curves.png"), t.plot);
     }
 
     @Test
@@ -110,6 +124,9 @@ class TrainOptionsTest {
                 {"train", "--workload", "w1", "--batch-size", "-1"},
                 {"train", "--workload", "w1", "--limit", "0"},
                 {"train", "--workload", "w1", "--verbose", "3"},
+                {"train", "--workload", "w1", "--histogram-freq", "-1"},
+                {"train", "--workload", "w1", "--update-freq", "-2"},
+                {"train", "--workload", "w1", "--plot", System.getProperty("java.io.tmpdir")},
                 {"train", "--workload", "w1", "--epochs", "many"},
                 {"train", "--workload", "w1", "--no-such-option"}}) {
             Run r = execute(args);

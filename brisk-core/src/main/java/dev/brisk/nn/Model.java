@@ -49,6 +49,8 @@ public class Model implements TrainingTarget {
     private StepRunner runner;
     private volatile boolean stopRequested;
     private EpochStats lastEpochStats;
+    private boolean gradientRequest;
+    private Map<String, Tensor> capturedGradients = Map.of();
 
     /** A functional model from its inputs to its outputs. */
     public static Model of(List<SymbolicTensor> inputs, List<SymbolicTensor> outputs) {
@@ -395,12 +397,34 @@ public class Model implements TrainingTarget {
         this.lastEpochStats = stats;
     }
 
+    @Override
+    public void captureGradientsOfNextStep() {
+        gradientRequest = true;
+    }
+
+    @Override
+    public Map<String, Tensor> capturedGradients() {
+        return capturedGradients;
+    }
+
+    /** True once after {@link #captureGradientsOfNextStep()}: the step that asks takes the request. */
+    boolean takeGradientRequest() {
+        boolean r = gradientRequest;
+        gradientRequest = false;
+        return r;
+    }
+
+    void setCapturedGradients(Map<String, Tensor> gradients) {
+        this.capturedGradients = Collections.unmodifiableMap(gradients);
+    }
+
     /** Total number of weight scalars. */
     public long parameterCount() {
         return layers.stream().mapToLong(Layer::parameterCount).sum();
     }
 
     /** The Keras-style summary table. */
+    @Override
     public String summary() {
         return ModelSummary.render(this);
     }
