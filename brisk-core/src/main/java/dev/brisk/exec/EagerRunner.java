@@ -54,4 +54,16 @@ public final class EagerRunner {
         instruction.run();
         node.setValue(out);
     }
+
+    /**
+     * As {@link #run(Node, Kernels)}, telling {@code timer} how long a node that calls a kernel took; the time
+     * includes allocating its result and binding the call, which eager execution pays on every op.
+     */
+    public static void run(Node node, Kernels kernels, KernelTimer timer) {
+        long start = System.nanoTime();
+        run(node, kernels);
+        if (KernelBinder.callsKernel(node.op())) {
+            timer.record(node, start, System.nanoTime());
+        }
+    }
 }

@@ -5,6 +5,7 @@ import dev.brisk.backend.Kernels;
 import dev.brisk.backend.ReduceFn;
 import dev.brisk.backend.UnaryFn;
 import dev.brisk.exec.EagerRunner;
+import dev.brisk.exec.KernelTimer;
 import dev.brisk.ops.Attrs;
 import dev.brisk.ops.AxisAttrs;
 import dev.brisk.ops.BinaryAttrs;
@@ -44,21 +45,28 @@ public final class Graph {
     private final Map<Variable, Node> variableNodes = new IdentityHashMap<>();
     private final boolean eager;
     private final Kernels kernels;
+    private final KernelTimer timer;
     private String scope = "";
 
-    private Graph(boolean eager, Kernels kernels) {
+    private Graph(boolean eager, Kernels kernels, KernelTimer timer) {
         this.eager = eager;
         this.kernels = kernels;
+        this.timer = timer;
     }
 
     /** A graph whose ops run immediately. */
     public static Graph eager(Kernels kernels) {
-        return new Graph(true, kernels);
+        return new Graph(true, kernels, null);
+    }
+
+    /** A graph whose ops run immediately, each kernel call timed by {@code timer} (profiling). */
+    public static Graph eager(Kernels kernels, KernelTimer timer) {
+        return new Graph(true, kernels, timer);
     }
 
     /** A graph that is only traced, for compilation. */
     public static Graph symbolic(Kernels kernels) {
-        return new Graph(false, kernels);
+        return new Graph(false, kernels, null);
     }
 
     public boolean isEager() {
@@ -363,7 +371,9 @@ public final class Graph {
 
     private Node add(Node n) {
         nodes.add(n);
-        if (eager) {
+        if (eager && timer != null) {
+            EagerRunner.run(n, kernels, timer);
+        } else if (eager) {
             EagerRunner.run(n, kernels);
         }
         return n;

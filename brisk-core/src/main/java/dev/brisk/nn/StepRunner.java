@@ -1,6 +1,7 @@
 package dev.brisk.nn;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.exec.KernelTimer;
 import dev.brisk.exec.Plan;
 import dev.brisk.exec.Planner;
 import dev.brisk.graph.Autodiff;
@@ -69,11 +70,16 @@ final class StepRunner {
     }
 
     Result run(Kind kind, StepBatch batch) {
+        return run(kind, batch, null);
+    }
+
+    /** Runs one step; a non-null {@code timer} is told the time of every kernel call (a profiled step). */
+    Result run(Kind kind, StepBatch batch, KernelTimer timer) {
         Optimizer opt = model.optimizer();
         float[] hyper = kind == Kind.TRAIN ? opt.hyperParameters() : null;
         float seed = (float) (seedCounter++ & 0xFFFFFF);
         if (eager) {
-            Graph g = Graph.eager(kernels);
+            Graph g = timer == null ? Graph.eager(kernels) : Graph.eager(kernels, timer);
             Traced t = trace(g, kind, batch, hyper, seed);
             Tensor[] preds = new Tensor[t.predictions().length];
             for (int i = 0; i < preds.length; i++) {
@@ -103,7 +109,11 @@ final class StepRunner {
                 h.set(i, hyper[i]);
             }
         }
-        plan.run();
+        if (timer == null) {
+            plan.run();
+        } else {
+            plan.run(timer);
+        }
         Tensor[] preds = new Tensor[t.predictions().length];
         for (int i = 0; i < preds.length; i++) {
             preds[i] = plan.output(t.predictions()[i]);
