@@ -144,7 +144,7 @@ public final class TrainCommand implements Callable<Integer> {
                 eval.getOrDefault("loss", Double.NaN), accuracy, test.size());
 
         ResultLine result = new ResultLine("brisk", mode(), workload.id(), ThreadBudget.resolve().threads(),
-                last == null ? 0 : last.samplesPerSecond(), last == null ? 0 : last.cpuUtilisation(), accuracy, n,
+                last == null ? 0 : last.samplesPerSecond(), last == null ? 0 : last.coresBusy(), accuracy, n,
                 ProcStatus.peakRssMb());
         out.println(result.format());
         out.flush();
