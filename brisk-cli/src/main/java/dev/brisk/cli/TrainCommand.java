@@ -9,6 +9,7 @@ import dev.brisk.nn.Fit;
 import dev.brisk.nn.RandomSeed;
 import dev.brisk.nn.Sequential;
 import dev.brisk.parallel.ThreadBudget;
+import dev.brisk.profile.ProfileWindow;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -69,6 +70,16 @@ public final class TrainCommand implements Callable<Integer> {
             description = "Train on the first N training samples only (quick checks); the test set is unchanged.")
     Integer limit;
 
+    @Option(names = "--profile", paramLabel = "FILE",
+            description = "Profile a few training steps after warm-up: write their Chrome trace (Perfetto) to FILE"
+                    + " and print where the time went.")
+    Path profile;
+
+    @Option(names = "--profile-steps", paramLabel = "FIRST-LAST", converter = ProfileStepsConverter.class,
+            description = "Steps to profile, counted from 1 over the run (default: 11-15, or the last 5 of a"
+                    + " shorter run).")
+    ProfileWindow profileSteps;
+
     @Option(names = "--verbose", paramLabel = "0|1|2",
             description = "0 silent, 1 progress bar, 2 one line per epoch (default: ${DEFAULT-VALUE}).")
     int verbose = 1;
@@ -97,6 +108,9 @@ public final class TrainCommand implements Callable<Integer> {
         requireAtLeast("--threads", threads, 1);
         requireAtLeast("--batch-size", batchSize, 1);
         requireAtLeast("--limit", limit, 1);
+        if (profileSteps != null && profile == null) {
+            throw new ParameterException(spec.commandLine(), "--profile-steps needs --profile FILE");
+        }
         if (verbose < 0 || verbose > 2) {
             throw new ParameterException(spec.commandLine(),
                     "Invalid value for option '--verbose': expected 0, 1 or 2 but was " + verbose);
@@ -135,7 +149,12 @@ public final class TrainCommand implements Callable<Integer> {
         Sequential model = workload.compiledModel();
         model.runEagerly(eager);
         model.printSummary();
-        model.fit(train, Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose));
+        Fit fit = Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose);
+        if (profile != null) {
+            fit = profileSteps == null ? fit.profile(profile)
+                    : fit.profile(profile, profileSteps.first(), profileSteps.last());
+        }
+        model.fit(train, fit);
         EpochStats last = model.lastEpochStats();
 
         Map<String, Double> eval = model.evaluate(test, batchSize);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -58,6 +59,22 @@ class TrainEndToEndTest {
         assertFalse(result.contains("samples_per_s=0 "), result);
         double acc = Double.parseDouble(result.replaceAll(".* test_acc=(\\S+) .*", "$1"));
         assertTrue(acc > 0.1, "better than chance after one epoch on 512 samples: " + acc);
+    }
+
+    @Test
+    void profileWritesATraceAndPrintsWhereTheTimeWent(@TempDir Path tmp) throws IOException {
+        Path trace = tmp.resolve("w1.json");
+        Run r = run("train", "--workload", "w1", "--epochs", "1", "--limit", "512", "--seed", "7", "--verbose", "2",
+                "--data", FIXTURE.toString(), "--profile", trace.toString(), "--profile-steps", "2-3");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Profile of 2 compiled training steps (steps 2-3)"), r.out());
+        assertTrue(r.out().contains("Top ops by total time") && r.out().contains("MATMUL"), r.out());
+        assertTrue(r.out().contains("cpu_util: ") && r.out().contains("input_wait: "), r.out());
+        String json = Files.readString(trace); // core's tests parse traces; here: it is the run's trace
+        assertTrue(json.startsWith("{\"traceEvents\":["), json);
+        long kernels = json.lines().filter(l -> l.contains("\"cat\":\"kernel\"")).count();
+        assertTrue(kernels > 0 && kernels % 2 == 0, "the same kernels in each of two steps: " + kernels);
+        assertTrue(r.out().lines().toList().getLast().startsWith("RESULT"), "RESULT stays the last line");
     }
 
     @Test
