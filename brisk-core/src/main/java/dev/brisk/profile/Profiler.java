@@ -3,13 +3,11 @@ package dev.brisk.profile;
 import dev.brisk.exec.KernelTimer;
 import dev.brisk.ops.Node;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Records the profiled steps of a fit: each step's phases, every kernel call with its op, and the process CPU time
- * the steps used. {@link StepTimeline} drives it; {@link #finish()} turns the record into a {@link Profile}.
+ * Records the profiled steps of a fit: each step's phases, every kernel call with its op, and the CPU time the
+ * steps used. {@link StepTimeline} drives it; {@link #finish()} turns the record into a {@link Profile}.
  */
 public final class Profiler implements KernelTimer {
     private final ProfileWindow window;
@@ -17,12 +15,16 @@ public final class Profiler implements KernelTimer {
     private final String mode;
     private final List<Span> spans = new ArrayList<>();
     private final List<Integer> steps = new ArrayList<>();
-    private final Map<Node, OpInfo> ops = new IdentityHashMap<>(); // compiled plans reuse their nodes every step
-    private final List<Span> open = new ArrayList<>();
+    private final List<Span> phases = new ArrayList<>();
+    private final List<KernelCall> kernels = new ArrayList<>();
     private int step;
     private long cpuStart;
     private long cpuNanos;
     private long threadId;
+
+    /** A kernel call as timed; described ({@link OpInfo}) only after the step, outside its measured time. */
+    private record KernelCall(Node node, long startNanos, long endNanos) {
+    }
 
     /**
      * @param threads the thread budget, for CPU utilisation
@@ -34,10 +36,6 @@ public final class Profiler implements KernelTimer {
         this.mode = mode;
     }
 
-    public ProfileWindow window() {
-        return window;
-    }
-
     boolean covers(int globalStep) {
         return window.covers(globalStep);
     }
@@ -47,28 +45,33 @@ public final class Profiler implements KernelTimer {
      * step's clock starts, as reading the CPU time takes a while.
      */
     void beginStep(int globalStep) {
-        open.clear();
+        phases.clear();
+        kernels.clear();
         step = globalStep;
         threadId = Thread.currentThread().threadId();
         cpuStart = CpuTime.javaThreadsNanos();
     }
 
     void span(Phase phase, long startNanos, long endNanos) {
-        open.add(new Span(phase.spanName(), phase.category(), step, startNanos, endNanos, null));
+        phases.add(new Span(phase.spanName(), phase.category(), step, startNanos, endNanos, null));
     }
 
     @Override
     public void record(Node node, long startNanos, long endNanos) {
-        OpInfo info = ops.computeIfAbsent(node, OpInfo::of);
-        open.add(new Span(info.op(), Span.Category.KERNEL, step, startNanos, endNanos, info));
+        kernels.add(new KernelCall(node, startNanos, endNanos));
     }
 
     /** Ends the step that ran from {@code startNanos} to {@code endNanos}; call after the step's clock stopped. */
     void endStep(long startNanos, long endNanos) {
         cpuNanos += Math.max(0, CpuTime.javaThreadsNanos() - cpuStart);
         spans.add(new Span("step " + step, Span.Category.STEP, step, startNanos, endNanos, null));
-        spans.addAll(open);
-        open.clear();
+        spans.addAll(phases);
+        for (KernelCall k : kernels) {
+            OpInfo info = OpInfo.of(k.node());
+            spans.add(new Span(info.op(), Span.Category.KERNEL, step, k.startNanos(), k.endNanos(), info));
+        }
+        phases.clear();
+        kernels.clear(); // lets go of eager steps' nodes, and the tensors they hold
         steps.add(step);
     }
 

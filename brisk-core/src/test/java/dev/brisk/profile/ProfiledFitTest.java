@@ -67,6 +67,15 @@ class ProfiledFitTest {
         return new Tensor[] {Tensor.of(x, SAMPLES, FEATURES), Tensor.of(y, SAMPLES)};
     }
 
+    /** Trains {@link #mlp()} on {@link #data()} in batches of {@link #BATCH}, profiling steps first-last. */
+    static Model profiledFit(boolean eager, int epochs, Path trace, int first, int last) {
+        Model m = mlp();
+        m.runEagerly(eager);
+        Tensor[] xy = data();
+        m.fit(xy[0], xy[1], Fit.epochs(epochs).batchSize(BATCH).verbose(0).profile(trace, first, last));
+        return m;
+    }
+
     /** The X events of a trace file, which must parse as JSON. */
     static List<JsonNode> events(Path trace) throws IOException {
         JsonNode root = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
@@ -127,11 +136,8 @@ class ProfiledFitTest {
 
     @Test
     void compiledTraceHasEveryInstructionOfEveryProfiledStep() throws IOException {
-        Model m = mlp();
-        Tensor[] xy = data();
         Path trace = tmp.resolve("trace.json");
-        m.fit(xy[0], xy[1], Fit.epochs(3).batchSize(BATCH).verbose(0).profile(trace, 2, 4));
-
+        Model m = profiledFit(false, 3, trace, 2, 4);
         Profile profile = m.lastProfile();
         assertEquals(List.of(2, 3, 4), profile.steps());
         List<JsonNode> events = events(trace);
@@ -152,10 +158,8 @@ class ProfiledFitTest {
 
     @Test
     void matmulFlopsAreTwoMNK() throws IOException {
-        Model m = mlp();
-        Tensor[] xy = data();
         Path trace = tmp.resolve("trace.json");
-        m.fit(xy[0], xy[1], Fit.epochs(1).batchSize(BATCH).verbose(0).profile(trace, 1, 1));
+        Model m = profiledFit(false, 1, trace, 1, 1);
         Map<Integer, Node> byId = new LinkedHashMap<>();
         m.trainPlan(BATCH).instructionNodes().forEach(n -> byId.put(n.id(), n));
         int matmuls = 0;
@@ -183,10 +187,8 @@ class ProfiledFitTest {
 
     @Test
     void summaryListsTheOpsAndTheUtilisationFigures() throws IOException {
-        Model m = mlp();
-        Tensor[] xy = data();
         Path trace = tmp.resolve("trace.json");
-        m.fit(xy[0], xy[1], Fit.epochs(3).batchSize(BATCH).verbose(0).profile(trace, 2, 4));
+        Model m = profiledFit(false, 3, trace, 2, 4);
         String summary = m.lastProfile().summary();
         for (String expected : List.of("Profile of 3 compiled training steps (steps 2-4)", "CPU utilisation",
                 "input wait", "GFLOP/s", "Top ops by total time", "By op type:")) {
@@ -206,11 +208,8 @@ class ProfiledFitTest {
 
     @Test
     void eagerProfileTimesEveryKernelOp() throws IOException {
-        Model m = mlp();
-        m.runEagerly(true);
-        Tensor[] xy = data();
         Path trace = tmp.resolve("eager.json");
-        m.fit(xy[0], xy[1], Fit.epochs(1).batchSize(BATCH).verbose(0).profile(trace, 3, 4));
+        Model m = profiledFit(true, 1, trace, 3, 4);
         Map<Integer, List<JsonNode>> kernels = kernelsByStep(events(trace), List.of(3, 4));
         List<String> ops3 = kernels.get(3).stream().map(e -> e.get("name").asText()).toList();
         List<String> ops4 = kernels.get(4).stream().map(e -> e.get("name").asText()).toList();
