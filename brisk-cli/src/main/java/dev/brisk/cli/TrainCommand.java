@@ -76,7 +76,7 @@ public final class TrainCommand implements Callable<Integer> {
     Path profile;
 
     @Option(names = "--profile-steps", paramLabel = "FIRST-LAST", converter = ProfileStepsConverter.class,
-            description = "Steps to profile, counted from 1 over the run (default: 11-15, or the last 5 of a"
+            description = "Steps to profile, counted from 1 over the run (default: 51-55, or the last 5 of a"
                     + " shorter run).")
     ProfileWindow profileSteps;
 

@@ -80,7 +80,7 @@ public final class Fit {
     }
 
     /**
-     * Profiles a few steps after warm-up ({@link ProfileWindow#afterWarmup}: steps 11-15, or the last five of a
+     * Profiles a few steps after warm-up ({@link ProfileWindow#afterWarmup}: steps 51-55, or the last five of a
      * shorter fit): writes their Chrome trace to {@code trace} and prints the summary (unless verbose is 0); the
      * model keeps it ({@code Model.lastProfile()}).
      */

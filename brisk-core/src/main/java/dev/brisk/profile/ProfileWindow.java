@@ -5,8 +5,11 @@ package dev.brisk.profile;
  * (Keras' {@code profile_batch=(first, last)}).
  */
 public record ProfileWindow(int first, int last) {
-    /** Steps the default window leaves for warm-up (JIT compilation, the first trace and plan). */
-    public static final int DEFAULT_WARMUP_STEPS = 10;
+    /**
+     * Steps the default window leaves for warm-up: the first trace and plan, and JIT compilation, which on W1 still
+     * made steps three times slower than steady state around step 10 and had settled by step 50.
+     */
+    public static final int DEFAULT_WARMUP_STEPS = 50;
     /** Steps the default window profiles. */
     public static final int DEFAULT_STEPS = 5;
 
