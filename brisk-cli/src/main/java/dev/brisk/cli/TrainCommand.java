@@ -13,6 +13,7 @@ import dev.brisk.nn.RandomSeed;
 import dev.brisk.nn.Sequential;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.plot.HistoryPlot;
+import dev.brisk.profile.ProfileWindow;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -75,6 +76,16 @@ public final class TrainCommand implements Callable<Integer> {
             description = "Train on the first N training samples only (quick checks); the test set is unchanged.")
     Integer limit;
 
+    @Option(names = "--profile", paramLabel = "FILE",
+            description = "Profile a few training steps after warm-up: write their Chrome trace (Perfetto) to FILE"
+                    + " and print where the time went.")
+    Path profile;
+
+    @Option(names = "--profile-steps", paramLabel = "FIRST-LAST", converter = ProfileStepsConverter.class,
+            description = "Steps to profile, counted from 1 over the run (default: 51-55, or the last 5 of a"
+                    + " shorter run).")
+    ProfileWindow profileSteps;
+
     @Option(names = "--verbose", paramLabel = "0|1|2",
             description = "0 silent, 1 progress bar, 2 one line per epoch (default: ${DEFAULT-VALUE}).")
     int verbose = 1;
@@ -129,6 +140,9 @@ public final class TrainCommand implements Callable<Integer> {
                     "Invalid value for option '--plot': " + plot + " is a directory; give a file name such as "
                             + plot.resolve("curves.png"));
         }
+        if (profileSteps != null && profile == null) {
+            throw new ParameterException(spec.commandLine(), "--profile-steps needs --profile FILE");
+        }
         if (verbose < 0 || verbose > 2) {
             throw new ParameterException(spec.commandLine(),
                     "Invalid value for option '--verbose': expected 0, 1 or 2 but was " + verbose);
@@ -174,8 +188,13 @@ public final class TrainCommand implements Callable<Integer> {
         if (tensorboard != null) {
             callbacks.add(new TensorBoard(tensorboard).histogramFreq(histogramFreq).updateFreq(updateFreq));
         }
-        History history = model.fit(train, Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose)
-                .callbacks(callbacks.toArray(new Callback[0])));
+        Fit fit = Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose)
+                .callbacks(callbacks.toArray(new Callback[0]));
+        if (profile != null) {
+            fit = profileSteps == null ? fit.profile(profile)
+                    : fit.profile(profile, profileSteps.first(), profileSteps.last());
+        }
+        History history = model.fit(train, fit);
         EpochStats last = model.lastEpochStats();
         if (tensorboard != null) {
             out.printf(Locale.ROOT, "TensorBoard event files in %s (tensorboard --logdir %s)%n", tensorboard,
@@ -192,7 +211,7 @@ public final class TrainCommand implements Callable<Integer> {
                 eval.getOrDefault("loss", Double.NaN), accuracy, test.size());
 
         ResultLine result = new ResultLine("brisk", mode(), workload.id(), ThreadBudget.resolve().threads(),
-                last == null ? 0 : last.samplesPerSecond(), last == null ? 0 : last.cpuUtilisation(), accuracy, n,
+                last == null ? 0 : last.samplesPerSecond(), last == null ? 0 : last.coresBusy(), accuracy, n,
                 ProcStatus.peakRssMb());
         out.println(FirstStepClock.format(clock.firstStepMillis(), dataLoaded));
         out.println(result.format());

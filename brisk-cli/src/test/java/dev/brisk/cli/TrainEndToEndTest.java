@@ -92,6 +92,22 @@ class TrainEndToEndTest {
     }
 
     @Test
+    void profileWritesATraceAndPrintsWhereTheTimeWent(@TempDir Path tmp) throws IOException {
+        Path trace = tmp.resolve("w1.json");
+        Run r = run("train", "--workload", "w1", "--epochs", "1", "--limit", "512", "--seed", "7", "--verbose", "2",
+                "--data", FIXTURE.toString(), "--profile", trace.toString(), "--profile-steps", "2-3");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Profile of 2 compiled training steps (steps 2-3)"), r.out());
+        assertTrue(r.out().contains("Top ops by total time") && r.out().contains("MATMUL"), r.out());
+        assertTrue(r.out().contains("cpu_util: ") && r.out().contains("input_wait: "), r.out());
+        String json = Files.readString(trace); // core's tests parse traces; here: it is the run's trace
+        assertTrue(json.startsWith("{\"traceEvents\":["), json);
+        long kernels = json.lines().filter(l -> l.contains("\"cat\":\"kernel\"")).count();
+        assertTrue(kernels > 0 && kernels % 2 == 0, "the same kernels in each of two steps: " + kernels);
+        assertTrue(r.out().lines().toList().getLast().startsWith("RESULT"), "RESULT stays the last line");
+    }
+
+    @Test
     void missingDataDirIsOneLineAndExitCodeOne(@TempDir Path tmp) {
         Path missing = tmp.resolve("no-such-dir");
         Run r = run("train", "--workload", "w1", "--data", missing.toString());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brisk.cli.Workloads.Workload;
 import dev.brisk.data.FashionMnist;
 import dev.brisk.parallel.ThreadBudget;
+import dev.brisk.profile.ProfileWindow;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -133,6 +134,27 @@ class TrainOptionsTest {
             assertEquals(2, r.code(), String.join(" ", args) + " -> " + r.err());
             assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
         }
+    }
+
+    @Test
+    void profileOptions() {
+        TrainCommand t = parse("train", "--workload", "w1", "--profile", "/tmp/t.json", "--profile-steps", "20-24");
+        assertEquals(Path.of("/tmp/t.json"), t.profile);
+        assertEquals(new ProfileWindow(20, 24), t.profileSteps);
+        assertNull(parse("train", "--workload", "w1", "--profile", "t.json").profileSteps, "default window");
+        assertNull(parse("train", "--workload", "w1").profile);
+    }
+
+    @Test
+    void badProfileStepsAreUsageErrors() {
+        for (String steps : new String[] {"5", "a-b", "9-3", "0-4", "1-2-3", "-"}) {
+            Run r = execute("train", "--workload", "w1", "--profile", "t.json", "--profile-steps", steps);
+            assertEquals(2, r.code(), steps + " -> " + r.err());
+            assertTrue(r.err().contains("--profile-steps"), r.err());
+        }
+        Run r = execute("train", "--workload", "w1", "--profile-steps", "1-5");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("--profile-steps needs --profile"), r.err());
     }
 
     @Test

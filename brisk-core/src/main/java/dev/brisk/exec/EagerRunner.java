@@ -31,14 +31,28 @@ public final class EagerRunner {
 
     /** Computes {@code node} from its inputs' values and stores the result in it, in a new tensor. */
     public static void run(Node node, Kernels kernels) {
-        run(node, kernels, null);
+        compute(node, kernels, null);
     }
 
     /**
      * Computes {@code node} from its inputs' values and stores the result in it, in storage from {@code buffers}
-     * (fresh zeroed tensors when null).
+     * (fresh zeroed tensors when null); a non-null {@code timer} is told how long a node that calls a kernel took
+     * (the time includes taking its result's storage and binding the call, which eager execution pays on every
+     * op).
      */
-    public static void run(Node node, Kernels kernels, EagerBuffers buffers) {
+    public static void run(Node node, Kernels kernels, EagerBuffers buffers, KernelTimer timer) {
+        if (timer == null) {
+            compute(node, kernels, buffers);
+            return;
+        }
+        long start = System.nanoTime();
+        compute(node, kernels, buffers);
+        if (KernelBinder.callsKernel(node.op())) {
+            timer.record(node, start, System.nanoTime());
+        }
+    }
+
+    private static void compute(Node node, Kernels kernels, EagerBuffers buffers) {
         OpType op = node.op();
         if (op == OpType.VARIABLE) {
             node.setValue(node.variable().value());

@@ -2,9 +2,12 @@ package dev.brisk.nn;
 
 import dev.brisk.callbacks.Callback;
 import dev.brisk.data.Dataset;
+import dev.brisk.profile.ProfileWindow;
 import dev.brisk.tensor.Tensor;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /** The options of {@code fit}, with Keras' defaults: 1 epoch, batch size 32, shuffle, verbose 1. */
 public final class Fit {
@@ -16,6 +19,8 @@ public final class Fit {
     Dataset validationData;
     Tensor[] validationX;
     Tensor[] validationY;
+    Path profileTrace;
+    ProfileWindow profileSteps;
     final List<Callback> callbacks = new ArrayList<>();
 
     private Fit() {
@@ -71,6 +76,27 @@ public final class Fit {
 
     public Fit callbacks(Callback... cbs) {
         callbacks.addAll(List.of(cbs));
+        return this;
+    }
+
+    /**
+     * Profiles a few steps after warm-up ({@link ProfileWindow#afterWarmup}: steps 51-55, or the last five of a
+     * shorter fit): writes their Chrome trace to {@code trace} and prints the summary (unless verbose is 0); the
+     * model keeps it ({@code Model.lastProfile()}).
+     */
+    public Fit profile(Path trace) {
+        this.profileTrace = Objects.requireNonNull(trace, "trace");
+        this.profileSteps = null;
+        return this;
+    }
+
+    /**
+     * Profiles training steps {@code firstStep} to {@code lastStep}, counted from 1 over the whole fit and both
+     * included (Keras' {@code profile_batch=(first, last)}).
+     */
+    public Fit profile(Path trace, int firstStep, int lastStep) {
+        this.profileTrace = Objects.requireNonNull(trace, "trace");
+        this.profileSteps = new ProfileWindow(firstStep, lastStep);
         return this;
     }
 }

@@ -14,6 +14,7 @@ import dev.brisk.metrics.MetricSpec;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.Variable;
 import dev.brisk.optimizers.Optimizer;
+import dev.brisk.profile.Profile;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.io.IOException;
@@ -51,6 +52,7 @@ public class Model implements TrainingTarget {
     private EpochStats lastEpochStats;
     private boolean gradientRequest;
     private Map<String, Tensor> capturedGradients = Map.of();
+    private Profile lastProfile;
 
     /** A functional model from its inputs to its outputs. */
     public static Model of(List<SymbolicTensor> inputs, List<SymbolicTensor> outputs) {
@@ -416,6 +418,15 @@ public class Model implements TrainingTarget {
 
     void setCapturedGradients(Map<String, Tensor> gradients) {
         this.capturedGradients = Collections.unmodifiableMap(gradients);
+    }
+
+    /** The profile of the last fit run with {@link Fit#profile}, or null. */
+    public Profile lastProfile() {
+        return lastProfile;
+    }
+
+    void setLastProfile(Profile profile) {
+        this.lastProfile = profile;
     }
 
     /** Total number of weight scalars. */

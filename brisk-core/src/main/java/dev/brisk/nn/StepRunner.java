@@ -2,6 +2,7 @@ package dev.brisk.nn;
 
 import dev.brisk.backend.Kernels;
 import dev.brisk.exec.EagerBuffers;
+import dev.brisk.exec.KernelTimer;
 import dev.brisk.exec.Plan;
 import dev.brisk.exec.Planner;
 import dev.brisk.graph.Autodiff;
@@ -72,6 +73,11 @@ final class StepRunner {
     }
 
     Result run(Kind kind, StepBatch batch) {
+        return run(kind, batch, null);
+    }
+
+    /** Runs one step; a non-null {@code timer} is told the time of every kernel call (a profiled step). */
+    Result run(Kind kind, StepBatch batch, KernelTimer timer) {
         Optimizer opt = model.optimizer();
         float[] hyper = kind == Kind.TRAIN ? opt.hyperParameters() : null;
         float seed = (float) (seedCounter++ & 0xFFFFFF);
@@ -81,7 +87,7 @@ final class StepRunner {
         if (eager) {
             // The previous step's values are no longer read (callers copy what they keep, as in compiled mode).
             eagerBuffers.reclaim();
-            Graph g = Graph.eager(kernels, eagerBuffers);
+            Graph g = Graph.eager(kernels, eagerBuffers, timer);
             Traced t = trace(g, kind, batch, hyper, seed);
             Tensor[] preds = new Tensor[t.predictions().length];
             for (int i = 0; i < preds.length; i++) {
@@ -111,7 +117,11 @@ final class StepRunner {
                 h.set(i, hyper[i]);
             }
         }
-        plan.run();
+        if (timer == null) {
+            plan.run();
+        } else {
+            plan.run(timer);
+        }
         Tensor[] preds = new Tensor[t.predictions().length];
         for (int i = 0; i < preds.length; i++) {
             preds[i] = plan.output(t.predictions()[i]);

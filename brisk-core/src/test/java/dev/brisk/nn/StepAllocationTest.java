@@ -11,8 +11,10 @@ import dev.brisk.optimizers.Optimizers;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.Tensor;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A compiled train step replays planned buffers: once the JIT has compiled the kernels, running it allocates
@@ -24,7 +26,7 @@ class StepAllocationTest {
         ThreadBudget.reset();
     }
 
-    private static Plan trainedPlan() {
+    private static Model cnn() {
         RandomSeed.set(1);
         Model model = Sequential.of(
                 Layers.input(10, 10, 1),
@@ -34,10 +36,20 @@ class StepAllocationTest {
                 Layers.dense(32, Activation.RELU),
                 Layers.dense(5));
         model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
+        return model;
+    }
+
+    private static Tensor[] data() {
         Tensor[] xy = EagerVsCompiledTest.data(64, 10, 10, 1);
         for (int i = 0; i < xy[1].size(); i++) {
             xy[1].set(i, xy[1].get(i) % 5);
         }
+        return xy;
+    }
+
+    private static Plan trainedPlan() {
+        Model model = cnn();
+        Tensor[] xy = data();
         model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(32).verbose(0));
         Plan plan = model.trainPlan(32);
         assertNotNull(plan);
@@ -102,5 +114,16 @@ class StepAllocationTest {
         assertTrue(stepThreads().length >= 2, "the pool's workers are counted");
         System.out.printf("compiled step, 2 threads: %d bytes allocated per step (caller and workers)%n", perStep);
         assertEquals(0, perStep, "a compiled step allocated " + perStep + " bytes across the pool");
+    }
+
+    @Test
+    void profilingSomeStepsLeavesTheOthersAllocationFree(@TempDir Path tmp) {
+        ThreadBudget.set(1);
+        Model model = cnn();
+        Tensor[] xy = data();
+        model.fit(xy[0], xy[1], Fit.epochs(2).batchSize(32).verbose(0).profile(tmp.resolve("t.json"), 2, 3));
+        assertNotNull(model.lastProfile());
+        long perStep = bytesPerStep(model.trainPlan(32));
+        assertEquals(0, perStep, "after a profiled fit, an unprofiled step allocated " + perStep + " bytes");
     }
 }

@@ -26,8 +26,9 @@ import org.jfree.data.xy.XYSeriesCollection;
 
 /**
  * Training curves of a {@link History} as a PNG image: one chart per quantity (the loss first, then each metric in
- * the History's order), each with its training curve and, when the History has one, its validation curve
- * ({@code val_} values) against the epoch (from 1). Charts are laid out two to a row. Drawing is off screen, so no
+ * the History's order; not the utilisation figures {@code cpu_util} and {@code input_wait}), each with its
+ * training curve and, when the History has one, its validation curve ({@code val_} values) against the epoch
+ * (from 1). Charts are laid out two to a row. Drawing is off screen, so no
  * display is needed ({@code java.awt.headless} is set to true unless it was set already).
  */
 public final class HistoryPlot {
@@ -40,6 +41,8 @@ public final class HistoryPlot {
     private static final Color TRAINING = new Color(0x1F, 0x77, 0xB4);
     private static final Color VALIDATION = new Color(0xFF, 0x7F, 0x0E);
     private static final String VAL = "val_";
+    /** Per-epoch figures about the machine rather than the learning (the progress bar and TensorBoard show them). */
+    private static final java.util.Set<String> NOT_CURVES = java.util.Set.of("cpu_util", "input_wait");
 
     static {
         if (System.getProperty("java.awt.headless") == null) {
@@ -121,6 +124,9 @@ public final class HistoryPlot {
         Map<String, Panel> byName = new LinkedHashMap<>();
         for (String key : series.keySet()) {
             String name = key.startsWith(VAL) ? key.substring(VAL.length()) : key;
+            if (NOT_CURVES.contains(name)) {
+                continue;
+            }
             byName.computeIfAbsent(name, n -> new Panel(n, series.getOrDefault(n, List.of()),
                     series.getOrDefault(VAL + n, List.of())));
         }
