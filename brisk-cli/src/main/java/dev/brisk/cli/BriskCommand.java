@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = BriskCommand.Version.class,
         description = "Keras-style deep learning for the JVM: train and report on the reference workloads.",
-        subcommands = {TrainCommand.class, InfoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {TrainCommand.class, BenchCommand.class, InfoCommand.class, CommandLine.HelpCommand.class})
 public final class BriskCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -1,6 +1,9 @@
 package dev.brisk.cli;
 
+import dev.brisk.callbacks.Callback;
 import dev.brisk.callbacks.EpochStats;
+import dev.brisk.callbacks.History;
+import dev.brisk.callbacks.TensorBoard;
 import dev.brisk.cli.Workloads.Workload;
 import dev.brisk.data.FashionMnist;
 import dev.brisk.data.InMemoryDataset;
@@ -9,9 +12,13 @@ import dev.brisk.nn.Fit;
 import dev.brisk.nn.RandomSeed;
 import dev.brisk.nn.Sequential;
 import dev.brisk.parallel.ThreadBudget;
+import dev.brisk.plot.HistoryPlot;
+import dev.brisk.profile.ProfileWindow;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -74,9 +81,38 @@ public final class TrainCommand implements Callable<Integer> {
                     + "workers, batched and prefetched) instead of from arrays; same batches for the same seed.")
     boolean pipeline;
 
+    @Option(names = "--profile", paramLabel = "FILE",
+            description = "Profile a few training steps after warm-up: write their Chrome trace (Perfetto) to FILE"
+                    + " and print where the time went.")
+    Path profile;
+
+    @Option(names = "--profile-steps", paramLabel = "FIRST-LAST", converter = ProfileStepsConverter.class,
+            description = "Steps to profile, counted from 1 over the run (default: 51-55, or the last 5 of a"
+                    + " shorter run).")
+    ProfileWindow profileSteps;
+
     @Option(names = "--verbose", paramLabel = "0|1|2",
             description = "0 silent, 1 progress bar, 2 one line per epoch (default: ${DEFAULT-VALUE}).")
     int verbose = 1;
+
+    @Option(names = "--tensorboard", paramLabel = "DIR",
+            description = "Write TensorBoard event files to DIR/train and DIR/validation (view them with"
+                    + " tensorboard --logdir DIR).")
+    Path tensorboard;
+
+    @Option(names = "--histogram-freq", paramLabel = "N",
+            description = "With --tensorboard: weight and gradient histograms every N epochs, 0 for none"
+                    + " (default: ${DEFAULT-VALUE}).")
+    int histogramFreq = 1;
+
+    @Option(names = "--update-freq", paramLabel = "N",
+            description = "With --tensorboard: loss and metrics every N training steps as well as every epoch,"
+                    + " 0 for every epoch only (default: ${DEFAULT-VALUE}).")
+    int updateFreq = 100;
+
+    @Option(names = "--plot", paramLabel = "PNG",
+            description = "Save the training and validation curves (loss and accuracy by epoch) as a PNG image.")
+    Path plot;
 
     /** Epochs this run trains: {@code --epochs} or the workload's default. */
     public int effectiveEpochs() {
@@ -102,6 +138,16 @@ public final class TrainCommand implements Callable<Integer> {
         requireAtLeast("--threads", threads, 1);
         requireAtLeast("--batch-size", batchSize, 1);
         requireAtLeast("--limit", limit, 1);
+        requireAtLeast("--histogram-freq", histogramFreq, 0);
+        requireAtLeast("--update-freq", updateFreq, 0);
+        if (plot != null && java.nio.file.Files.isDirectory(plot)) {
+            throw new ParameterException(spec.commandLine(),
+                    "Invalid value for option '--plot': " + plot + " is a directory; give a file name such as "
+                            + plot.resolve("curves.png"));
+        }
+        if (profileSteps != null && profile == null) {
+            throw new ParameterException(spec.commandLine(), "--profile-steps needs --profile FILE");
+        }
         if (verbose < 0 || verbose > 2) {
             throw new ParameterException(spec.commandLine(),
                     "Invalid value for option '--verbose': expected 0, 1 or 2 but was " + verbose);
@@ -126,8 +172,10 @@ public final class TrainCommand implements Callable<Integer> {
     }
 
     private void run(PrintStream out) throws IOException {
+        FirstStepClock clock = new FirstStepClock();
         // The pipeline scales the raw pixels itself.
         TrainTestSplit split = FashionMnist.load(data, pipeline ? 1f : 255f);
+        long dataLoaded = clock.sinceJvmStart();
         InMemoryDataset train = workload.prepare(split.train());
         InMemoryDataset test = workload.prepare(pipeline ? WorkloadPipelines.scaled(split.test()) : split.test());
         if (limit != null && limit < train.size()) {
@@ -141,13 +189,30 @@ public final class TrainCommand implements Callable<Integer> {
         Sequential model = workload.compiledModel();
         model.runEagerly(eager);
         model.printSummary();
-        Fit fit = Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose);
-        if (pipeline) { // the shuffle seed is drawn where fit would draw it, so --seed gives the same run
-            model.fit(WorkloadPipelines.training(train, batchSize, RandomSeed.next()), fit);
-        } else {
-            model.fit(train, fit);
+        List<Callback> callbacks = new ArrayList<>();
+        callbacks.add(clock);
+        if (tensorboard != null) {
+            callbacks.add(new TensorBoard(tensorboard).histogramFreq(histogramFreq).updateFreq(updateFreq));
         }
+        Fit fit = Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose)
+                .callbacks(callbacks.toArray(new Callback[0]));
+        if (profile != null) {
+            fit = profileSteps == null ? fit.profile(profile)
+                    : fit.profile(profile, profileSteps.first(), profileSteps.last());
+        }
+        // With --pipeline the shuffle seed is drawn where fit draws its own, so --seed gives the same run.
+        History history = pipeline
+                ? model.fit(WorkloadPipelines.training(train, batchSize, RandomSeed.next()), fit)
+                : model.fit(train, fit);
         EpochStats last = model.lastEpochStats();
+        if (tensorboard != null) {
+            out.printf(Locale.ROOT, "TensorBoard event files in %s (tensorboard --logdir %s)%n", tensorboard,
+                    tensorboard);
+        }
+        if (plot != null) {
+            HistoryPlot.save(history, plot);
+            out.printf(Locale.ROOT, "training curves saved to %s%n", plot);
+        }
 
         Map<String, Double> eval = model.evaluate(test, batchSize);
         double accuracy = eval.getOrDefault("accuracy", Double.NaN);
@@ -155,8 +220,9 @@ public final class TrainCommand implements Callable<Integer> {
                 eval.getOrDefault("loss", Double.NaN), accuracy, test.size());
 
         ResultLine result = new ResultLine("brisk", mode(), workload.id(), ThreadBudget.resolve().threads(),
-                last == null ? 0 : last.samplesPerSecond(), last == null ? 0 : last.cpuUtilisation(), accuracy, n,
+                last == null ? 0 : last.samplesPerSecond(), last == null ? 0 : last.coresBusy(), accuracy, n,
                 ProcStatus.peakRssMb());
+        out.println(FirstStepClock.format(clock.firstStepMillis(), dataLoaded));
         out.println(result.format());
         out.flush();
     }

@@ -29,7 +29,7 @@ public final class Workloads {
     /** A reference workload: its model, how its data is shaped, and how long it trains by default. */
     public enum Workload {
         /** MLP: 784 -> Dense(512, relu) -> Dense(512, relu) -> Dense(10), on flattened images. */
-        W1(5, "MLP 784-512-512-10") {
+        W1(5, "MLP 784-512-512-10", 784 * 512 + 512 * 512 + 512 * 10) {
             @Override
             public Sequential model() {
                 return Sequential.of(
@@ -45,7 +45,8 @@ public final class Workloads {
             }
         },
         /** CNN: Conv2D(32,3,relu) MaxPool(2) Conv2D(64,3,relu) MaxPool(2) Flatten Dense(128,relu) Dense(10). */
-        W2(3, "CNN conv32-pool-conv64-pool-128-10") {
+        W2(3, "CNN conv32-pool-conv64-pool-128-10",
+                26 * 26 * 32 * 9 + 11 * 11 * 64 * 3 * 3 * 32 + 1600 * 128 + 128 * 10) {
             @Override
             public Sequential model() {
                 return Sequential.of(
@@ -67,10 +68,20 @@ public final class Workloads {
 
         private final int defaultEpochs;
         private final String description;
+        private final long forwardMacsPerSample;
 
-        Workload(int defaultEpochs, String description) {
+        Workload(int defaultEpochs, String description, long forwardMacsPerSample) {
             this.defaultEpochs = defaultEpochs;
             this.description = description;
+            this.forwardMacsPerSample = forwardMacsPerSample;
+        }
+
+        /**
+         * Useful training FLOPs per sample as WORKLOADS.md counts them: the forward pass's multiply-adds (dense
+         * and convolution layers) times 2, times 3 for forward + both backward products (W1 4.01 MFLOP, W2 15.79).
+         */
+        public double trainingFlopsPerSample() {
+            return 3.0 * 2.0 * forwardMacsPerSample;
         }
 
         /** The name used on the command line and in RESULT lines ("w1", "w2"). */

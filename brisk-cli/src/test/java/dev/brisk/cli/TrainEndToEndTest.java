@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.brisk.plot.HistoryPlot;
+import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -12,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -78,6 +83,48 @@ class TrainEndToEndTest {
         // Same batches, same weights: the same accuracy (to a prediction, should the machine be so busy that
         // AUTOTUNE takes a compute thread and the kernels' sums are split differently).
         assertEquals(testAccuracy(arrays), testAccuracy(pipeline), 0.006);
+    }
+
+    @Test
+    void writesTensorBoardEventsAndACurvesPng(@TempDir Path tmp) throws IOException {
+        Path logs = tmp.resolve("tb");
+        Path png = tmp.resolve("plots/curves.png");
+        Run r = run("train", "--workload", "w1", "--epochs", "2", "--limit", "256", "--seed", "7", "--verbose", "0",
+                "--data", FIXTURE.toString(), "--tensorboard", logs.toString(), "--update-freq", "1",
+                "--plot", png.toString());
+        assertEquals(0, r.code(), r.err());
+        for (String run : List.of("train", "validation")) {
+            try (Stream<Path> files = Files.list(logs.resolve(run))) {
+                List<Path> events = files.toList();
+                assertEquals(1, events.size(), run + ": " + events);
+                String name = events.get(0).getFileName().toString();
+                assertTrue(name.matches("events\\.out\\.tfevents\\.\\d{10}\\..+"), name);
+                assertTrue(Files.size(events.get(0)) > 100, name);
+            }
+        }
+        BufferedImage img = ImageIO.read(png.toFile());
+        assertEquals(2 * HistoryPlot.PANEL_WIDTH, img.getWidth(), "loss and accuracy");
+        assertEquals(HistoryPlot.PANEL_HEIGHT, img.getHeight());
+        assertTrue(r.out().contains("training curves saved to " + png), r.out());
+        assertTrue(r.out().contains("tensorboard --logdir " + logs), r.out());
+        List<String> lines = r.out().lines().toList();
+        assertTrue(lines.get(lines.size() - 1).startsWith("RESULT"), "RESULT is still the last line");
+    }
+
+    @Test
+    void profileWritesATraceAndPrintsWhereTheTimeWent(@TempDir Path tmp) throws IOException {
+        Path trace = tmp.resolve("w1.json");
+        Run r = run("train", "--workload", "w1", "--epochs", "1", "--limit", "512", "--seed", "7", "--verbose", "2",
+                "--data", FIXTURE.toString(), "--profile", trace.toString(), "--profile-steps", "2-3");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Profile of 2 compiled training steps (steps 2-3)"), r.out());
+        assertTrue(r.out().contains("Top ops by total time") && r.out().contains("MATMUL"), r.out());
+        assertTrue(r.out().contains("cpu_util: ") && r.out().contains("input_wait: "), r.out());
+        String json = Files.readString(trace); // core's tests parse traces; here: it is the run's trace
+        assertTrue(json.startsWith("{\"traceEvents\":["), json);
+        long kernels = json.lines().filter(l -> l.contains("\"cat\":\"kernel\"")).count();
+        assertTrue(kernels > 0 && kernels % 2 == 0, "the same kernels in each of two steps: " + kernels);
+        assertTrue(r.out().lines().toList().getLast().startsWith("RESULT"), "RESULT stays the last line");
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brisk.cli.Workloads.Workload;
 import dev.brisk.data.FashionMnist;
 import dev.brisk.parallel.ThreadBudget;
+import dev.brisk.profile.ProfileWindow;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -53,6 +54,20 @@ class TrainOptionsTest {
         assertNull(t.threads);
         assertNull(t.limit);
         assertNull(t.seed);
+        assertNull(t.tensorboard);
+        assertNull(t.plot);
+        assertEquals(1, t.histogramFreq);
+        assertEquals(100, t.updateFreq);
+    }
+
+    @Test
+    void tensorBoardAndPlotOptions() {
+        TrainCommand t = parse("train", "--workload", "w1", "--tensorboard", "/tmp/tb", "--histogram-freq", "0",
+                "--update-freq", "10", "--plot", "/tmp/curves.png");
+        assertEquals(Path.of("/tmp/tb"), t.tensorboard);
+        assertEquals(0, t.histogramFreq);
+        assertEquals(10, t.updateFreq);
+        assertEquals(Path.of("/tmp/curves.png"), t.plot);
     }
 
     @Test
@@ -110,12 +125,36 @@ class TrainOptionsTest {
                 {"train", "--workload", "w1", "--batch-size", "-1"},
                 {"train", "--workload", "w1", "--limit", "0"},
                 {"train", "--workload", "w1", "--verbose", "3"},
+                {"train", "--workload", "w1", "--histogram-freq", "-1"},
+                {"train", "--workload", "w1", "--update-freq", "-2"},
+                {"train", "--workload", "w1", "--plot", System.getProperty("java.io.tmpdir")},
                 {"train", "--workload", "w1", "--epochs", "many"},
                 {"train", "--workload", "w1", "--no-such-option"}}) {
             Run r = execute(args);
             assertEquals(2, r.code(), String.join(" ", args) + " -> " + r.err());
             assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
         }
+    }
+
+    @Test
+    void profileOptions() {
+        TrainCommand t = parse("train", "--workload", "w1", "--profile", "/tmp/t.json", "--profile-steps", "20-24");
+        assertEquals(Path.of("/tmp/t.json"), t.profile);
+        assertEquals(new ProfileWindow(20, 24), t.profileSteps);
+        assertNull(parse("train", "--workload", "w1", "--profile", "t.json").profileSteps, "default window");
+        assertNull(parse("train", "--workload", "w1").profile);
+    }
+
+    @Test
+    void badProfileStepsAreUsageErrors() {
+        for (String steps : new String[] {"5", "a-b", "9-3", "0-4", "1-2-3", "-"}) {
+            Run r = execute("train", "--workload", "w1", "--profile", "t.json", "--profile-steps", steps);
+            assertEquals(2, r.code(), steps + " -> " + r.err());
+            assertTrue(r.err().contains("--profile-steps"), r.err());
+        }
+        Run r = execute("train", "--workload", "w1", "--profile-steps", "1-5");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("--profile-steps needs --profile"), r.err());
     }
 
     @Test

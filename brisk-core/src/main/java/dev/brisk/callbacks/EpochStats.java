@@ -1,13 +1,30 @@
 package dev.brisk.callbacks;
 
-/** What one epoch cost: samples trained, wall seconds, process CPU seconds. */
-public record EpochStats(long samples, double wallSeconds, double cpuSeconds) {
+/**
+ * What one epoch of training cost: samples trained, wall seconds, process CPU seconds (all threads), seconds the
+ * training loop waited for its next batch, and the thread budget it ran with.
+ */
+public record EpochStats(long samples, double wallSeconds, double cpuSeconds, double inputWaitSeconds,
+                         int threads) {
     public double samplesPerSecond() {
         return wallSeconds > 0 ? samples / wallSeconds : 0;
     }
 
-    /** Process CPU time over wall time: 2.0 means two cores kept busy. */
+    /**
+     * Process CPU time / (wall time x thread budget), History's {@code cpu_util}: 1.0 means every thread of the
+     * budget was busy the whole epoch.
+     */
     public double cpuUtilisation() {
+        return wallSeconds > 0 && threads > 0 ? cpuSeconds / (wallSeconds * threads) : 0;
+    }
+
+    /** Process CPU time / wall time, the busy cores: 2.0 means two cores kept busy (the RESULT line's figure). */
+    public double coresBusy() {
         return wallSeconds > 0 ? cpuSeconds / wallSeconds : 0;
+    }
+
+    /** The share of the epoch's training time spent waiting for input, History's {@code input_wait}. */
+    public double inputWaitShare() {
+        return wallSeconds > 0 ? inputWaitSeconds / wallSeconds : 0;
     }
 }

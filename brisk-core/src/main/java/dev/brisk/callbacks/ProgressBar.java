@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * Keras' progress bar: per epoch, steps done, ETA, running loss and metrics and samples/s; at the end of an epoch
- * the wall time, time per step, validation metrics, throughput and CPU utilisation. On a terminal the line is
+ * the wall time, time per step, every value of the epoch's logs (validation metrics, and the {@code cpu_util} and
+ * {@code input_wait} that fit adds) and the throughput. On a terminal the line is
  * redrawn in place; otherwise (logs, CI) only the final line of each epoch is printed. Verbose 2 prints one line per
  * epoch without the bar.
  */
@@ -86,8 +87,7 @@ public final class ProgressBar extends Callback {
                 .append(String.format(Locale.ROOT, "%.0fms/step", trainSeconds * 1000 / Math.max(steps, 1)))
                 .append(metrics(logs));
         if (stats != null) {
-            line.append(String.format(Locale.ROOT, " - %.0f samples/s - cpu %.2f", stats.samplesPerSecond(),
-                    stats.cpuUtilisation()));
+            line.append(String.format(Locale.ROOT, " - %.0f samples/s", stats.samplesPerSecond()));
         }
         out.print((interactive && verbose == 1 ? "\r" : "") + line + "\n");
         out.flush();

@@ -26,4 +26,23 @@ public interface TrainingTarget {
 
     /** Throughput and CPU figures of the last finished epoch (null before the first). */
     EpochStats lastEpochStats();
+
+    /** The model's summary table (Keras' {@code model.summary()}), or null if the target has none. */
+    default String summary() {
+        return null;
+    }
+
+    /**
+     * Asks for the gradients of the next training step: the gradients of the loss for that step's batch with
+     * respect to each trainable weight, before the optimizer applies them (and before clipping). They are
+     * computed by one extra eager forward and backward pass, so ask only now and then (once an epoch at most).
+     * A target that cannot does nothing, and {@link #capturedGradients()} stays empty.
+     */
+    default void captureGradientsOfNextStep() {
+    }
+
+    /** The gradients captured for the last request, by weight name; empty before one was captured. */
+    default Map<String, Tensor> capturedGradients() {
+        return Map.of();
+    }
 }

@@ -29,8 +29,30 @@ public final class EagerRunner {
     private EagerRunner() {
     }
 
-    /** Computes {@code node} from its inputs' values and stores the result in it. */
+    /** Computes {@code node} from its inputs' values and stores the result in it, in a new tensor. */
     public static void run(Node node, Kernels kernels) {
+        compute(node, kernels, null);
+    }
+
+    /**
+     * Computes {@code node} from its inputs' values and stores the result in it, in storage from {@code buffers}
+     * (fresh zeroed tensors when null); a non-null {@code timer} is told how long a node that calls a kernel took
+     * (the time includes taking its result's storage and binding the call, which eager execution pays on every
+     * op).
+     */
+    public static void run(Node node, Kernels kernels, EagerBuffers buffers, KernelTimer timer) {
+        if (timer == null) {
+            compute(node, kernels, buffers);
+            return;
+        }
+        long start = System.nanoTime();
+        compute(node, kernels, buffers);
+        if (KernelBinder.callsKernel(node.op())) {
+            timer.record(node, start, System.nanoTime());
+        }
+    }
+
+    private static void compute(Node node, Kernels kernels, EagerBuffers buffers) {
         OpType op = node.op();
         if (op == OpType.VARIABLE) {
             node.setValue(node.variable().value());
@@ -47,9 +69,10 @@ public final class EagerRunner {
             return;
         }
         if (op == OpType.DROPOUT) {
-            node.setAux(Tensor.zeros(node.shape()));
+            node.setAux(buffers == null ? Tensor.zeros(node.shape()) : buffers.take(node.shape()));
         }
-        Tensor out = node.isSideEffect() ? null : Tensor.zeros(node.shape());
+        Tensor out = node.isSideEffect() ? null
+                : buffers == null ? Tensor.zeros(node.shape()) : buffers.take(node.shape());
         Instruction instruction = KernelBinder.bind(node, out, NODE_VALUES, kernels);
         instruction.run();
         node.setValue(out);

@@ -12,6 +12,7 @@ import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.DropoutAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
+import dev.brisk.ops.OpType;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGradAttrs;
 import dev.brisk.ops.ReduceAttrs;
@@ -37,6 +38,14 @@ public final class KernelBinder {
         Tensor valueOf(Node node);
 
         Tensor auxOf(Node node);
+    }
+
+    /** False for the ops that need no kernel call: inputs, variables, constants and reshapes (views). */
+    public static boolean callsKernel(OpType op) {
+        return switch (op) {
+            case INPUT, VARIABLE, CONSTANT, RESHAPE -> false;
+            default -> true;
+        };
     }
 
     /**

@@ -58,14 +58,33 @@ public final class Plan {
             try {
                 code[i].run();
             } catch (RuntimeException e) {
-                throw new ExecutionException("step failed in " + describe(instructionNodes[i]) + ": "
-                        + e.getMessage(), e);
+                throw failed(i, e);
             }
         }
     }
 
-    private static String describe(Node n) {
-        return n.scope().isEmpty() ? n.op().toString() : "layer '" + n.scope() + "' (" + n.op() + ")";
+    /**
+     * Runs every instruction once, in order, telling {@code timer} when each started and ended. A separate loop
+     * from {@link #run()} so that unprofiled steps pay nothing for profiling.
+     */
+    public void run(KernelTimer timer) {
+        Instruction[] code = instructions;
+        Node[] nodes = instructionNodes;
+        for (int i = 0; i < code.length; i++) {
+            long start = System.nanoTime();
+            try {
+                code[i].run();
+            } catch (RuntimeException e) {
+                throw failed(i, e);
+            }
+            timer.record(nodes[i], start, System.nanoTime());
+        }
+    }
+
+    private ExecutionException failed(int instruction, RuntimeException e) {
+        Node n = instructionNodes[instruction];
+        String where = n.scope().isEmpty() ? n.op().toString() : "layer '" + n.scope() + "' (" + n.op() + ")";
+        return new ExecutionException("step failed in " + where + ": " + e.getMessage(), e);
     }
 
     /** The tensor holding an output after {@link #run()}; valid until the next run. */

@@ -134,9 +134,10 @@ public final class Planner {
         int count;
 
         float[] take(int size) {
-            Map.Entry<Integer, List<float[]>> e = free.ceilingEntry(size);
+            // Every buffer keeps Tensor.TAIL_PADDING spare floats past the value it holds.
+            Map.Entry<Integer, List<float[]>> e = free.ceilingEntry(size + Tensor.TAIL_PADDING);
             // A much larger buffer would waste memory that a later, larger value could use.
-            if (e != null && e.getKey() <= 2L * size + 1024) {
+            if (e != null && e.getKey() <= 2L * size + 1024 + Tensor.TAIL_PADDING) {
                 List<float[]> list = e.getValue();
                 float[] b = list.remove(list.size() - 1);
                 if (list.isEmpty()) {
@@ -146,7 +147,7 @@ public final class Planner {
             }
             count++;
             totalFloats += size;
-            return new float[Math.max(size, 1)];
+            return Tensor.storage(size);
         }
 
         void release(float[] buffer) {

@@ -4,7 +4,9 @@ import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
 import dev.brisk.backend.ReduceFn;
 import dev.brisk.backend.UnaryFn;
+import dev.brisk.exec.EagerBuffers;
 import dev.brisk.exec.EagerRunner;
+import dev.brisk.exec.KernelTimer;
 import dev.brisk.ops.Attrs;
 import dev.brisk.ops.AxisAttrs;
 import dev.brisk.ops.BinaryAttrs;
@@ -44,21 +46,34 @@ public final class Graph {
     private final Map<Variable, Node> variableNodes = new IdentityHashMap<>();
     private final boolean eager;
     private final Kernels kernels;
+    private final EagerBuffers buffers;
+    private final KernelTimer timer;
     private String scope = "";
 
-    private Graph(boolean eager, Kernels kernels) {
+    private Graph(boolean eager, Kernels kernels, EagerBuffers buffers, KernelTimer timer) {
         this.eager = eager;
         this.kernels = kernels;
+        this.buffers = buffers;
+        this.timer = timer;
     }
 
-    /** A graph whose ops run immediately. */
+    /** A graph whose ops run immediately, each into a new tensor. */
     public static Graph eager(Kernels kernels) {
-        return new Graph(true, kernels);
+        return new Graph(true, kernels, null, null);
+    }
+
+    /**
+     * A graph whose ops run immediately into storage recycled by {@code buffers} (for a loop that discards each
+     * step's graph and reclaims its buffers before the next), each kernel call timed by {@code timer} when it is
+     * not null (profiling).
+     */
+    public static Graph eager(Kernels kernels, EagerBuffers buffers, KernelTimer timer) {
+        return new Graph(true, kernels, buffers, timer);
     }
 
     /** A graph that is only traced, for compilation. */
     public static Graph symbolic(Kernels kernels) {
-        return new Graph(false, kernels);
+        return new Graph(false, kernels, null, null);
     }
 
     public boolean isEager() {
@@ -364,7 +379,7 @@ public final class Graph {
     private Node add(Node n) {
         nodes.add(n);
         if (eager) {
-            EagerRunner.run(n, kernels);
+            EagerRunner.run(n, kernels, buffers, timer);
         }
         return n;
     }

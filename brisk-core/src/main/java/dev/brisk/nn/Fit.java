@@ -4,9 +4,12 @@ import dev.brisk.callbacks.Callback;
 import dev.brisk.data.Batch;
 import dev.brisk.data.Dataset;
 import dev.brisk.data.Pipeline;
+import dev.brisk.profile.ProfileWindow;
 import dev.brisk.tensor.Tensor;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /** The options of {@code fit}, with Keras' defaults: 1 epoch, batch size 32, shuffle, verbose 1. */
 public final class Fit {
@@ -20,6 +23,8 @@ public final class Fit {
     Tensor[] validationY;
     Pipeline<Batch> validationPipeline;
     int stepsPerEpoch;
+    Path profileTrace;
+    ProfileWindow profileSteps;
     final List<Callback> callbacks = new ArrayList<>();
 
     private Fit() {
@@ -93,6 +98,27 @@ public final class Fit {
 
     public Fit callbacks(Callback... cbs) {
         callbacks.addAll(List.of(cbs));
+        return this;
+    }
+
+    /**
+     * Profiles a few steps after warm-up ({@link ProfileWindow#afterWarmup}: steps 51-55, or the last five of a
+     * shorter fit): writes their Chrome trace to {@code trace} and prints the summary (unless verbose is 0); the
+     * model keeps it ({@code Model.lastProfile()}).
+     */
+    public Fit profile(Path trace) {
+        this.profileTrace = Objects.requireNonNull(trace, "trace");
+        this.profileSteps = null;
+        return this;
+    }
+
+    /**
+     * Profiles training steps {@code firstStep} to {@code lastStep}, counted from 1 over the whole fit and both
+     * included (Keras' {@code profile_batch=(first, last)}).
+     */
+    public Fit profile(Path trace, int firstStep, int lastStep) {
+        this.profileTrace = Objects.requireNonNull(trace, "trace");
+        this.profileSteps = new ProfileWindow(firstStep, lastStep);
         return this;
     }
 }

@@ -16,6 +16,7 @@ import dev.brisk.metrics.MetricSpec;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.Variable;
 import dev.brisk.optimizers.Optimizer;
+import dev.brisk.profile.Profile;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.io.IOException;
@@ -51,6 +52,9 @@ public class Model implements TrainingTarget {
     private StepRunner runner;
     private volatile boolean stopRequested;
     private EpochStats lastEpochStats;
+    private boolean gradientRequest;
+    private Map<String, Tensor> capturedGradients = Map.of();
+    private Profile lastProfile;
 
     /** A functional model from its inputs to its outputs. */
     public static Model of(List<SymbolicTensor> inputs, List<SymbolicTensor> outputs) {
@@ -422,12 +426,43 @@ public class Model implements TrainingTarget {
         this.lastEpochStats = stats;
     }
 
+    @Override
+    public void captureGradientsOfNextStep() {
+        gradientRequest = true;
+    }
+
+    @Override
+    public Map<String, Tensor> capturedGradients() {
+        return capturedGradients;
+    }
+
+    /** True once after {@link #captureGradientsOfNextStep()}: the step that asks takes the request. */
+    boolean takeGradientRequest() {
+        boolean r = gradientRequest;
+        gradientRequest = false;
+        return r;
+    }
+
+    void setCapturedGradients(Map<String, Tensor> gradients) {
+        this.capturedGradients = Collections.unmodifiableMap(gradients);
+    }
+
+    /** The profile of the last fit run with {@link Fit#profile}, or null. */
+    public Profile lastProfile() {
+        return lastProfile;
+    }
+
+    void setLastProfile(Profile profile) {
+        this.lastProfile = profile;
+    }
+
     /** Total number of weight scalars. */
     public long parameterCount() {
         return layers.stream().mapToLong(Layer::parameterCount).sum();
     }
 
     /** The Keras-style summary table. */
+    @Override
     public String summary() {
         return ModelSummary.render(this);
     }

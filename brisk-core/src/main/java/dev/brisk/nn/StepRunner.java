@@ -1,6 +1,8 @@
 package dev.brisk.nn;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.exec.EagerBuffers;
+import dev.brisk.exec.KernelTimer;
 import dev.brisk.exec.Plan;
 import dev.brisk.exec.Planner;
 import dev.brisk.graph.Autodiff;
@@ -12,6 +14,7 @@ import dev.brisk.optimizers.Optimizer;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -50,6 +53,7 @@ final class StepRunner {
     private final Kernels kernels;
     private final boolean eager;
     private final Map<Key, Compiled> plans = new HashMap<>();
+    private final EagerBuffers eagerBuffers = new EagerBuffers();
     private long seedCounter;
 
     StepRunner(Model model, Kernels kernels, boolean eager) {
@@ -69,11 +73,21 @@ final class StepRunner {
     }
 
     Result run(Kind kind, StepBatch batch) {
+        return run(kind, batch, null);
+    }
+
+    /** Runs one step; a non-null {@code timer} is told the time of every kernel call (a profiled step). */
+    Result run(Kind kind, StepBatch batch, KernelTimer timer) {
         Optimizer opt = model.optimizer();
         float[] hyper = kind == Kind.TRAIN ? opt.hyperParameters() : null;
         float seed = (float) (seedCounter++ & 0xFFFFFF);
+        if (kind == Kind.TRAIN && model.takeGradientRequest()) {
+            model.setCapturedGradients(gradients(batch, seed));
+        }
         if (eager) {
-            Graph g = Graph.eager(kernels);
+            // The previous step's values are no longer read (callers copy what they keep, as in compiled mode).
+            eagerBuffers.reclaim();
+            Graph g = Graph.eager(kernels, eagerBuffers, timer);
             Traced t = trace(g, kind, batch, hyper, seed);
             Tensor[] preds = new Tensor[t.predictions().length];
             for (int i = 0; i < preds.length; i++) {
@@ -103,12 +117,52 @@ final class StepRunner {
                 h.set(i, hyper[i]);
             }
         }
-        plan.run();
+        if (timer == null) {
+            plan.run();
+        } else {
+            plan.run(timer);
+        }
         Tensor[] preds = new Tensor[t.predictions().length];
         for (int i = 0; i < preds.length; i++) {
             preds[i] = plan.output(t.predictions()[i]);
         }
         return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds);
+    }
+
+    /**
+     * The gradients this train step is about to apply, by weight name: one eager forward and backward pass on the
+     * same batch with the same dropout seed, without the optimizer. Layer state that a training forward pass
+     * updates (batch-norm moving statistics) is put back afterwards, so the step itself is unchanged.
+     */
+    private Map<String, Tensor> gradients(StepBatch batch, float seed) {
+        List<Variable> state = model.variables().stream().filter(v -> !v.trainable()).toList();
+        List<Tensor> saved = state.stream().map(v -> v.value().copy()).toList();
+        try {
+            Graph g = Graph.eager(kernels);
+            List<SymbolicTensor> inputs = model.inputs();
+            Node[] x = new Node[batch.x().length];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = g.input(inputs.get(i).layer().name(), batch.x()[i]);
+            }
+            Node[] y = new Node[batch.y().length];
+            for (int i = 0; i < y.length; i++) {
+                y[i] = g.input("target_" + i, batch.y()[i]);
+            }
+            Node seedNode = g.input("seed", Tensor.scalar(seed));
+            List<Node> preds = model.forward(g, List.of(x), new CallContext(true, seedNode));
+            Node loss = totalLoss(g, y, preds);
+            List<Variable> vars = model.trainableVariables();
+            List<Node> grads = Autodiff.gradients(g, loss, vars.stream().map(g::variable).toList());
+            Map<String, Tensor> out = new LinkedHashMap<>();
+            for (int i = 0; i < vars.size(); i++) {
+                out.put(vars.get(i).name(), grads.get(i).value().copy());
+            }
+            return out;
+        } finally {
+            for (int i = 0; i < state.size(); i++) {
+                state.get(i).assign(saved.get(i));
+            }
+        }
     }
 
     private static void feed(Plan plan, Node[] nodes, Tensor[] values) {

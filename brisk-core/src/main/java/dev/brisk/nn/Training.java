@@ -10,10 +10,18 @@ import dev.brisk.metrics.Mean;
 import dev.brisk.metrics.Metric;
 import dev.brisk.metrics.MetricSpec;
 import dev.brisk.parallel.ThreadBudget;
+import dev.brisk.profile.CpuTime;
+import dev.brisk.profile.Phase;
+import dev.brisk.profile.Profile;
+import dev.brisk.profile.ProfileWindow;
+import dev.brisk.profile.Profiler;
+import dev.brisk.profile.StepTimeline;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
-import java.lang.management.ManagementFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,51 +55,104 @@ final class Training {
             cb.setModel(model);
             cb.setParams(params);
         }
+        int threads = ThreadBudget.resolve().threads();
         if (options.verbose > 0) {
             System.out.println("brisk: thread budget " + ThreadBudget.resolve() + ", kernels "
                     + model.kernels().name() + ", " + (runner.eager() ? "eager" : "compiled") + " execution");
         }
+        Profiler profiler = profiler(options, steps, threads, runner.eager());
+        StepTimeline timeline = new StepTimeline(profiler);
         long seed = options.seed != null ? options.seed : RandomSeed.next();
         model.clearStop();
         Map<String, Double> none = new LinkedHashMap<>();
         callbacks.forEach(cb -> cb.onTrainBegin(none));
+        int globalStep = 0;
         for (int epoch = 0; epoch < options.epochs && !model.stopRequested(); epoch++) {
             int e = epoch;
             callbacks.forEach(cb -> cb.onEpochBegin(e, new LinkedHashMap<>()));
             loss.reset();
             metrics.forEach(list -> list.forEach(Metric::reset));
             long wallStart = System.nanoTime();
-            long cpuStart = processCpuNanos();
+            long cpuStart = CpuTime.processNanos();
+            timeline.takeInputWaitNanos();
             long samples = 0;
             int batchIndex = 0;
             Map<String, Double> logs = new LinkedHashMap<>();
-            for (StepBatch batch : train.batches(options.batchSize, options.shuffle, seed + epoch)) {
+            Iterator<StepBatch> batches = train.batches(options.batchSize, options.shuffle, seed + epoch).iterator();
+            while (true) {
+                timeline.beginStep(globalStep + 1);
+                if (!batches.hasNext()) {
+                    break;
+                }
+                StepBatch batch = batches.next();
+                globalStep++;
+                timeline.batchReady();
                 int b = batchIndex;
                 callbacks.forEach(cb -> cb.onTrainBatchBegin(b, logs));
-                StepRunner.Result r = runner.run(StepRunner.Kind.TRAIN, batch);
+                timeline.phaseEnd(Phase.CALLBACKS);
+                StepRunner.Result r = runner.run(StepRunner.Kind.TRAIN, batch, timeline.kernelTimer());
+                timeline.phaseEnd(Phase.COMPUTE);
                 model.optimizer().finishStep();
                 loss.add(r.loss(), batch.size());
                 update(metrics, batch, r);
                 samples += batch.size();
                 logs.clear();
                 collect(logs, "", loss, metrics);
+                timeline.phaseEnd(Phase.METRICS);
                 callbacks.forEach(cb -> cb.onTrainBatchEnd(b, logs));
+                timeline.phaseEnd(Phase.CALLBACKS);
+                timeline.endStep();
                 batchIndex++;
                 if (model.stopRequested()) {
                     break;
                 }
             }
-            model.setLastEpochStats(new EpochStats(samples, (System.nanoTime() - wallStart) / 1e9,
-                    (processCpuNanos() - cpuStart) / 1e9));
+            EpochStats stats = new EpochStats(samples, (System.nanoTime() - wallStart) / 1e9,
+                    (CpuTime.processNanos() - cpuStart) / 1e9, timeline.takeInputWaitNanos() / 1e9, threads);
+            model.setLastEpochStats(stats);
             Map<String, Double> epochLogs = new LinkedHashMap<>(logs);
             BatchSource validation = validationSource(options);
             if (validation != null) {
                 evaluate(validation, options.batchSize).forEach((k, v) -> epochLogs.put("val_" + k, v));
             }
+            epochLogs.put("cpu_util", stats.cpuUtilisation());
+            epochLogs.put("input_wait", stats.inputWaitShare());
             callbacks.forEach(cb -> cb.onEpochEnd(e, epochLogs));
+        }
+        if (profiler != null) {
+            finishProfile(profiler.finish(), options);
         }
         callbacks.forEach(cb -> cb.onTrainEnd(new LinkedHashMap<>()));
         return history;
+    }
+
+    /** The profiler of this fit, or null when it profiles nothing; a window past the fit's end is refused. */
+    private static Profiler profiler(Fit options, int stepsPerEpoch, int threads, boolean eager) {
+        if (options.profileTrace == null) {
+            return null;
+        }
+        int total = stepsPerEpoch * options.epochs;
+        ProfileWindow window = options.profileSteps != null ? options.profileSteps
+                : ProfileWindow.afterWarmup(total);
+        if (window.first() > total) {
+            throw new IllegalArgumentException("profile steps " + window + " start after the last step of this fit ("
+                    + options.epochs + " epoch(s) of " + stepsPerEpoch + " steps = " + total + " steps)");
+        }
+        return new Profiler(window, threads, eager ? "eager" : "compiled");
+    }
+
+    private void finishProfile(Profile profile, Fit options) {
+        model.setLastProfile(profile);
+        try {
+            profile.writeChromeTrace(options.profileTrace);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write the profile trace " + options.profileTrace, e);
+        }
+        if (options.verbose > 0) {
+            System.out.println("brisk: Chrome trace of " + profile.steps().size() + " profiled step(s) written to "
+                    + options.profileTrace + " (open it in https://ui.perfetto.dev or chrome://tracing)");
+            System.out.print(profile.summary());
+        }
     }
 
     private static BatchSource validationSource(Fit options) {
@@ -229,12 +290,5 @@ final class Training {
                 }
             }
         }
-    }
-
-    private static long processCpuNanos() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getProcessCpuTime();
-        }
-        return 0;
     }
 }

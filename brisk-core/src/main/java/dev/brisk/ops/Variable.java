@@ -14,7 +14,7 @@ public final class Variable {
 
     public Variable(String name, Tensor value, boolean trainable) {
         this.name = name;
-        this.value = value;
+        this.value = Tensor.hasTailPadding(value.data(), value.offset(), value.size()) ? value : value.copy();
         this.trainable = trainable;
     }
 

@@ -25,9 +25,27 @@ public final class Tensor {
         this.offset = offset;
     }
 
+    /**
+     * Spare floats at the end of every array Brisk allocates for tensors. Vector kernels read and write a row's
+     * last, partial vector with a lane mask; the JIT compiles such an access to one masked instruction only when
+     * a whole vector would fit in the array, and otherwise runs a slow path that allocates. 64 floats cover the
+     * widest vectors (2048 bits).
+     */
+    public static final int TAIL_PADDING = 64;
+
+    /** Zeroed storage for {@code size} floats, with {@link #TAIL_PADDING} spare floats after them. */
+    public static float[] storage(int size) {
+        return new float[size + TAIL_PADDING];
+    }
+
+    /** True if {@code data} has {@link #TAIL_PADDING} spare floats after {@code offset + size}. */
+    public static boolean hasTailPadding(float[] data, int offset, int size) {
+        return data.length - (long) offset - size >= TAIL_PADDING;
+    }
+
     /** A new zero-filled float32 tensor. */
     public static Tensor zeros(Shape shape) {
-        return new Tensor(shape, DType.FLOAT32, new float[shape.size()], 0);
+        return new Tensor(shape, DType.FLOAT32, storage(shape.size()), 0);
     }
 
     /** A new zero-filled float32 tensor. */
@@ -41,12 +59,16 @@ public final class Tensor {
         if (s.size() != values.length) {
             throw new IllegalArgumentException(values.length + " values do not fill shape " + s);
         }
-        return new Tensor(s, DType.FLOAT32, values.clone(), 0);
+        float[] data = storage(values.length);
+        System.arraycopy(values, 0, data, 0, values.length);
+        return new Tensor(s, DType.FLOAT32, data, 0);
     }
 
     /** A rank-0 tensor holding {@code value}. */
     public static Tensor scalar(float value) {
-        return new Tensor(Shape.scalar(), DType.FLOAT32, new float[] {value}, 0);
+        float[] data = storage(1);
+        data[0] = value;
+        return new Tensor(Shape.scalar(), DType.FLOAT32, data, 0);
     }
 
     /** A tensor that views {@code data} from {@code offset} without copying. */
@@ -115,7 +137,9 @@ public final class Tensor {
 
     /** A deep copy that owns its storage. */
     public Tensor copy() {
-        return new Tensor(shape, dtype, toArray(), 0);
+        float[] copy = storage(size());
+        System.arraycopy(data, offset, copy, 0, size());
+        return new Tensor(shape, dtype, copy, 0);
     }
 
     /** Copies the elements of {@code src} (same size) into this tensor. */

@@ -124,7 +124,8 @@ class ModelApiTest {
         Model model = Sequential.of(Layers.input(784), Layers.dense(64, Activation.RELU), Layers.dense(10));
         model.compile(Optimizers.adam(2e-3f), Losses.sparseCategoricalCrossentropy(true), Metrics.accuracy());
         History h = model.fit(train, Fit.epochs(4).batchSize(32).validation(test).verbose(0));
-        assertEquals(List.of("loss", "accuracy", "val_loss", "val_accuracy"), List.copyOf(h.asMap().keySet()));
+        assertEquals(List.of("loss", "accuracy", "val_loss", "val_accuracy", "cpu_util", "input_wait"),
+                List.copyOf(h.asMap().keySet()));
         assertTrue(h.last("loss") < 0.6 * h.get("loss").get(0), h.toString());
         assertTrue(h.last("val_accuracy") > 0.6, h.toString());
         Map<String, Double> eval = model.evaluate(test, 32);
@@ -483,7 +484,8 @@ class ModelApiTest {
         Tensor[] val = TestData.classification(50, 5, 12);
         History h = model.fit(train[0], train[1],
                 Fit.epochs(3).batchSize(16).validation(val[0], val[1]).verbose(0));
-        assertEquals(List.of("loss", "accuracy", "val_loss", "val_accuracy"), List.copyOf(h.asMap().keySet()));
+        assertEquals(List.of("loss", "accuracy", "val_loss", "val_accuracy", "cpu_util", "input_wait"),
+                List.copyOf(h.asMap().keySet()));
         assertEquals(List.of(0, 1, 2), h.epochs());
         for (List<Double> series : h.asMap().values()) {
             assertEquals(3, series.size());

@@ -98,6 +98,8 @@ class PipelineOverlapTest {
                         + " %.2f x max(compute, input), %.2f x faster than sequential%n",
                 STEPS, compute, input, seqTime, seqTime / (compute + input), over,
                 over / Math.max(compute, input), seqTime / over);
-        assertEquals(seqHistory.asMap(), overHistory.asMap(), "both runs saw the same batches in the same order");
+        for (String metric : List.of("loss", "accuracy")) {
+            assertEquals(seqHistory.get(metric), overHistory.get(metric), metric + ": both runs saw the same batches");
+        }
     }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class LayeringTest {
     /** Bottom first. Packages on the same line may not use each other either. */
     private static final List<String> ORDER = List.of(
-            "tensor", "parallel", "backend", "ops", "exec", "graph", "io", "data",
+            "tensor", "parallel", "backend", "ops", "exec", "graph", "io", "profile", "data",
             "losses", "metrics", "optimizers", "callbacks", "nn", "nn.layers");
 
     private static final Pattern QUALIFIED = Pattern.compile("dev\\.brisk\\.([a-z.]+)\\.[A-Z]");

@@ -117,14 +117,14 @@ class CsvLoggerTest {
         History h = m.fit(x, y, Fit.epochs(3).batchSize(4).validation(x, y).verbose(0).callbacks(new CsvLogger(f)));
         List<String> lines = Files.readAllLines(f);
         assertEquals(4, lines.size(), lines.toString());
-        assertEquals("epoch,accuracy,loss,val_accuracy,val_loss", lines.get(0));
+        List<String> columns = List.of("accuracy", "cpu_util", "input_wait", "loss", "val_accuracy", "val_loss");
+        assertEquals("epoch," + String.join(",", columns), lines.get(0));
         for (int e = 0; e < 3; e++) {
             String[] cells = lines.get(e + 1).split(",");
             assertEquals(Integer.toString(e), cells[0]);
-            assertEquals(h.get("accuracy").get(e), Double.parseDouble(cells[1]));
-            assertEquals(h.get("loss").get(e), Double.parseDouble(cells[2]));
-            assertEquals(h.get("val_accuracy").get(e), Double.parseDouble(cells[3]));
-            assertEquals(h.get("val_loss").get(e), Double.parseDouble(cells[4]));
+            for (int c = 0; c < columns.size(); c++) {
+                assertEquals(h.get(columns.get(c)).get(e), Double.parseDouble(cells[c + 1]), columns.get(c));
+            }
         }
     }
 }

@@ -64,4 +64,27 @@ class HistoryTest {
         assertTrue(h.last("loss") < h.get("loss").get(0), h.toString());
         assertTrue(h.toString().startsWith("History{loss=["), h.toString());
     }
+
+    @Test
+    void fitRecordsCpuUtilisationAndInputWaitPerEpoch() {
+        RandomSeed.set(13);
+        Sequential m = Sequential.of(Layers.input(2), Layers.dense(3));
+        m.compile(Optimizers.adam(5e-2f), Losses.sparseCategoricalCrossentropy(true));
+        Tensor x = Tensor.of(new float[] {1, 0, 0, 1, -1, 0, 1, 1, 0, -1, -1, -1}, 6, 2);
+        Tensor y = Tensor.of(new float[] {0, 1, 2, 0, 1, 2}, 6);
+        History h = m.fit(x, y, Fit.epochs(3).batchSize(2).verbose(0));
+        assertEquals(3, h.get("cpu_util").size());
+        assertEquals(3, h.get("input_wait").size());
+        for (int e = 0; e < 3; e++) {
+            double cpu = h.get("cpu_util").get(e);
+            double wait = h.get("input_wait").get(e);
+            assertTrue(cpu >= 0 && Double.isFinite(cpu), "cpu_util " + cpu); // 10 ms CPU ticks: may read 0
+            assertTrue(wait >= 0 && wait <= 1, "input_wait " + wait);
+        }
+        EpochStats last = m.lastEpochStats();
+        assertEquals(last.cpuUtilisation(), h.last("cpu_util"));
+        assertEquals(last.inputWaitShare(), h.last("input_wait"));
+        assertEquals(last.coresBusy() / last.threads(), last.cpuUtilisation(), 1e-12,
+                "cpu_util is busy cores over the thread budget");
+    }
 }

@@ -30,7 +30,7 @@ class ProgressBarTest {
         PrintStream ps = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         ProgressBar pb = new ProgressBar(ps, interactive);
         StubTarget t = new StubTarget();
-        t.stats = new EpochStats(64, 0.5, 1.0);
+        t.stats = new EpochStats(64, 0.5, 1.0, 0.05, 2);
         pb.setModel(t);
         pb.setParams(new TrainingParams(2, 4, 64, verbose));
         pb.onTrainBegin(logs());
@@ -40,7 +40,8 @@ class ProgressBarTest {
                 pb.onTrainBatchBegin(b, logs());
                 pb.onTrainBatchEnd(b, logs("loss", 0.5, "accuracy", 0.75));
             }
-            pb.onEpochEnd(e, logs("loss", 0.5, "accuracy", 0.75, "val_loss", 0.625));
+            pb.onEpochEnd(e, logs("loss", 0.5, "accuracy", 0.75, "val_loss", 0.625, "cpu_util", 1.0,
+                    "input_wait", 0.1));
         }
         pb.onTrainEnd(logs());
         return bytes.toString(StandardCharsets.UTF_8);
@@ -50,7 +51,7 @@ class ProgressBarTest {
     void verboseOneNonInteractivePrintsOneFinalLinePerEpoch() {
         String out = drive(1, false);
         String line = "4/4 " + FULL_BAR + " - 0s 125ms/step - loss: 0.5000 - accuracy: 0.7500 - val_loss: 0.6250"
-                + " - 128 samples/s - cpu 2.00";
+                + " - cpu_util: 1.0000 - input_wait: 0.1000 - 128 samples/s";
         assertEquals("Epoch 1/2\n" + line + "\nEpoch 2/2\n" + line + "\n", out);
         assertFalse(out.contains("\r"), "no carriage returns in logs");
     }
@@ -59,7 +60,7 @@ class ProgressBarTest {
     void verboseTwoPrintsOneLinePerEpochWithoutTheBar() {
         String out = drive(2, false);
         String line = "4/4 - 0s 125ms/step - loss: 0.5000 - accuracy: 0.7500 - val_loss: 0.6250"
-                + " - 128 samples/s - cpu 2.00";
+                + " - cpu_util: 1.0000 - input_wait: 0.1000 - 128 samples/s";
         assertEquals("Epoch 1/2\n" + line + "\nEpoch 2/2\n" + line + "\n", out);
         assertEquals(out, drive(2, true), "verbose 2 ignores the terminal");
     }
@@ -88,7 +89,7 @@ class ProgressBarTest {
             Locale.setDefault(Locale.GERMANY);
             String out = drive(2, false);
             assertTrue(out.contains("loss: 0.5000"), out);
-            assertTrue(out.contains("cpu 2.00"), out);
+            assertTrue(out.contains("cpu_util: 1.0000"), out);
         } finally {
             Locale.setDefault(saved);
         }
@@ -133,6 +134,8 @@ class ProgressBarTest {
         assertTrue(out.contains("accuracy: "), out);
         assertTrue(out.contains("val_loss: "), out);
         assertTrue(out.contains("samples/s"), out);
+        assertTrue(out.contains("cpu_util: "), out);
+        assertTrue(out.contains("input_wait: "), out);
         assertTrue(out.contains("thread budget"), out);
         List<String> epochLines = out.lines().filter(l -> l.contains("ms/step")).toList();
         assertEquals(2, epochLines.size(), out);

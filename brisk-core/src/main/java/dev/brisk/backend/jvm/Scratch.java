@@ -14,6 +14,7 @@ final class Scratch {
     private float[] columns = new float[0];
     private float[] partials = new float[0];
     private float[] lanes = new float[0];
+    private final RegionArgs regionArgs = new RegionArgs();
     private int[] dims = new int[0];
     private float[] tail = new float[0];
 
@@ -70,6 +71,11 @@ final class Scratch {
             dims = new int[size];
         }
         return dims;
+    }
+
+    /** The reusable arguments of this thread's parallel kernel calls. */
+    RegionArgs regionArgs() {
+        return regionArgs;
     }
 
     /** One vector's lanes, to add them in a fixed order. */

@@ -27,13 +27,30 @@ final class VectorConv {
             VectorGemm.gemm(false, false, rows(g), oc, k, x, xOff, k, w, wOff, oc, y, yOff, oc, false);
             return;
         }
-        int imageRows = g.outH() * g.outW();
         if (parallelOverImages(g)) {
-            Parallel.forRange(g.batch(), 1, (n0, n1) ->
-                    forwardRows(g, x, xOff, w, wOff, y, yOff, n0 * imageRows, n1 * imageRows));
+            RegionArgs r = convArgs(g, x, xOff, w, wOff, y, yOff);
+            r.forRange(g.batch(), 1, (a, n0, n1) -> {
+                ConvGeometry geometry = (ConvGeometry) a.o0;
+                int perImage = geometry.outH() * geometry.outW();
+                forwardRows(geometry, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, n0 * perImage, n1 * perImage);
+            });
         } else {
             forwardRows(g, x, xOff, w, wOff, y, yOff, 0, rows(g));
         }
+    }
+
+    /** This thread's region arguments with the geometry and three arrays set. */
+    private static RegionArgs convArgs(ConvGeometry g, float[] first, int firstOff, float[] second, int secondOff,
+                                       float[] third, int thirdOff) {
+        RegionArgs r = RegionArgs.get();
+        r.o0 = g;
+        r.f0 = first;
+        r.i0 = firstOff;
+        r.f1 = second;
+        r.i1 = secondOff;
+        r.f2 = third;
+        r.i2 = thirdOff;
+        return r;
     }
 
     /** Output rows {@code [from, to)}, a chunk at a time. */
@@ -65,8 +82,9 @@ final class VectorConv {
             return;
         }
         if (parallelOverImages(g)) {
-            Parallel.forRange(g.batch(), 1, (n0, n1) ->
-                    backwardInputImages(g, dy, dyOff, w, wOff, dx, dxOff, n0, n1));
+            RegionArgs r = convArgs(g, dy, dyOff, w, wOff, dx, dxOff);
+            r.forRange(g.batch(), 1, (a, n0, n1) ->
+                    backwardInputImages((ConvGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, n0, n1));
         } else {
             backwardInputImages(g, dy, dyOff, w, wOff, dx, dxOff, 0, g.batch());
         }
@@ -105,11 +123,15 @@ final class VectorConv {
         // Each slot sums its share of the batch into its own partial kernel; the partials are added at the end.
         int size = k * oc;
         float[] partials = Scratch.get().partials(slots * size);
-        Parallel.forRange(slots, 1, (s0, s1) -> {
+        RegionArgs r = convArgs(g, x, xOff, dy, dyOff, partials, 0);
+        r.i3 = slots;
+        r.i4 = size;
+        r.forRange(slots, 1, (a, s0, s1) -> {
+            ConvGeometry geometry = (ConvGeometry) a.o0;
             for (int s = s0; s < s1; s++) {
-                int n0 = (int) ((long) g.batch() * s / slots);
-                int n1 = (int) ((long) g.batch() * (s + 1) / slots);
-                filterGradient(g, n0, n1, x, xOff, dy, dyOff, partials, s * size);
+                int n0 = (int) ((long) geometry.batch() * s / a.i3);
+                int n1 = (int) ((long) geometry.batch() * (s + 1) / a.i3);
+                filterGradient(geometry, n0, n1, a.f0, a.i0, a.f1, a.i1, a.f2, s * a.i4);
             }
         });
         VectorElementwise.sumSlices(partials, slots, size, dw, dwOff);

@@ -2,7 +2,6 @@ package dev.brisk.backend.jvm;
 
 import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.UnaryFn;
-import dev.brisk.parallel.Parallel;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
@@ -30,7 +29,15 @@ final class VectorElementwise {
         if (Split.serial(n, GRAIN)) {
             unaryRange(fn, alpha, x, xOff, y, yOff, n);
         } else {
-            Parallel.forRange(n, GRAIN, (i0, i1) -> unaryRange(fn, alpha, x, xOff + i0, y, yOff + i0, i1 - i0));
+            RegionArgs r = RegionArgs.get();
+            r.o0 = fn;
+            r.s0 = alpha;
+            r.f0 = x;
+            r.i0 = xOff;
+            r.f1 = y;
+            r.i1 = yOff;
+            r.forRange(n, GRAIN, (a, i0, i1) ->
+                    unaryRange((UnaryFn) a.o0, a.s0, a.f0, a.i0 + i0, a.f1, a.i1 + i0, i1 - i0));
         }
     }
 
@@ -44,6 +51,18 @@ final class VectorElementwise {
             VectorUnaryLoops.apply(fn, alpha, tail, 0, tail, 0, L);
             System.arraycopy(tail, 0, y, yOff + full, n - full);
         }
+    }
+
+    private static void setBinary(RegionArgs r, BinaryFn fn, float alpha, float[] a, int aOff, float[] b, int bOff,
+                                  float[] out, int outOff) {
+        r.o0 = fn;
+        r.s0 = alpha;
+        r.f0 = a;
+        r.i0 = aOff;
+        r.f1 = b;
+        r.i1 = bOff;
+        r.f2 = out;
+        r.i2 = outOff;
     }
 
     // ---------------------------------------------------------------- binary
@@ -72,8 +91,12 @@ final class VectorElementwise {
             if (Split.serial(len, GRAIN)) {
                 row(fn, alpha, a, aOff, sa, b, bOff, sb, out, outOff, len);
             } else {
-                Parallel.forRange(len, GRAIN, (i0, i1) -> row(fn, alpha, a, aOff + i0 * sa, sa, b, bOff + i0 * sb,
-                        sb, out, outOff + i0, i1 - i0));
+                RegionArgs r = RegionArgs.get();
+                setBinary(r, fn, alpha, a, aOff, b, bOff, out, outOff);
+                r.i3 = sa;
+                r.i4 = sb;
+                r.forRange(len, GRAIN, (g, i0, i1) -> row((BinaryFn) g.o0, g.s0, g.f0, g.i0 + i0 * g.i3, g.i3, g.f1,
+                        g.i1 + i0 * g.i4, g.i4, g.f2, g.i2 + i0, i1 - i0));
             }
             return;
         }
@@ -82,8 +105,12 @@ final class VectorElementwise {
             rows(fn, alpha, a, aOff, b, bOff, out, outOff, dims, rank, 0, rows);
         } else {
             // Workers only read this thread's dims, which it leaves alone until the region ends.
-            Parallel.forRange(rows, grain, (r0, r1) -> rows(fn, alpha, a, aOff, b, bOff, out, outOff, dims, rank,
-                    r0, r1));
+            RegionArgs r = RegionArgs.get();
+            setBinary(r, fn, alpha, a, aOff, b, bOff, out, outOff);
+            r.o1 = dims;
+            r.i3 = rank;
+            r.forRange(rows, grain, (g, r0, r1) -> rows((BinaryFn) g.o0, g.s0, g.f0, g.i0, g.f1, g.i1, g.f2, g.i2,
+                    (int[]) g.o1, g.i3, r0, r1));
         }
     }
 

@@ -59,12 +59,28 @@ final class VectorGemm {
         int colTiles = ceilDiv(n, NR);
         // A column split duplicates no packing (each thread packs only its own columns of B) but has every thread
         // read all of A; it wins when each thread still gets a few panels.
+        RegionArgs r = RegionArgs.get();
+        r.b0 = transA;
+        r.b1 = transB;
+        r.b2 = accumulate;
+        r.i0 = m;
+        r.i1 = n;
+        r.i2 = k;
+        r.f0 = a;
+        r.i3 = aOff;
+        r.i4 = lda;
+        r.f1 = b;
+        r.i5 = bOff;
+        r.i6 = ldb;
+        r.f2 = c;
+        r.i7 = cOff;
+        r.i8 = ldc;
         if (colTiles >= SPLIT_COLS_MIN * threads || rowTiles < threads) {
-            Parallel.forRange(colTiles, 1, (t0, t1) -> gemmBlock(transA, transB, 0, m, t0 * NR,
-                    Math.min(n, t1 * NR), k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate));
+            r.forRange(colTiles, 1, (g, t0, t1) -> gemmBlock(g.b0, g.b1, 0, g.i0, t0 * NR, Math.min(g.i1, t1 * NR),
+                    g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2));
         } else {
-            Parallel.forRange(rowTiles, 1, (t0, t1) -> gemmBlock(transA, transB, t0 * MR, Math.min(m, t1 * MR),
-                    0, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate));
+            r.forRange(rowTiles, 1, (g, t0, t1) -> gemmBlock(g.b0, g.b1, t0 * MR, Math.min(g.i0, t1 * MR), 0,
+                    g.i1, g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2));
         }
     }
 

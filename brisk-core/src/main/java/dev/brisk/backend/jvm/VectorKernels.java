@@ -4,7 +4,6 @@ import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
 import dev.brisk.backend.ReduceFn;
 import dev.brisk.backend.UnaryFn;
-import dev.brisk.parallel.Parallel;
 import jdk.incubator.vector.FloatVector;
 
 /**
@@ -129,7 +128,14 @@ public final class VectorKernels implements Kernels {
         if (Split.serial(tiles, grain)) {
             transposeTiles(x, xOff, y, yOff, rows, cols, 0, tiles);
         } else {
-            Parallel.forRange(tiles, grain, (t0, t1) -> transposeTiles(x, xOff, y, yOff, rows, cols, t0, t1));
+            RegionArgs r = RegionArgs.get();
+            r.f0 = x;
+            r.i0 = xOff;
+            r.f1 = y;
+            r.i1 = yOff;
+            r.i2 = rows;
+            r.i3 = cols;
+            r.forRange(tiles, grain, (a, t0, t1) -> transposeTiles(a.f0, a.i0, a.f1, a.i1, a.i2, a.i3, t0, t1));
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.parallel.Parallel;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
@@ -21,8 +20,22 @@ final class VectorOptimizers {
         if (Split.serial(n, VectorElementwise.GRAIN)) {
             adamRange(p, pOff, g, gOff, m, mOff, v, vOff, 0, n, lrT, beta1, beta2, epsHat, decay);
         } else {
-            Parallel.forRange(n, VectorElementwise.GRAIN, (i0, i1) ->
-                    adamRange(p, pOff, g, gOff, m, mOff, v, vOff, i0, i1, lrT, beta1, beta2, epsHat, decay));
+            RegionArgs r = RegionArgs.get();
+            r.f0 = p;
+            r.i0 = pOff;
+            r.f1 = g;
+            r.i1 = gOff;
+            r.f2 = m;
+            r.i2 = mOff;
+            r.f3 = v;
+            r.i3 = vOff;
+            r.s0 = lrT;
+            r.s1 = beta1;
+            r.s2 = beta2;
+            r.s3 = epsHat;
+            r.s4 = decay;
+            r.forRange(n, VectorElementwise.GRAIN, (a, i0, i1) -> adamRange(a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, a.f3,
+                    a.i3, i0, i1, a.s0, a.s1, a.s2, a.s3, a.s4));
         }
     }
 
@@ -50,8 +63,18 @@ final class VectorOptimizers {
         if (Split.serial(n, VectorElementwise.GRAIN)) {
             sgdRange(p, pOff, g, gOff, vel, velOff, 0, n, lr, momentum, nesterov);
         } else {
-            Parallel.forRange(n, VectorElementwise.GRAIN, (i0, i1) ->
-                    sgdRange(p, pOff, g, gOff, vel, velOff, i0, i1, lr, momentum, nesterov));
+            RegionArgs r = RegionArgs.get();
+            r.f0 = p;
+            r.i0 = pOff;
+            r.f1 = g;
+            r.i1 = gOff;
+            r.f2 = vel;
+            r.i2 = velOff;
+            r.s0 = lr;
+            r.s1 = momentum;
+            r.b0 = nesterov;
+            r.forRange(n, VectorElementwise.GRAIN, (a, i0, i1) ->
+                    sgdRange(a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, i0, i1, a.s0, a.s1, a.b0));
         }
     }
 
@@ -77,8 +100,18 @@ final class VectorOptimizers {
         if (Split.serial(n, VectorElementwise.GRAIN)) {
             rmspropRange(p, pOff, g, gOff, ms, msOff, 0, n, lr, rho, eps);
         } else {
-            Parallel.forRange(n, VectorElementwise.GRAIN, (i0, i1) ->
-                    rmspropRange(p, pOff, g, gOff, ms, msOff, i0, i1, lr, rho, eps));
+            RegionArgs r = RegionArgs.get();
+            r.f0 = p;
+            r.i0 = pOff;
+            r.f1 = g;
+            r.i1 = gOff;
+            r.f2 = ms;
+            r.i2 = msOff;
+            r.s0 = lr;
+            r.s1 = rho;
+            r.s2 = eps;
+            r.forRange(n, VectorElementwise.GRAIN, (a, i0, i1) ->
+                    rmspropRange(a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, i0, i1, a.s0, a.s1, a.s2));
         }
     }
 

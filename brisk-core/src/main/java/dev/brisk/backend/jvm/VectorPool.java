@@ -1,7 +1,6 @@
 package dev.brisk.backend.jvm;
 
 import dev.brisk.backend.Kernels.PoolGeometry;
-import dev.brisk.parallel.Parallel;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
@@ -26,7 +25,8 @@ final class VectorPool {
         if (Split.serial(rows, grain)) {
             maxPoolRows(g, x, xOff, y, yOff, 0, rows);
         } else {
-            Parallel.forRange(rows, grain, (r0, r1) -> maxPoolRows(g, x, xOff, y, yOff, r0, r1));
+            RegionArgs r = poolArgs(g, x, xOff, y, yOff);
+            r.forRange(rows, grain, (a, r0, r1) -> maxPoolRows((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, r0, r1));
         }
     }
 
@@ -52,8 +52,11 @@ final class VectorPool {
         if (Split.serial(g.batch(), grain)) {
             maxPoolBackwardImages(g, x, xOff, dy, dyOff, dx, dxOff, 0, g.batch());
         } else {
-            Parallel.forRange(g.batch(), grain, (n0, n1) ->
-                    maxPoolBackwardImages(g, x, xOff, dy, dyOff, dx, dxOff, n0, n1));
+            RegionArgs r = poolArgs(g, x, xOff, dy, dyOff);
+            r.f2 = dx;
+            r.i2 = dxOff;
+            r.forRange(g.batch(), grain, (a, n0, n1) ->
+                    maxPoolBackwardImages((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, n0, n1));
         }
     }
 
@@ -77,6 +80,17 @@ final class VectorPool {
                 }
             }
         }
+    }
+
+    /** This thread's region arguments with the geometry and two arrays set. */
+    private static RegionArgs poolArgs(PoolGeometry g, float[] first, int firstOff, float[] second, int secondOff) {
+        RegionArgs r = RegionArgs.get();
+        r.o0 = g;
+        r.f0 = first;
+        r.i0 = firstOff;
+        r.f1 = second;
+        r.i1 = secondOff;
+        return r;
     }
 
     // The window kernels below hold all the vector code: small methods called once per window get compiled
@@ -172,7 +186,8 @@ final class VectorPool {
         if (Split.serial(rows, grain)) {
             avgPoolRows(g, x, xOff, y, yOff, 0, rows);
         } else {
-            Parallel.forRange(rows, grain, (r0, r1) -> avgPoolRows(g, x, xOff, y, yOff, r0, r1));
+            RegionArgs r = poolArgs(g, x, xOff, y, yOff);
+            r.forRange(rows, grain, (a, r0, r1) -> avgPoolRows((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, r0, r1));
         }
     }
 
@@ -199,7 +214,9 @@ final class VectorPool {
         if (Split.serial(g.batch(), grain)) {
             avgPoolBackwardImages(g, dy, dyOff, dx, dxOff, 0, g.batch());
         } else {
-            Parallel.forRange(g.batch(), grain, (n0, n1) -> avgPoolBackwardImages(g, dy, dyOff, dx, dxOff, n0, n1));
+            RegionArgs r = poolArgs(g, dy, dyOff, dx, dxOff);
+            r.forRange(g.batch(), grain, (a, n0, n1) ->
+                    avgPoolBackwardImages((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, n0, n1));
         }
     }
 

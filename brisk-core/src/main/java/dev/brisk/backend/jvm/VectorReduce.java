@@ -62,19 +62,24 @@ final class VectorReduce {
         int threads = Parallel.threads();
         if (outer >= threads) {
             int grain = (int) Math.max(1, VectorElementwise.GRAIN / ((long) r * inner));
-            Parallel.forRange(outer, grain, (o0, o1) ->
-                    reduceRange(fn, x, xOff, r, inner, o0, o1, 0, r, out, outOff + o0 * inner));
+            RegionArgs a = reduceArgs(fn, x, xOff, r, inner, out, outOff);
+            a.forRange(outer, grain, (g, o0, o1) ->
+                    reduceRange((ReduceFn) g.o0, g.f0, g.i0, g.i1, g.i2, o0, o1, 0, g.i1, g.f1, g.i3 + o0 * g.i2));
             return;
         }
         // Few outputs: each slot reduces a share of r into its own partial result, and the slots are combined.
         int slots = Math.min(threads, r);
         int size = outer * inner;
         float[] partials = Scratch.get().partials(slots * size);
-        Parallel.forRange(slots, 1, (s0, s1) -> {
+        RegionArgs a = reduceArgs(fn, x, xOff, r, inner, partials, 0);
+        a.i4 = slots;
+        a.i5 = outer;
+        a.i6 = size;
+        a.forRange(slots, 1, (g, s0, s1) -> {
             for (int s = s0; s < s1; s++) {
-                int r0 = (int) ((long) r * s / slots);
-                int r1 = (int) ((long) r * (s + 1) / slots);
-                reduceRange(fn, x, xOff, r, inner, 0, outer, r0, r1, partials, s * size);
+                int r0 = (int) ((long) g.i1 * s / g.i4);
+                int r1 = (int) ((long) g.i1 * (s + 1) / g.i4);
+                reduceRange((ReduceFn) g.o0, g.f0, g.i0, g.i1, g.i2, 0, g.i5, r0, r1, g.f1, s * g.i6);
             }
         });
         if (fn == ReduceFn.SUM) {
@@ -88,6 +93,20 @@ final class VectorReduce {
                 out[outOff + i] = m;
             }
         }
+    }
+
+    /** This thread's region arguments for reducing {@code [outer, r, inner]} into {@code dst}. */
+    private static RegionArgs reduceArgs(ReduceFn fn, float[] x, int xOff, int r, int inner, float[] dst,
+                                         int dstOff) {
+        RegionArgs a = RegionArgs.get();
+        a.o0 = fn;
+        a.f0 = x;
+        a.i0 = xOff;
+        a.i1 = r;
+        a.i2 = inner;
+        a.f1 = dst;
+        a.i3 = dstOff;
+        return a;
     }
 
     /**

@@ -1,0 +1,100 @@
+package dev.brisk.cli;
+
+import dev.brisk.cli.Workloads.Workload;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One benchmark run: {@code brisk train} in a fresh JVM (so JIT state, heap and peak RSS belong to that run alone),
+ * with the flags this JVM was started with, and its RESULT and TIMING lines parsed.
+ *
+ * @param workload what is trained
+ * @param eager eager or compiled mode
+ * @param threads the thread budget of the run
+ */
+record BenchRun(Workload workload, boolean eager, int threads) {
+    private static final Pattern FIELD = Pattern.compile("(\\w+)=(\\S+)");
+
+    /** What a finished run reported. */
+    record Outcome(BenchRun run, double samplesPerSecond, double cpuUtilisation, double testAccuracy, int epochs,
+                   long peakRssMb, long firstStepMillis, String resultLine) {
+        /** Useful training GFLOP/s, counted as WORKLOADS.md does. */
+        double gflops() {
+            return samplesPerSecond * run.workload().trainingFlopsPerSample() / 1e9;
+        }
+    }
+
+    String mode() {
+        return eager ? "eager" : "compiled";
+    }
+
+    /** Runs {@code brisk train} in a child JVM and parses its output; fails with the output's tail if it fails. */
+    Outcome execute(int epochs, long seed, Path data, Integer limit) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(BriskCommand.class.getName());
+        command.addAll(List.of("train", "--workload", workload.id(), "--threads", Integer.toString(threads),
+                "--epochs", Integer.toString(epochs), "--seed", Long.toString(seed), "--verbose", "0",
+                "--data", data.toString()));
+        if (eager) {
+            command.add("--eager");
+        }
+        if (limit != null) {
+            command.addAll(List.of("--limit", limit.toString()));
+        }
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader in = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                lines.add(line);
+            }
+        }
+        int exit = process.waitFor();
+        String result = find(lines, "RESULT ");
+        String timing = find(lines, "TIMING ");
+        if (exit != 0 || result == null) {
+            List<String> tail = lines.subList(Math.max(0, lines.size() - 15), lines.size());
+            throw new IOException("benchmark run " + this + " failed (exit " + exit + "):\n" + String.join("\n", tail));
+        }
+        return new Outcome(this, number(result, "samples_per_s"), number(result, "cpu_util"),
+                number(result, "test_acc"), (int) number(result, "epochs"), (long) number(result, "peak_rss_mb"),
+                timing == null ? -1 : (long) number(timing, "jvm_to_first_step_ms"), result);
+    }
+
+    private static String find(List<String> lines, String prefix) {
+        for (String line : lines) {
+            if (line.startsWith(prefix)) {
+                return line;
+            }
+        }
+        return null;
+    }
+
+    private static double number(String line, String key) {
+        Matcher m = FIELD.matcher(line);
+        while (m.find()) {
+            if (m.group(1).equals(key)) {
+                return Double.parseDouble(m.group(2));
+            }
+        }
+        throw new IllegalArgumentException("no " + key + "= in: " + line);
+    }
+
+    @Override
+    public String toString() {
+        return workload.id() + " " + mode() + " threads=" + threads;
+    }
+}

@@ -1,0 +1,48 @@
+package dev.brisk.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code brisk bench} runs each configuration in a child JVM and reports it (on the 1,000-image fixture). */
+class BenchCommandTest {
+    private static final Path FIXTURE = Path.of("../brisk-core/src/test/resources/fashion-mnist-mini");
+
+    @Test
+    void benchRunsChildJvmsAndPrintsTableRatiosAndResultLines() {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        int code;
+        try (PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
+            System.setOut(capture);
+            code = BriskCommand.commandLine().execute("bench", "--workloads", "w1", "--modes", "compiled,eager",
+                    "--threads", "1", "--epochs", "1", "--limit", "256", "--skip-gemm", "--data", FIXTURE.toString());
+        } finally {
+            System.setOut(saved);
+        }
+        String out = buf.toString(StandardCharsets.UTF_8);
+        System.out.print(out);
+        assertEquals(0, code, out);
+        List<String> results = out.lines().filter(l -> l.startsWith("RESULT")).distinct().toList();
+        assertEquals(2, results.size(), out);
+        for (String r : results) {
+            assertTrue(r.matches(ResultLine.REGEX), r);
+            assertTrue(r.contains(" workload=w1 threads=1 "), r);
+        }
+        assertTrue(out.lines().anyMatch(l -> l.matches("w1 +compiled +1 +\\d+ .*")), "table row for compiled");
+        assertTrue(out.lines().anyMatch(l -> l.matches("w1 +eager +1 +\\d+ .*")), "table row for eager");
+        assertTrue(out.contains("eager/compiled step time w1 threads=1: "), out);
+    }
+
+    @Test
+    void unknownModeIsAUsageError() {
+        int code = BriskCommand.commandLine().execute("bench", "--modes", "fast");
+        assertEquals(2, code);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.brisk.profile;
+
+import dev.brisk.ops.MatMulAttrs;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.PoolGradAttrs;
+import dev.brisk.ops.UpdateAttrs;
+import dev.brisk.tensor.Shape;
+
+/**
+ * Estimated floating-point operations of one kernel call, counted as profilers of deep-learning frameworks do (a
+ * multiply and an add are two). Matrix products and convolutions are exact: {@code 2*m*n*k}, and 2 x output
+ * elements x kernel window x input channels for a convolution and for both of its gradients. Elementwise ops count
+ * one per element, reductions one per input element, pooling one per window element, softmax five and its
+ * gradient four per element, optimiser steps what their update rule does per weight (Adam 12). Data movement
+ * (copies, transposes, slices, gathers, broadcasts) counts zero.
+ */
+final class Flops {
+    private static final long SOFTMAX_PER_ELEMENT = 5; // max, subtract, exp, sum, divide (or log)
+    private static final long SOFTMAX_GRAD_PER_ELEMENT = 4;
+    private static final long ADAM_PER_WEIGHT = 12; // two moment updates (7), bias-corrected step with sqrt (5)
+    private static final long RMSPROP_PER_WEIGHT = 8;
+    private static final long SGD_PER_WEIGHT = 2;
+    private static final long MOMENTUM_PER_WEIGHT = 2;
+
+    private Flops() {
+    }
+
+    static long of(Node n) {
+        long size = n.shape().size();
+        return switch (n.op()) {
+            case INPUT, VARIABLE, CONSTANT, RESHAPE, TRANSPOSE, CONCAT, SLICE, BROADCAST_TO, GATHER_ROWS,
+                 SCATTER_ROWS, ASSIGN -> 0;
+            case MATMUL -> matmul(n);
+            case CONV2D -> conv(n.input(1).shape(), n.shape());
+            case CONV2D_GRAD_INPUT -> conv(n.input(1).shape(), n.input(0).shape());
+            case CONV2D_GRAD_FILTER -> conv(n.shape(), n.input(1).shape());
+            case UNARY, BINARY, DROPOUT -> size;
+            case DROPOUT_GRAD -> 2 * size; // multiply by the mask, then scale
+            case REDUCE -> n.input(0).shape().size();
+            case SOFTMAX -> SOFTMAX_PER_ELEMENT * size;
+            case SOFTMAX_GRAD -> SOFTMAX_GRAD_PER_ELEMENT * size;
+            case MAX_POOL, AVG_POOL -> size * window((PoolAttrs) n.attrs());
+            case MAX_POOL_GRAD -> n.input(1).shape().size() * window(((PoolGradAttrs) n.attrs()).pool());
+            case AVG_POOL_GRAD -> n.input(0).shape().size() * window(((PoolGradAttrs) n.attrs()).pool());
+            case UPDATE -> update(n);
+        };
+    }
+
+    private static long matmul(Node n) {
+        MatMulAttrs t = (MatMulAttrs) n.attrs();
+        Shape a = n.input(0).shape();
+        long inner = t.transA() ? a.dim(0) : a.dim(1);
+        return 2L * n.shape().dim(0) * n.shape().dim(1) * inner;
+    }
+
+    /** A kernel of shape (kh, kw, in, out) applied at every element of {@code outputs} (batch, h, w, out). */
+    private static long conv(Shape kernel, Shape outputs) {
+        return 2L * outputs.size() * kernel.dim(0) * kernel.dim(1) * kernel.dim(2);
+    }
+
+    private static long window(PoolAttrs a) {
+        return (long) a.poolH() * a.poolW();
+    }
+
+    private static long update(Node n) {
+        long weights = n.input(0).shape().size();
+        UpdateAttrs a = (UpdateAttrs) n.attrs();
+        return weights * switch (a.rule()) {
+            case ADAM -> ADAM_PER_WEIGHT;
+            case RMSPROP -> RMSPROP_PER_WEIGHT;
+            case SGD -> n.inputs().size() == 4 ? SGD_PER_WEIGHT + MOMENTUM_PER_WEIGHT : SGD_PER_WEIGHT;
+        };
+    }
+}

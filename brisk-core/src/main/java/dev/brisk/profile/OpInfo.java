@@ -1,0 +1,52 @@
+package dev.brisk.profile;
+
+import dev.brisk.ops.BinaryAttrs;
+import dev.brisk.ops.MatMulAttrs;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.ReduceAttrs;
+import dev.brisk.ops.SoftmaxAttrs;
+import dev.brisk.ops.UnaryAttrs;
+import dev.brisk.ops.UpdateAttrs;
+
+/**
+ * What a profile says about one kernel call: the op (with its function, as in {@code UNARY(RELU)}), the node's id
+ * in its graph, the layer that made it (for optimiser updates, the weight they write), the shapes it reads and
+ * writes, and its estimated FLOPs.
+ *
+ * @param shapes e.g. {@code (128, 512)^T, (128, 10) -> (512, 10)}, with {@code ^T} on the operands a product
+ *               transposes; an optimiser update shows the weight it changes in place
+ */
+public record OpInfo(String op, int node, String layer, String shapes, long flops) {
+    static OpInfo of(Node n) {
+        String layer = n.isSideEffect() && n.variable() != null ? n.variable().name()
+                : n.scope().isEmpty() ? "-" : n.scope();
+        return new OpInfo(name(n), n.id(), layer, shapes(n), Flops.of(n));
+    }
+
+    private static String name(Node n) {
+        return switch (n.attrs()) {
+            case UnaryAttrs a -> "UNARY(" + a.fn() + ")";
+            case BinaryAttrs a -> "BINARY(" + a.fn() + ")";
+            case ReduceAttrs a -> "REDUCE(" + a.fn() + ")";
+            case UpdateAttrs a -> "UPDATE(" + a.rule() + ")";
+            case SoftmaxAttrs a when a.log() -> "LOG_" + n.op();
+            default -> n.op().toString();
+        };
+    }
+
+    private static String shapes(Node n) {
+        if (n.isSideEffect()) {
+            return n.input(0).shape() + " in place";
+        }
+        boolean[] transposed = new boolean[n.inputs().size()];
+        if (n.attrs() instanceof MatMulAttrs t) {
+            transposed[0] = t.transA();
+            transposed[1] = t.transB();
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < transposed.length; i++) {
+            sb.append(i == 0 ? "" : ", ").append(n.input(i).shape()).append(transposed[i] ? "^T" : "");
+        }
+        return sb.append(" -> ").append(n.shape()).toString();
+    }
+}

@@ -1,0 +1,40 @@
+package dev.brisk.profile;
+
+/**
+ * Which training steps to profile: {@code first} to {@code last} inclusive, counted from 1 over the whole fit
+ * (Keras' {@code profile_batch=(first, last)}).
+ */
+public record ProfileWindow(int first, int last) {
+    /**
+     * Steps the default window leaves for warm-up: the first trace and plan, and JIT compilation, which on W1 still
+     * made steps three times slower than steady state around step 10 and had settled by step 50.
+     */
+    public static final int DEFAULT_WARMUP_STEPS = 50;
+    /** Steps the default window profiles. */
+    public static final int DEFAULT_STEPS = 5;
+
+    public ProfileWindow {
+        if (first < 1 || last < first) {
+            throw new IllegalArgumentException("profile steps must satisfy 1 <= first <= last, got " + first + "-"
+                    + last);
+        }
+    }
+
+    /**
+     * The default window for a fit of {@code totalSteps}: the {@value #DEFAULT_STEPS} steps after
+     * {@value #DEFAULT_WARMUP_STEPS} warm-up steps, or the last ones of a fit too short for that.
+     */
+    public static ProfileWindow afterWarmup(int totalSteps) {
+        int last = Math.max(1, Math.min(DEFAULT_WARMUP_STEPS + DEFAULT_STEPS, totalSteps));
+        return new ProfileWindow(Math.max(1, last - DEFAULT_STEPS + 1), last);
+    }
+
+    public boolean covers(int step) {
+        return step >= first && step <= last;
+    }
+
+    @Override
+    public String toString() {
+        return first == last ? Integer.toString(first) : first + "-" + last;
+    }
+}

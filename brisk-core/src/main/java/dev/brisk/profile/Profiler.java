@@ -1,0 +1,88 @@
+package dev.brisk.profile;
+
+import dev.brisk.exec.KernelTimer;
+import dev.brisk.ops.Node;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Records the profiled steps of a fit: each step's phases, every kernel call with its op, and the CPU time the
+ * steps used. {@link StepTimeline} drives it; {@link #finish()} turns the record into a {@link Profile}.
+ */
+public final class Profiler implements KernelTimer {
+    private final ProfileWindow window;
+    private final int threads;
+    private final String mode;
+    private final List<Span> spans = new ArrayList<>();
+    private final List<Integer> steps = new ArrayList<>();
+    private final List<Span> phases = new ArrayList<>();
+    private final List<KernelCall> kernels = new ArrayList<>();
+    private int step;
+    private long cpuStart;
+    private long cpuNanos;
+    private long threadId;
+
+    /** A kernel call as timed; described ({@link OpInfo}) only after the step, outside its measured time. */
+    private record KernelCall(Node node, long startNanos, long endNanos) {
+    }
+
+    /**
+     * @param threads the thread budget, for CPU utilisation
+     * @param mode    "compiled" or "eager", for the summary
+     */
+    public Profiler(ProfileWindow window, int threads, String mode) {
+        this.window = window;
+        this.threads = threads;
+        this.mode = mode;
+        // Load and initialise what the timed path uses now; otherwise the first profiled step pays for it (on W1,
+        // about a millisecond spread over its phases and between its kernels).
+        span(Phase.INPUT, 0, 0);
+        record(null, 0, 0);
+        phases.clear();
+        kernels.clear();
+    }
+
+    boolean covers(int globalStep) {
+        return window.covers(globalStep);
+    }
+
+    /**
+     * Starts (or, for a step whose batch never came, restarts) recording step {@code globalStep}; call before the
+     * step's clock starts, as reading the CPU time takes a while.
+     */
+    void beginStep(int globalStep) {
+        phases.clear();
+        kernels.clear();
+        step = globalStep;
+        threadId = Thread.currentThread().threadId();
+        cpuStart = CpuTime.javaThreadsNanos();
+    }
+
+    void span(Phase phase, long startNanos, long endNanos) {
+        phases.add(new Span(phase.spanName(), phase.category(), step, startNanos, endNanos, null));
+    }
+
+    @Override
+    public void record(Node node, long startNanos, long endNanos) {
+        kernels.add(new KernelCall(node, startNanos, endNanos));
+    }
+
+    /** Ends the step that ran from {@code startNanos} to {@code endNanos}; call after the step's clock stopped. */
+    void endStep(long startNanos, long endNanos) {
+        cpuNanos += Math.max(0, CpuTime.javaThreadsNanos() - cpuStart);
+        spans.add(new Span("step " + step, Span.Category.STEP, step, startNanos, endNanos, null));
+        spans.addAll(phases);
+        for (KernelCall k : kernels) {
+            OpInfo info = OpInfo.of(k.node());
+            spans.add(new Span(info.op(), Span.Category.KERNEL, step, k.startNanos(), k.endNanos(), info));
+        }
+        phases.clear();
+        kernels.clear(); // lets go of eager steps' nodes, and the tensors they hold
+        steps.add(step);
+    }
+
+    /** What was recorded; steps that never ended are left out. */
+    public Profile finish() {
+        return new Profile(spans, steps, cpuNanos, threads, mode, ProcessHandle.current().pid(), threadId);
+    }
+}

@@ -1,0 +1,69 @@
+package dev.brisk.profile;
+
+import dev.brisk.exec.KernelTimer;
+
+/**
+ * Marks the phases of each training step. It always measures the wait for input (two clock reads a step, no
+ * allocation); for the steps a {@link Profiler} covers it also records every phase and hands out the profiler as
+ * the step's {@link KernelTimer}. Used by one training thread.
+ */
+public final class StepTimeline {
+    private final Profiler profiler;
+    private boolean recording;
+    private long stepStart;
+    private long mark;
+    private long inputWaitNanos;
+
+    /** A timeline that records the steps {@code profiler} covers; null to measure input wait only. */
+    public StepTimeline(Profiler profiler) {
+        this.profiler = profiler;
+    }
+
+    /** Starts step {@code globalStep} (counted from 1 over the fit): call before asking for its batch. */
+    public void beginStep(int globalStep) {
+        recording = profiler != null && profiler.covers(globalStep);
+        if (recording) {
+            profiler.beginStep(globalStep);
+        }
+        stepStart = System.nanoTime();
+        mark = stepStart;
+    }
+
+    /** The batch has arrived: the time since {@link #beginStep} was spent waiting for input. */
+    public void batchReady() {
+        long now = System.nanoTime();
+        inputWaitNanos += now - mark;
+        if (recording) {
+            profiler.span(Phase.INPUT, mark, now);
+        }
+        mark = now;
+    }
+
+    /** {@code phase} ran from the end of the previous phase until now. */
+    public void phaseEnd(Phase phase) {
+        if (recording) {
+            long now = System.nanoTime();
+            profiler.span(phase, mark, now);
+            mark = now;
+        }
+    }
+
+    /** The timer for this step's kernel calls: the profiler while recording, else null (no timing). */
+    public KernelTimer kernelTimer() {
+        return recording ? profiler : null;
+    }
+
+    public void endStep() {
+        if (recording) {
+            profiler.endStep(stepStart, System.nanoTime());
+            recording = false;
+        }
+    }
+
+    /** The input wait measured since the last call, in nanoseconds; starts counting afresh. */
+    public long takeInputWaitNanos() {
+        long w = inputWaitNanos;
+        inputWaitNanos = 0;
+        return w;
+    }
+}
