@@ -24,6 +24,9 @@ final class PipelineBatchSource implements BatchSource, AutoCloseable {
     private PipelineIterator<Batch> open;
     private Batch peeked;
     private boolean peekedOnce;
+    /** The first batch's size and feature shape; they outlive the read-ahead batch itself. */
+    private int firstSize;
+    private Shape sampleShape;
 
     /**
      * @param stepsPerEpoch batches per epoch, or 0 for one pass per epoch
@@ -46,6 +49,10 @@ final class PipelineBatchSource implements BatchSource, AutoCloseable {
             peekedOnce = true;
             open = pipeline.iterator();
             peeked = open.hasNext() ? open.next() : null;
+            if (peeked != null) {
+                firstSize = peeked.size();
+                sampleShape = peeked.features().shape().dropFirst();
+            }
         }
         return peeked;
     }
@@ -53,11 +60,8 @@ final class PipelineBatchSource implements BatchSource, AutoCloseable {
     /** The samples of one epoch, estimated from the first batch when the pipeline cannot tell (progress only). */
     @Override
     public int size() {
-        Batch first = peek();
-        if (first == null) {
-            return 0;
-        }
-        return (int) Math.min(Integer.MAX_VALUE, (long) Math.max(1, steps(0)) * first.size());
+        peek();
+        return (int) Math.min(Integer.MAX_VALUE, (long) Math.max(1, steps(0)) * firstSize);
     }
 
     @Override
@@ -71,11 +75,11 @@ final class PipelineBatchSource implements BatchSource, AutoCloseable {
 
     @Override
     public Shape[] inputShapes() {
-        Batch first = peek();
-        if (first == null) {
+        peek();
+        if (sampleShape == null) {
             throw new IllegalArgumentException(use + " needs at least one sample, but the pipeline gave no batch");
         }
-        return new Shape[] {first.features().shape().dropFirst()};
+        return new Shape[] {sampleShape};
     }
 
     @Override
