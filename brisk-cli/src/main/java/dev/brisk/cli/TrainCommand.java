@@ -8,6 +8,7 @@ import dev.brisk.cli.Workloads.Workload;
 import dev.brisk.data.FashionMnist;
 import dev.brisk.data.InMemoryDataset;
 import dev.brisk.data.TrainTestSplit;
+import dev.brisk.io.tensorboard.ProfileTraces;
 import dev.brisk.nn.Fit;
 import dev.brisk.nn.RandomSeed;
 import dev.brisk.nn.Sequential;
@@ -206,6 +207,10 @@ public final class TrainCommand implements Callable<Integer> {
                 : model.fit(train, fit);
         EpochStats last = model.lastEpochStats();
         if (tensorboard != null) {
+            if (profile != null) {
+                Path exported = ProfileTraces.export(profile, tensorboard);
+                out.printf(Locale.ROOT, "profile trace copied for TensorBoard's profile plugin to %s%n", exported);
+            }
             out.printf(Locale.ROOT, "TensorBoard event files in %s (tensorboard --logdir %s)%n", tensorboard,
                     tensorboard);
         }

@@ -128,6 +128,26 @@ class TrainEndToEndTest {
     }
 
     @Test
+    void withTensorBoardTheProfileTraceGoesToItsProfilePlugin(@TempDir Path tmp) throws IOException {
+        Path trace = tmp.resolve("w1.json");
+        Path logs = tmp.resolve("tb");
+        Run r = run("train", "--workload", "w1", "--epochs", "1", "--limit", "512", "--seed", "7", "--verbose", "0",
+                "--data", FIXTURE.toString(), "--profile", trace.toString(), "--profile-steps", "2-3",
+                "--tensorboard", logs.toString());
+        assertEquals(0, r.code(), r.err());
+        List<Path> exported;
+        try (Stream<Path> files = Files.walk(logs.resolve("plugins/profile"))) {
+            exported = files.filter(f -> f.getFileName().toString().endsWith(".trace.json.gz")).toList();
+        }
+        assertEquals(1, exported.size(), exported.toString());
+        assertTrue(exported.get(0).getParent().getFileName().toString().matches("\\d{4}(_\\d{2}){5}"),
+                exported.toString());
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(exported.get(0)))) {
+            assertEquals(Files.readString(trace), new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
     void missingDataDirIsOneLineAndExitCodeOne(@TempDir Path tmp) {
         Path missing = tmp.resolve("no-such-dir");
         Run r = run("train", "--workload", "w1", "--data", missing.toString());
