@@ -124,12 +124,53 @@ final class VectorReduce {
                 dst[d] = reduceRun(sum, x, base + r0, r1 - r0, identity);
                 continue;
             }
+            if (sum && inner % L == 0 && inner <= 4 * L) {
+                columnSums(x, base, r0, r1, inner, dst, d);
+                continue;
+            }
             for (int j = 0; j < inner; j++) {
                 dst[d + j] = identity;
             }
             for (int t = r0; t < r1; t++) {
                 accumulate(sum, x, base + t * inner, dst, d, inner);
             }
+        }
+    }
+
+    /**
+     * {@code dst[d + j] = sum over t in [r0, r1) of x[base + t inner + j]} for {@code inner = k L}, {@code k <= 4}
+     * (a bias gradient over a batch of images): the running sums stay in registers instead of going through
+     * {@code dst} on every row, which made this a store-to-load chain (1.9 ms for W2's first bias gradient). The
+     * additions are in the same order, so the result is the same.
+     */
+    private static void columnSums(float[] x, int base, int r0, int r1, int inner, float[] dst, int d) {
+        int k = inner / L;
+        FloatVector a0 = FloatVector.zero(S);
+        FloatVector a1 = a0;
+        FloatVector a2 = a0;
+        FloatVector a3 = a0;
+        for (int t = r0; t < r1; t++) {
+            int at = base + t * inner;
+            a0 = a0.add(FloatVector.fromArray(S, x, at));
+            if (k > 1) {
+                a1 = a1.add(FloatVector.fromArray(S, x, at + L));
+            }
+            if (k > 2) {
+                a2 = a2.add(FloatVector.fromArray(S, x, at + 2 * L));
+            }
+            if (k > 3) {
+                a3 = a3.add(FloatVector.fromArray(S, x, at + 3 * L));
+            }
+        }
+        a0.intoArray(dst, d);
+        if (k > 1) {
+            a1.intoArray(dst, d + L);
+        }
+        if (k > 2) {
+            a2.intoArray(dst, d + 2 * L);
+        }
+        if (k > 3) {
+            a3.intoArray(dst, d + 3 * L);
         }
     }
 

@@ -171,7 +171,9 @@ class VectorKernelsTest {
 
     @Test
     void reduceMatchesReferenceForEveryAxisSet() {
-        int[][] shapes = {{6, 7, 9}, {300, 517}, {1, 5, 1, 3}, {4, 0, 3}, {70001}, {2, 3, 4, 5}};
+        // {40, 26, 32}, {7, 64}, {5, 3, 48}: bias gradients whose width is a few whole vectors (columnSums).
+        int[][] shapes = {{6, 7, 9}, {300, 517}, {1, 5, 1, 3}, {4, 0, 3}, {70001}, {2, 3, 4, 5}, {40, 26, 32},
+            {7, 64}, {5, 3, 48}, {9, 80}};
         withBudgets(() -> {
             for (ReduceFn fn : ReduceFn.values()) {
                 for (int[] shape : shapes) {
