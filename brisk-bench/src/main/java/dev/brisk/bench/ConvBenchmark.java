@@ -48,9 +48,9 @@ public class ConvBenchmark {
                 ? new ConvGeometry(128, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 26, 26)
                 : new ConvGeometry(128, 13, 13, 32, 3, 3, 64, 1, 1, 0, 0, 11, 11);
         SplittableRandom r = new SplittableRandom(1);
-        x = random(r, g.batch() * g.height() * g.width() * g.channels());
-        w = random(r, g.kernelH() * g.kernelW() * g.channels() * g.outChannels());
-        y = random(r, g.batch() * g.outH() * g.outW() * g.outChannels());
+        x = BenchArrays.random(r, g.batch() * g.height() * g.width() * g.channels());
+        w = BenchArrays.random(r, g.kernelH() * g.kernelW() * g.channels() * g.outChannels());
+        y = BenchArrays.random(r, g.batch() * g.outH() * g.outW() * g.outChannels());
         ThreadBudget.set(threads);
     }
 
@@ -59,13 +59,6 @@ public class ConvBenchmark {
         ThreadBudget.reset();
     }
 
-    private static float[] random(SplittableRandom r, int size) {
-        float[] v = new float[size];
-        for (int i = 0; i < size; i++) {
-            v[i] = (float) r.nextDouble(-1, 1);
-        }
-        return v;
-    }
 
     @Benchmark
     public float[] forward() {

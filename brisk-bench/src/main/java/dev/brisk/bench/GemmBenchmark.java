@@ -56,8 +56,8 @@ public class GemmBenchmark {
         transA = parts[3].charAt(0) == 'T';
         transB = parts[3].charAt(1) == 'T';
         SplittableRandom r = new SplittableRandom(1);
-        a = random(r, m * k);
-        b = random(r, k * n);
+        a = BenchArrays.random(r, m * k);
+        b = BenchArrays.random(r, k * n);
         c = new float[m * n];
         ThreadBudget.set(threads);
     }
@@ -67,13 +67,6 @@ public class GemmBenchmark {
         ThreadBudget.reset();
     }
 
-    private static float[] random(SplittableRandom r, int size) {
-        float[] v = new float[size];
-        for (int i = 0; i < size; i++) {
-            v[i] = (float) r.nextDouble(-1, 1);
-        }
-        return v;
-    }
 
     @Benchmark
     public float[] gemm() {
