@@ -341,8 +341,19 @@ public class Model implements TrainingTarget {
             throw new IllegalArgumentException("model '" + name + "' has " + vars.size() + " weights but "
                     + weights.size() + " were given");
         }
+        // Check every shape before writing any, so that a bad list leaves the model as it was.
+        for (int i = 0; i < vars.size(); i++) {
+            requireShape(vars.get(i), weights.get(i));
+        }
         for (int i = 0; i < vars.size(); i++) {
             vars.get(i).assign(weights.get(i));
+        }
+    }
+
+    private static void requireShape(Variable v, Tensor value) {
+        if (!v.shape().equals(value.shape())) {
+            throw new IllegalArgumentException("variable '" + v.name() + "' has shape " + v.shape()
+                    + " but the new value has shape " + value.shape());
         }
     }
 
@@ -357,12 +368,16 @@ public class Model implements TrainingTarget {
 
     @Override
     public void setWeightsByName(Map<String, Tensor> weights) {
+        // Check every name and shape before writing any, so that a bad map leaves the model as it was.
         for (Variable v : variables()) {
             Tensor t = weights.get(v.name());
             if (t == null) {
                 throw new IllegalArgumentException("no value for weight '" + v.name() + "'");
             }
-            v.assign(t);
+            requireShape(v, t);
+        }
+        for (Variable v : variables()) {
+            v.assign(weights.get(v.name()));
         }
     }
 

@@ -343,6 +343,19 @@ class ModelApiTest {
         assertTrue(msg.contains(first.name() + "/kernel"), msg);
         assertTrue(msg.contains("(5, 8)") && msg.contains("(8, 5)"), msg);
 
+        List<Tensor> before = model.getWeights();
+        List<Tensor> lastWrong = new ArrayList<>(before);
+        lastWrong.set(0, Tensor.zeros(before.get(0).shape()));
+        lastWrong.set(3, Tensor.zeros(7));
+        assertThrows(IllegalArgumentException.class, () -> model.setWeights(lastWrong));
+        assertSameValues(before.get(0), model.getWeights().get(0), 0, "a rejected list changes no weight");
+        Map<String, Tensor> byName = new java.util.LinkedHashMap<>(model.weightsByName());
+        byName.replaceAll((k, v) -> Tensor.zeros(v.shape()));
+        String lastName = model.variables().get(3).name();
+        byName.put(lastName, Tensor.zeros(7));
+        assertThrows(IllegalArgumentException.class, () -> model.setWeightsByName(byName));
+        assertSameValues(before.get(0), model.getWeights().get(0), 0, "a rejected map changes no weight");
+
         IllegalArgumentException count = assertThrows(IllegalArgumentException.class,
                 () -> model.setWeights(w.subList(0, 3)));
         assertTrue(count.getMessage().contains("4 weights") && count.getMessage().contains("3 were given"),
