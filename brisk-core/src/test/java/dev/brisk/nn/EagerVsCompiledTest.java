@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * runs from one seed end bit for bit the same.
  */
 class EagerVsCompiledTest {
-    private static Model cnn() {
+    /** A small CNN with batch norm and dropout, so that every kind of state is exercised. */
+    static Model cnn() {
         return Sequential.of(
                 Layers.input(8, 8, 1),
                 Layers.conv2d(4, 3, Activation.RELU),

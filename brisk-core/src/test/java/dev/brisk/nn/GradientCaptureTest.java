@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brisk.callbacks.Callback;
 import dev.brisk.losses.Losses;
 import dev.brisk.metrics.Metrics;
-import dev.brisk.nn.layers.Layers;
 import dev.brisk.optimizers.Optimizers;
 import dev.brisk.tensor.Tensor;
 import java.util.List;
@@ -16,23 +15,11 @@ import org.junit.jupiter.api.Test;
 
 /** Gradients captured for TensorBoard are the ones the step applies, and capturing them changes nothing. */
 class GradientCaptureTest {
-    private static Model cnn() {
-        return Sequential.of(
-                Layers.input(8, 8, 1),
-                Layers.conv2d(4, 3, Activation.RELU),
-                Layers.batchNormalization(),
-                Layers.maxPooling2d(2),
-                Layers.flatten(),
-                Layers.dense(16, Activation.GELU),
-                Layers.dropout(0.25f),
-                Layers.dense(3));
-    }
-
     @Test
     void sgdMovesEachWeightByMinusLearningRateTimesTheCapturedGradient() {
         Tensor[] xy = EagerVsCompiledTest.data(40, 8, 8, 1);
         RandomSeed.set(3);
-        Model m = cnn();
+        Model m = EagerVsCompiledTest.cnn();
         float lr = 0.1f;
         m.compile(Optimizers.sgd(lr), Losses.sparseCategoricalCrossentropy(true), Metrics.accuracy());
         m.fit(xy[0], xy[1], Fit.epochs(1).batchSize(40).seed(1).verbose(0)); // compile the plan first
@@ -90,7 +77,7 @@ class GradientCaptureTest {
 
     private static List<Tensor> train(Tensor[] xy, Callback cb) {
         RandomSeed.set(17);
-        Model m = cnn();
+        Model m = EagerVsCompiledTest.cnn();
         m.compile(Optimizers.adam(1e-2f), Losses.sparseCategoricalCrossentropy(true), Metrics.accuracy());
         Fit fit = Fit.epochs(3).batchSize(16).seed(3).verbose(0);
         if (cb != null) {
