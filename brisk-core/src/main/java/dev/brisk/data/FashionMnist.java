@@ -2,10 +2,13 @@ package dev.brisk.data;
 
 import dev.brisk.tensor.Shape;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * Loads Fashion-MNIST (Zalando's 28x28 grayscale clothing images, 10 classes) from its four IDX files.
@@ -62,7 +65,35 @@ public final class FashionMnist {
         if (!Files.isDirectory(dir)) {
             throw new NoSuchFileException(dir.toString(), null, "Fashion-MNIST directory not found; " + HINT);
         }
-        return new TrainTestSplit(loadPart(dir, "train", pixelDivisor), loadPart(dir, "t10k", pixelDivisor));
+        // The test set decompresses on a second thread while this one reads the six times larger training set.
+        FutureTask<InMemoryDataset> test = new FutureTask<>(() -> loadPart(dir, "t10k", pixelDivisor));
+        Thread.ofPlatform().name("brisk-load-test-set").daemon().start(test);
+        InMemoryDataset train;
+        try {
+            train = loadPart(dir, "train", pixelDivisor);
+        } catch (IOException | RuntimeException e) {
+            test.cancel(true);
+            throw e;
+        }
+        return new TrainTestSplit(train, awaitTestSet(test));
+    }
+
+    private static InMemoryDataset awaitTestSet(FutureTask<InMemoryDataset> test) throws IOException {
+        try {
+            return test.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while loading the Fashion-MNIST test set");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IOException("loading the Fashion-MNIST test set failed: " + cause, cause);
+        }
     }
 
     private static InMemoryDataset loadPart(Path dir, String prefix, float pixelDivisor) throws IOException {

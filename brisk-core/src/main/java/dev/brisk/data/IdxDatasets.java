@@ -18,20 +18,14 @@ public final class IdxDatasets {
      *     reads like {@code "60000 images but 59999 labels in <samples> and <labels>"}
      */
     public static InMemoryDataset load(Path samplesFile, Path labelsFile, float featureDivisor) throws IOException {
-        IdxArray samples = IdxReader.read(samplesFile);
+        IdxArray samples = IdxReader.read(samplesFile, featureDivisor);
         IdxArray labels = IdxReader.read(labelsFile);
         if (samples.shape().rank() == 0 || labels.shape().rank() == 0 || samples.count() != labels.count()) {
             throw new IdxFormatException(labelsFile, samples.count() + " images but " + labels.count()
                     + " labels in " + samplesFile + " " + samples.shape() + " and " + labelsFile + " "
                     + labels.shape());
         }
-        float[] values = samples.values();
-        if (featureDivisor != 1f) {
-            for (int i = 0; i < values.length; i++) {
-                values[i] /= featureDivisor;
-            }
-        }
-        Tensor features = Tensor.wrap(values, 0, samples.shape());
+        Tensor features = Tensor.wrap(samples.values(), 0, samples.shape());
         return new InMemoryDataset(features, labels.toTensor());
     }
 }

@@ -26,14 +26,24 @@ public final class IdxReader {
     private static final int GZIP_MAGIC_1 = 0x8b;
     /** Largest element count (and data byte count) that fits one Java array. */
     private static final long MAX_ELEMENTS = Integer.MAX_VALUE - 8;
+    /** Data sizes up to this are read into one array allocated up front (no chunk list, no final copy). */
+    private static final int PRESIZED_READ_LIMIT = 256 << 20;
 
     private IdxReader() {
     }
 
     /** Reads the IDX file at {@code file}, gzip-compressed or raw. */
     public static IdxArray read(Path file) throws IOException {
+        return read(file, 1f);
+    }
+
+    /**
+     * Reads the IDX file at {@code file}, gzip-compressed or raw, with every value divided by {@code divisor} as it
+     * is decoded ({@code 255f} scales pixels to [0, 1]); bit-identical to reading and then dividing, in one pass.
+     */
+    public static IdxArray read(Path file, float divisor) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
-            return read(in, file);
+            return read(in, file, divisor);
         }
     }
 
@@ -42,9 +52,14 @@ public final class IdxReader {
      * its end but not closed.
      */
     public static IdxArray read(InputStream in, Path source) throws IOException {
+        return read(in, source, 1f);
+    }
+
+    /** As {@link #read(InputStream, Path)}, with every value divided by {@code divisor} as it is decoded. */
+    public static IdxArray read(InputStream in, Path source, float divisor) throws IOException {
         BufferedInputStream buffered = new BufferedInputStream(in, 1 << 16);
         if (!isGzip(buffered)) {
-            return readUncompressed(buffered, source);
+            return readUncompressed(buffered, source, divisor);
         }
         CountingInputStream inflated;
         try {
@@ -54,7 +69,7 @@ public final class IdxReader {
                     + e.getMessage() + ")");
         }
         try {
-            return readUncompressed(new BufferedInputStream(inflated, 1 << 16), source);
+            return readUncompressed(new BufferedInputStream(inflated, 1 << 16), source, divisor);
         } catch (ZipException | EOFException e) {
             throw new IdxFormatException(source, inflated.count(), "truncated or corrupt gzip data after "
                     + inflated.count() + " uncompressed bytes, at offset " + inflated.count() + " (" + e.getMessage()
@@ -71,7 +86,7 @@ public final class IdxReader {
         return b0 == GZIP_MAGIC_0 && b1 == GZIP_MAGIC_1;
     }
 
-    private static IdxArray readUncompressed(InputStream in, Path source) throws IOException {
+    private static IdxArray readUncompressed(InputStream in, Path source, float divisor) throws IOException {
         byte[] magic = readHeader(in, source, 0, 4, "a 4-byte magic number");
         int magicValue = ((magic[0] & 0xFF) << 24) | ((magic[1] & 0xFF) << 16) | ((magic[2] & 0xFF) << 8)
                 | (magic[3] & 0xFF);
@@ -106,7 +121,7 @@ public final class IdxReader {
                     + (count > MAX_ELEMENTS ? "more than " + MAX_ELEMENTS : count) + " elements of type "
                     + type.name().toLowerCase() + ", too many to load into one Java array");
         }
-        byte[] raw = in.readNBytes((int) dataBytes);
+        byte[] raw = readData(in, (int) dataBytes);
         if (raw.length < dataBytes) {
             throw new IdxFormatException(source, headerSize + raw.length, "truncated at offset "
                     + (headerSize + raw.length) + ": expected " + dataBytes + " bytes of data after the header, found "
@@ -119,8 +134,21 @@ public final class IdxReader {
                     + type.name().toLowerCase() + " describes exactly " + dataBytes + " bytes of data");
         }
         float[] values = new float[(int) count];
-        type.decode(raw, values);
+        type.decode(raw, values, divisor);
         return new IdxArray(source, type, Shape.of(dims), values);
+    }
+
+    /**
+     * Up to {@code length} bytes, fewer only at the end of the stream. Sizes a header can promise without the data
+     * being there are read in growing chunks, so a lying header costs no more memory than the file holds.
+     */
+    private static byte[] readData(InputStream in, int length) throws IOException {
+        if (length > PRESIZED_READ_LIMIT) {
+            return in.readNBytes(length);
+        }
+        byte[] data = new byte[length];
+        int n = in.readNBytes(data, 0, length);
+        return n == length ? data : Arrays.copyOf(data, n);
     }
 
     private static byte[] readHeader(InputStream in, Path source, long offset, int length, String what)

@@ -57,34 +57,55 @@ public enum IdxType {
 
     /** Decodes {@code out.length} big-endian elements of this type from {@code raw} into floats. */
     void decode(byte[] raw, float[] out) {
+        decode(raw, out, 1f);
+    }
+
+    /**
+     * Decodes {@code out.length} big-endian elements of this type from {@code raw} into floats, each divided by
+     * {@code divisor} in the same pass (bit-identical to decoding and then dividing).
+     */
+    void decode(byte[] raw, float[] out, float divisor) {
         ByteBuffer buf = ByteBuffer.wrap(raw); // big-endian by default, as IDX requires
         switch (this) {
-            case UBYTE -> {
-                for (int i = 0; i < out.length; i++) {
-                    out[i] = raw[i] & 0xFF;
-                }
-            }
-            case BYTE -> {
-                for (int i = 0; i < out.length; i++) {
-                    out[i] = raw[i];
-                }
-            }
+            case UBYTE -> decodeBytes(raw, out, divisor, 0xFF);
+            case BYTE -> decodeBytes(raw, out, divisor, -1);
             case SHORT -> {
                 for (int i = 0; i < out.length; i++) {
-                    out[i] = buf.getShort();
+                    out[i] = buf.getShort() / divisor;
                 }
             }
             case INT -> {
                 for (int i = 0; i < out.length; i++) {
-                    out[i] = buf.getInt();
+                    out[i] = buf.getInt() / divisor;
                 }
             }
-            case FLOAT -> buf.asFloatBuffer().get(out);
+            case FLOAT -> {
+                buf.asFloatBuffer().get(out);
+                if (divisor != 1f) {
+                    for (int i = 0; i < out.length; i++) {
+                        out[i] /= divisor;
+                    }
+                }
+            }
             case DOUBLE -> {
                 for (int i = 0; i < out.length; i++) {
-                    out[i] = (float) buf.getDouble();
+                    out[i] = (float) buf.getDouble() / divisor;
                 }
             }
+        }
+    }
+
+    /**
+     * Byte elements through a 256-entry table of {@code value / divisor}: one load per element instead of a
+     * conversion and a division (the table holds exactly the quotients the division would give).
+     */
+    private static void decodeBytes(byte[] raw, float[] out, float divisor, int mask) {
+        float[] table = new float[256];
+        for (int b = 0; b < 256; b++) {
+            table[b] = (((byte) b) & mask) / divisor;
+        }
+        for (int i = 0; i < out.length; i++) {
+            out[i] = table[raw[i] & 0xFF];
         }
     }
 }

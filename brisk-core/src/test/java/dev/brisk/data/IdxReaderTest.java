@@ -67,6 +67,37 @@ class IdxReaderTest {
     }
 
     @Test
+    void scaledReadGivesExactlyTheQuotientsOfDividingAfterwards() throws IOException {
+        ByteBuffer shorts = ByteBuffer.allocate(512);
+        ByteBuffer ints = ByteBuffer.allocate(1024);
+        ByteBuffer floats = ByteBuffer.allocate(1024);
+        ByteBuffer doubles = ByteBuffer.allocate(2048);
+        byte[] bytes = new byte[256];
+        for (int i = 0; i < 256; i++) {
+            bytes[i] = (byte) i;
+            shorts.putShort((short) (i * 129 - 16000));
+            ints.putInt(i * 8_388_617 - 1_000_000_000); // beyond 2^24: the int-to-float rounding is part of it
+            floats.putFloat(i * 0.37f - 40f);
+            doubles.putDouble(i * 0.123456789 - 15.5);
+        }
+        int[] dims = {256};
+        byte[][] files = {IdxBytes.encode(0x08, dims, bytes), IdxBytes.encode(0x09, dims, bytes),
+            IdxBytes.encode(0x0B, dims, shorts.array()), IdxBytes.encode(0x0C, dims, ints.array()),
+            IdxBytes.encode(0x0D, dims, floats.array()), IdxBytes.encode(0x0E, dims, doubles.array())};
+        for (float divisor : new float[] {255f, 7f, 1f}) {
+            for (int f = 0; f < files.length; f++) {
+                Path p = write("t" + f, files[f]);
+                float[] plain = IdxReader.read(p).values();
+                float[] scaled = IdxReader.read(p, divisor).values();
+                for (int i = 0; i < plain.length; i++) {
+                    assertEquals(Float.floatToRawIntBits(plain[i] / divisor), Float.floatToRawIntBits(scaled[i]),
+                            "type 0x" + Integer.toHexString(files[f][2]) + " element " + i + " / " + divisor);
+                }
+            }
+        }
+    }
+
+    @Test
     void readsFromAStream() throws IOException {
         byte[] file = IdxBytes.gzip(IdxBytes.ubyte(new int[] {4}, new byte[] {1, 2, 3, (byte) 200}));
         IdxArray a = IdxReader.read(new ByteArrayInputStream(file), Path.of("memory"));
