@@ -3,25 +3,24 @@ package dev.brisk.callbacks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Saves the weights at the end of each epoch, or only when the monitored metric improves ({@code saveBestOnly}).
- * Files are written to a temporary file and renamed, so a crash never damages the last good checkpoint. The path
- * may contain {@code {epoch}} or {@code {epoch:02d}} (1-based).
+ * Files are written to a temporary file and renamed, so a crash never damages the last good checkpoint. As in Keras,
+ * the path may name the epoch (1-based) and any value of the epoch's logs, with Python format specs:
+ * {@code weights-{epoch:02d}-{val_loss:.2f}.brisk} (see {@link FileNameTemplate}).
  */
 public final class ModelCheckpoint extends Callback {
-    private static final Pattern EPOCH = Pattern.compile("\\{epoch(?::0?(\\d+)d)?}");
-    private final String path;
+    private final FileNameTemplate path;
     private final String monitor;
     private final boolean saveBestOnly;
     private final boolean maximise;
     private double best = Double.NaN;
 
     public ModelCheckpoint(String path, String monitor, boolean saveBestOnly, Monitor mode) {
-        this.path = path;
+        this.path = new FileNameTemplate(path);
         this.monitor = monitor;
         this.saveBestOnly = saveBestOnly;
         this.maximise = mode.maximises(monitor);
@@ -46,7 +45,7 @@ public final class ModelCheckpoint extends Callback {
             }
             best = current;
         }
-        Path file = Path.of(fileFor(epoch));
+        Path file = Path.of(fileFor(epoch, logs));
         try {
             model.saveWeights(file);
         } catch (IOException e) {
@@ -54,16 +53,10 @@ public final class ModelCheckpoint extends Callback {
         }
     }
 
-    String fileFor(int epoch) {
-        Matcher m = EPOCH.matcher(path);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) {
-            String width = m.group(1);
-            String value = width == null ? Integer.toString(epoch + 1)
-                    : String.format("%0" + width + "d", epoch + 1);
-            m.appendReplacement(sb, value);
-        }
-        m.appendTail(sb);
-        return sb.toString();
+    /** The file for {@code epoch} (0-based) with these logs. */
+    String fileFor(int epoch, Map<String, Double> logs) {
+        Map<String, Number> values = new LinkedHashMap<>(logs);
+        values.put("epoch", epoch + 1);
+        return path.format(values);
     }
 }

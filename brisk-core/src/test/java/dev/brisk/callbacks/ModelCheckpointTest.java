@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,9 +83,11 @@ class ModelCheckpointTest {
         drive(cb, t, "val_loss", 1.0, 2.0, 3.0);
         assertEquals(List.of("e1-001.brisk", "e2-002.brisk", "e3-003.brisk"), names());
         assertEquals(2f, savedW(dir.resolve("e3-003.brisk")));
-        assertEquals("x10y", new ModelCheckpoint("x{epoch:02d}y").fileFor(9));
-        assertEquals("x100y", new ModelCheckpoint("x{epoch:02d}y").fileFor(99));
-        assertEquals("plain", new ModelCheckpoint("plain").fileFor(3));
+        assertEquals("x10y", new ModelCheckpoint("x{epoch:02d}y").fileFor(9, Map.of()));
+        assertEquals("x100y", new ModelCheckpoint("x{epoch:02d}y").fileFor(99, Map.of()));
+        assertEquals("plain", new ModelCheckpoint("plain").fileFor(3, Map.of()));
+        assertEquals("w-04-0.35.brisk", new ModelCheckpoint("w-{epoch:02d}-{val_loss:.2f}.brisk")
+                .fileFor(3, Map.of("val_loss", 0.3456)));
     }
 
     @Test
