@@ -24,6 +24,14 @@ public abstract class Callback {
     public void onTrainEnd(Map<String, Double> logs) {
     }
 
+    /**
+     * Called instead of {@link #onTrainEnd} when {@code fit} stops with an exception, even one thrown by another
+     * callback's {@link #onTrainBegin} (not a Keras hook): release files and other resources here, so that what was
+     * written survives. The exception then propagates.
+     */
+    public void onTrainFailed(Throwable error) {
+    }
+
     public void onEpochBegin(int epoch, Map<String, Double> logs) {
     }
 

@@ -81,4 +81,18 @@ public final class CsvLogger extends Callback {
             out = null;
         }
     }
+
+    /** Closes the file; every finished epoch's row is already in it. */
+    @Override
+    public void onTrainFailed(Throwable error) {
+        try {
+            if (out != null) {
+                out.close();
+            }
+        } catch (IOException e) {
+            error.addSuppressed(e);
+        } finally {
+            out = null;
+        }
+    }
 }

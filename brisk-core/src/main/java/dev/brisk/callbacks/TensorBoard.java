@@ -205,6 +205,12 @@ public final class TensorBoard extends Callback {
         });
     }
 
+    /** Flushes and closes the event files, so everything logged before the failure can be read. */
+    @Override
+    public void onTrainFailed(Throwable error) {
+        closeWriters();
+    }
+
     private boolean wantsGradients(int epoch) {
         return writeGradients && histogramFreq > 0 && epoch % histogramFreq == 0 && model != null;
     }

@@ -65,7 +65,33 @@ final class Training {
         long seed = options.seed != null ? options.seed : RandomSeed.next();
         model.clearStop();
         Map<String, Double> none = new LinkedHashMap<>();
-        callbacks.forEach(cb -> cb.onTrainBegin(none));
+        try {
+            callbacks.forEach(cb -> cb.onTrainBegin(none));
+            trainEpochs(train, options, runner, metrics, loss, callbacks, timeline, seed, threads);
+        } catch (RuntimeException | Error e) {
+            failed(callbacks, e);
+            throw e;
+        }
+        if (profiler != null) {
+            finishProfile(profiler.finish(), options);
+        }
+        callbacks.forEach(cb -> cb.onTrainEnd(new LinkedHashMap<>()));
+        return history;
+    }
+
+    /** Tells every callback that training stopped with {@code error}; what they throw is added to it. */
+    private static void failed(List<Callback> callbacks, Throwable error) {
+        for (Callback cb : callbacks) {
+            try {
+                cb.onTrainFailed(error);
+            } catch (RuntimeException | Error suppressed) {
+                error.addSuppressed(suppressed);
+            }
+        }
+    }
+
+    private void trainEpochs(BatchSource train, Fit options, StepRunner runner, List<List<Metric>> metrics,
+                             Mean loss, List<Callback> callbacks, StepTimeline timeline, long seed, int threads) {
         int globalStep = 0;
         for (int epoch = 0; epoch < options.epochs && !model.stopRequested(); epoch++) {
             int e = epoch;
@@ -119,11 +145,6 @@ final class Training {
             epochLogs.put("input_wait", stats.inputWaitShare());
             callbacks.forEach(cb -> cb.onEpochEnd(e, epochLogs));
         }
-        if (profiler != null) {
-            finishProfile(profiler.finish(), options);
-        }
-        callbacks.forEach(cb -> cb.onTrainEnd(new LinkedHashMap<>()));
-        return history;
     }
 
     /** The profiler of this fit, or null when it profiles nothing; a window past the fit's end is refused. */

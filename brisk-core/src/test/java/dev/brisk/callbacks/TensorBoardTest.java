@@ -24,11 +24,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -228,6 +231,67 @@ class TensorBoardTest {
                 Fit.epochs(1).batchSize(BATCH).verbose(0).callbacks(new TensorBoard(file))));
         assertTrue(e.getMessage().startsWith("TensorBoard: "), e.getMessage());
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+    }
+
+    @Test
+    void aFitThatFailsClosesTheFilesWithEveryFinishedEpochInThem() throws IOException {
+        Tensor[] train = data(SAMPLES, 5);
+        Model m = model();
+        Path csv = dir.resolve("log.csv");
+        List<String> hooks = new ArrayList<>();
+        Callback failing = new Callback() {
+            @Override
+            public void onEpochEnd(int epoch, Map<String, Double> logs) {
+                if (epoch == 1) {
+                    throw new IllegalStateException("stop at epoch 2");
+                }
+            }
+
+            @Override
+            public void onTrainEnd(Map<String, Double> logs) {
+                hooks.add("end");
+            }
+
+            @Override
+            public void onTrainFailed(Throwable error) {
+                hooks.add("failed: " + error.getMessage());
+            }
+        };
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> m.fit(train[0], train[1],
+                Fit.epochs(3).batchSize(BATCH).verbose(0).validation(train[0], train[1])
+                        .callbacks(new TensorBoard(dir.resolve("tb")),
+                        new CsvLogger(csv), failing)));
+        assertEquals("stop at epoch 2", e.getMessage());
+        assertEquals(List.of("failed: stop at epoch 2"), hooks, "onTrainFailed instead of onTrainEnd");
+
+        List<Path> files;
+        try (Stream<Path> s = Files.walk(dir.resolve("tb"))) {
+            files = s.filter(p -> p.getFileName().toString().startsWith("events.out.tfevents")).toList();
+        }
+        assertEquals(2, files.size(), "train and validation files: " + files);
+        Set<Path> open = openFiles();
+        for (Path f : files) {
+            assertFalse(open.contains(f.toRealPath()), f + " is still open");
+        }
+        assertFalse(open.contains(csv.toRealPath()), "the CSV log is still open");
+        Path trainFile = files.stream().filter(p -> p.toString().contains("train")).findFirst().orElseThrow();
+        assertEquals(List.of(0L, 1L), steps(byTag(trainFile).get("epoch_loss")), "both finished epochs");
+        assertEquals(3, Files.readAllLines(csv).size(), "header and the rows of epochs 1 and 2");
+    }
+
+    /** The files this process holds open (Linux: the links in /proc/self/fd). */
+    private static Set<Path> openFiles() throws IOException {
+        Set<Path> out = new HashSet<>();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    out.add(Files.readSymbolicLink(fd));
+                } catch (IOException gone) {
+                    // closed while listing
+                }
+            }
+        }
+        return out;
     }
 
     @Test
