@@ -19,6 +19,10 @@ public final class ProgressBar extends Callback {
     private long epochStart;
     private long lastDraw;
     private int batchSize;
+    /** Steps of an epoch: given by the fit, else learned from the first epoch (0 until then: "Unknown"). */
+    private int steps;
+    /** Batches finished in the current epoch. */
+    private int done;
 
     public ProgressBar(PrintStream out, boolean interactive) {
         this.out = out;
@@ -34,8 +38,10 @@ public final class ProgressBar extends Callback {
     public void setParams(TrainingParams params) {
         super.setParams(params);
         this.verbose = params.verbose();
-        this.batchSize = params.stepsPerEpoch() == 0 ? 0
-                : (params.samplesPerEpoch() + params.stepsPerEpoch() - 1) / params.stepsPerEpoch();
+        this.steps = params.stepsPerEpoch();
+        // Without a step count (a pipeline of unknown length), samplesPerEpoch holds the first batch's size.
+        this.batchSize = steps == 0 ? params.samplesPerEpoch()
+                : (params.samplesPerEpoch() + steps - 1) / steps;
     }
 
     @Override
@@ -45,23 +51,34 @@ public final class ProgressBar extends Callback {
         }
         epochStart = System.nanoTime();
         lastDraw = 0;
+        done = 0;
     }
 
     @Override
     public void onTrainBatchEnd(int batch, Map<String, Double> logs) {
+        done = batch + 1;
         if (verbose != 1 || !interactive) {
             return;
         }
         long now = System.nanoTime();
-        int done = batch + 1;
-        if (now - lastDraw < 100_000_000L && done < params.stepsPerEpoch()) {
+        if (now - lastDraw < 100_000_000L && (steps == 0 || done < steps)) {
             return;
         }
         lastDraw = now;
         double elapsed = (now - epochStart) / 1e9;
-        double eta = elapsed / done * (params.stepsPerEpoch() - done);
-        long samples = Math.min((long) done * batchSize, params.samplesPerEpoch());
-        String line = counter(done) + " " + bar(done) + " - ETA: " + formatSeconds(eta) + metrics(logs)
+        long samples = (long) done * batchSize;
+        String progress;
+        if (steps > 0) {
+            samples = Math.min(samples, (long) steps * batchSize);
+            if (params.stepsPerEpoch() > 0) {
+                samples = Math.min(samples, params.samplesPerEpoch());
+            }
+            double eta = elapsed / done * Math.max(0, steps - done);
+            progress = counter(done) + " " + bar(done) + " - ETA: " + formatSeconds(eta);
+        } else {
+            progress = counter(done) + " - " + formatSeconds(elapsed);
+        }
+        String line = progress + metrics(logs)
                 + String.format(Locale.ROOT, " - %.0f samples/s", samples / Math.max(elapsed, 1e-9));
         out.print("\r" + line);
         out.flush();
@@ -69,6 +86,9 @@ public final class ProgressBar extends Callback {
 
     @Override
     public void onEpochEnd(int epoch, Map<String, Double> logs) {
+        if (steps == 0) {
+            steps = done; // as Keras, an epoch of unknown length tells the next ones their total
+        }
         if (verbose == 0) {
             return;
         }
@@ -76,15 +96,14 @@ public final class ProgressBar extends Callback {
         double elapsed = (System.nanoTime() - epochStart) / 1e9;
         EpochStats stats = model == null ? null : model.lastEpochStats();
         double trainSeconds = stats != null ? stats.wallSeconds() : elapsed;
-        int steps = params.stepsPerEpoch();
         StringBuilder line = new StringBuilder();
         if (verbose == 1) {
-            line.append(counter(steps)).append(' ').append(bar(steps)).append(" - ");
+            line.append(counter(done)).append(' ').append(bar(done)).append(" - ");
         } else {
-            line.append(counter(steps)).append(" - ");
+            line.append(counter(done)).append(" - ");
         }
         line.append(formatSeconds(elapsed)).append(' ')
-                .append(String.format(Locale.ROOT, "%.0fms/step", trainSeconds * 1000 / Math.max(steps, 1)))
+                .append(String.format(Locale.ROOT, "%.0fms/step", trainSeconds * 1000 / Math.max(done, 1)))
                 .append(metrics(logs));
         if (stats != null) {
             line.append(String.format(Locale.ROOT, " - %.0f samples/s", stats.samplesPerSecond()));
@@ -94,12 +113,12 @@ public final class ProgressBar extends Callback {
     }
 
     private String counter(int done) {
-        String total = Integer.toString(params.stepsPerEpoch());
+        String total = steps > 0 ? Integer.toString(steps) : "Unknown";
         return String.format(Locale.ROOT, "%" + total.length() + "d/%s", done, total);
     }
 
     private String bar(int done) {
-        int total = Math.max(params.stepsPerEpoch(), 1);
+        int total = Math.max(steps, 1);
         int filled = (int) ((long) WIDTH * done / total);
         StringBuilder sb = new StringBuilder("[");
         for (int i = 0; i < WIDTH; i++) {

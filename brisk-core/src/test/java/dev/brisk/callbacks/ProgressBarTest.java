@@ -66,6 +66,31 @@ class ProgressBarTest {
     }
 
     @Test
+    void anEpochOfUnknownLengthShowsUnknownThenTellsTheNextEpochsTheirTotal() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ProgressBar pb = new ProgressBar(new PrintStream(bytes, true, StandardCharsets.UTF_8), true);
+        StubTarget t = new StubTarget();
+        t.stats = new EpochStats(64, 0.5, 1.0, 0.05, 2);
+        pb.setModel(t);
+        // a pipeline of unknown length: no step count, and the first batch's size (16) as the sample count
+        pb.setParams(new TrainingParams(2, 0, 16, 1));
+        pb.onTrainBegin(logs());
+        for (int e = 0; e < 2; e++) {
+            pb.onEpochBegin(e, logs());
+            for (int b = 0; b < 4; b++) {
+                pb.onTrainBatchEnd(b, logs("loss", 0.5));
+            }
+            pb.onEpochEnd(e, logs("loss", 0.5));
+        }
+        String out = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(out.startsWith("Epoch 1/2\n\r      1/Unknown - 0s - loss: 0.5000 - "), out); // Keras pads to 7
+        assertTrue(out.contains("\r4/4 " + FULL_BAR + " - 0s 125ms/step - loss: 0.5000 - 128 samples/s\nEpoch 2/2"),
+                out);
+        assertTrue(out.contains("\r4/4 " + FULL_BAR + " - ETA: 0s - loss: 0.5000"), "epoch 2 knows its total: " + out);
+        assertFalse(out.contains("/0"), out);
+    }
+
+    @Test
     void verboseZeroPrintsNothing() {
         assertEquals("", drive(0, false));
         assertEquals("", drive(0, true));
