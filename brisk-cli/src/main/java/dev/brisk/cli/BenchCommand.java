@@ -67,6 +67,12 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--skip-gemm", description = "Do not measure the gemm peak (no percentage column).")
     boolean skipGemm;
 
+    @Option(names = "--repeat", paramLabel = "N",
+            description = "Rounds: every configuration runs once per round, round after round, so that runs compared"
+                    + " in a ratio are close in time; the table shows medians, the ratios each round's and their"
+                    + " median (default: ${DEFAULT-VALUE}).")
+    int repeat = 1;
+
     @Override
     public Integer call() throws Exception {
         validate();
@@ -88,25 +94,33 @@ public final class BenchCommand implements Callable<Integer> {
             }
         }
 
-        List<BenchRun.Outcome> outcomes = new ArrayList<>();
-        for (Workload w : workloads) {
-            for (String mode : modes) {
-                for (int t : budgets) {
-                    BenchRun run = new BenchRun(w, mode.equals("eager"), t);
-                    out.printf(Locale.ROOT, "running %s ...%n", run);
-                    out.flush();
-                    BenchRun.Outcome o = run.execute(epochs, seed, data, limit);
-                    out.println("  " + o.resultLine());
-                    outcomes.add(o);
+        List<List<BenchRun.Outcome>> rounds = new ArrayList<>();
+        for (int round = 1; round <= repeat; round++) {
+            List<BenchRun.Outcome> outcomes = new ArrayList<>();
+            for (Workload w : workloads) {
+                for (String mode : modes) {
+                    for (int t : budgets) {
+                        BenchRun run = new BenchRun(w, mode.equals("eager"), t);
+                        out.printf(Locale.ROOT, "running %s%s ...%n", run,
+                                repeat == 1 ? "" : " (round " + round + " of " + repeat + ")");
+                        out.flush();
+                        BenchRun.Outcome o = run.execute(epochs, seed, data, limit);
+                        out.println("  " + o.resultLine());
+                        outcomes.add(o);
+                    }
                 }
             }
+            rounds.add(outcomes);
         }
         out.println();
-        BenchReport.print(out, outcomes, peak);
+        BenchReport.print(out, rounds, peak);
         return CommandLine.ExitCode.OK;
     }
 
     private void validate() {
+        if (repeat < 1) {
+            throw new ParameterException(spec.commandLine(), "--repeat must be at least 1 but was " + repeat);
+        }
         if (epochs < 1) {
             throw new ParameterException(spec.commandLine(), "--epochs must be at least 1 but was " + epochs);
         }

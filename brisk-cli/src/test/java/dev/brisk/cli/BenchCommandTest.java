@@ -15,29 +15,32 @@ class BenchCommandTest {
     private static final Path FIXTURE = Path.of("../brisk-core/src/test/resources/fashion-mnist-mini");
 
     @Test
-    void benchRunsChildJvmsAndPrintsTableRatiosAndResultLines() {
+    void benchRunsChildJvmsInRoundsAndPrintsMediansRatiosAndResultLines() {
         PrintStream saved = System.out;
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         int code;
         try (PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
             System.setOut(capture);
             code = BriskCommand.commandLine().execute("bench", "--workloads", "w1", "--modes", "compiled,eager",
-                    "--threads", "1", "--epochs", "1", "--limit", "256", "--skip-gemm", "--data", FIXTURE.toString());
+                    "--threads", "1", "--epochs", "1", "--limit", "256", "--skip-gemm", "--repeat", "2", "--data",
+                    FIXTURE.toString());
         } finally {
             System.setOut(saved);
         }
         String out = buf.toString(StandardCharsets.UTF_8);
         System.out.print(out);
         assertEquals(0, code, out);
-        List<String> results = out.lines().filter(l -> l.startsWith("RESULT")).distinct().toList();
-        assertEquals(2, results.size(), out);
+        List<String> results = out.lines().filter(l -> l.startsWith("RESULT")).toList();
+        assertEquals(4, results.size(), "two configurations x two rounds, at the end: " + out);
         for (String r : results) {
             assertTrue(r.matches(ResultLine.REGEX), r);
             assertTrue(r.contains(" workload=w1 threads=1 "), r);
         }
         assertTrue(out.lines().anyMatch(l -> l.matches("w1 +compiled +1 +\\d+ .*")), "table row for compiled");
         assertTrue(out.lines().anyMatch(l -> l.matches("w1 +eager +1 +\\d+ .*")), "table row for eager");
-        assertTrue(out.contains("eager/compiled step time w1 threads=1: "), out);
+        assertTrue(out.contains("(median run of 2 rounds; samples/s of every round:)"), out);
+        assertTrue(out.lines().anyMatch(l -> l.matches("eager/compiled step time w1 threads=1: "
+                + "\\d+\\.\\d\\d / \\d+\\.\\d\\d, median \\d+\\.\\d\\dx")), out);
     }
 
     @Test
