@@ -1,5 +1,6 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels.PoolGeometry;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
@@ -48,29 +49,43 @@ final class VectorPool {
     }
 
     static void maxPoolBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx, int dxOff) {
+        maxPoolBackward(g, x, xOff, dy, dyOff, null, 0f, null, 0, dx, dxOff);
+    }
+
+    /**
+     * Max pooling's backward, then {@code dx = fn(gate, dx)} (an activation's gradient) on each image as soon as
+     * it is written, while it is still in cache; a null {@code fn} is plain {@link #maxPoolBackward}.
+     */
+    static void maxPoolBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, BinaryFn fn,
+                                float alpha, float[] gate, int gateOff, float[] dx, int dxOff) {
         int grain = imageGrain(g);
         if (Split.serial(g.batch(), grain)) {
-            maxPoolBackwardImages(g, x, xOff, dy, dyOff, dx, dxOff, 0, g.batch());
+            maxPoolBackwardImages(g, x, xOff, dy, dyOff, dx, dxOff, 0, g.batch(), fn, alpha, gate, gateOff);
         } else {
             RegionArgs r = poolArgs(g, x, xOff, dy, dyOff);
             r.f2 = dx;
             r.i2 = dxOff;
-            r.forRange(g.batch(), grain, (a, n0, n1) ->
-                    maxPoolBackwardImages((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, n0, n1));
+            r.o1 = fn;
+            r.s0 = alpha;
+            r.f3 = gate;
+            r.i3 = gateOff;
+            r.forRange(g.batch(), grain, (a, n0, n1) -> maxPoolBackwardImages((PoolGeometry) a.o0, a.f0, a.i0, a.f1,
+                    a.i1, a.f2, a.i2, n0, n1, (BinaryFn) a.o1, a.s0, a.f3, a.i3));
         }
     }
 
-    /** dx of images {@code [n0, n1)}. */
+    /** dx of images {@code [n0, n1)}, each gated by {@code fn} once complete (when {@code fn} is not null). */
     private static void maxPoolBackwardImages(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx,
-                                              int dxOff, int n0, int n1) {
+                                              int dxOff, int n0, int n1, BinaryFn fn, float alpha, float[] gate,
+                                              int gateOff) {
         int imageSize = g.height() * g.width() * g.channels();
         // Windows that tile the image exactly write every cell of dx once: nothing to clear first, and each cell is
         // stored rather than added to.
         boolean tiles = tilesExactly(g);
-        if (!tiles) {
-            Arrays.fill(dx, dxOff + n0 * imageSize, dxOff + n1 * imageSize, 0f);
-        }
         for (int n = n0; n < n1; n++) {
+            if (!tiles) {
+                Arrays.fill(dx, dxOff + n * imageSize, dxOff + (n + 1) * imageSize, 0f);
+            }
             for (int oh = 0; oh < g.outH(); oh++) {
                 int h0 = oh * g.strideH() - g.padTop();
                 int hLo = Math.max(0, h0);
@@ -84,6 +99,9 @@ final class VectorPool {
                             dy, dyOff + ((n * g.outH() + oh) * g.outW() + ow) * g.channels(), dx, dxOff + at,
                             tiles);
                 }
+            }
+            if (fn != null) {
+                VectorEpilogue.gate(fn, alpha, gate, gateOff + n * imageSize, dx, dxOff + n * imageSize, imageSize);
             }
         }
     }
