@@ -53,8 +53,11 @@ final class VectorEpilogue {
         }
     }
 
-    /** The common case written out: bias (if any) then relu (if {@code relu}), one load and store per vector. */
-    private static void biasRelu(float[] c, int ci, int ldc, int rows, int cols, float[] bias, int bi,
+    /**
+     * The common case written out: {@code c = c + bias[j]} (with a non-null {@code bias}) then relu (if
+     * {@code relu}), one load and store per vector.
+     */
+    static void biasRelu(float[] c, int ci, int ldc, int rows, int cols, float[] bias, int bi,
                                  boolean relu) {
         boolean hasBias = bias != null;
         int full = S.loopBound(cols);

@@ -97,10 +97,12 @@ final class VectorGemm {
         r.s0 = alpha;
         if (colTiles >= SPLIT_COLS_MIN * threads || rowTiles < threads) {
             r.forRange(colTiles, 1, (g, t0, t1) -> gemmBlock(g.b0, g.b1, 0, g.i0, t0 * NR, Math.min(g.i1, t1 * NR),
-                    g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2, g.f3, g.i9, (UnaryFn) g.o0, g.s0));
+                    g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2, g.f3, g.i9, (UnaryFn) g.o0,
+                    g.s0));
         } else {
             r.forRange(rowTiles, 1, (g, t0, t1) -> gemmBlock(g.b0, g.b1, t0 * MR, Math.min(g.i0, t1 * MR), 0,
-                    g.i1, g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2, g.f3, g.i9, (UnaryFn) g.o0, g.s0));
+                    g.i1, g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2, g.f3, g.i9,
+                    (UnaryFn) g.o0, g.s0));
         }
     }
 
@@ -113,6 +115,9 @@ final class VectorGemm {
                           float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float[] c, int cOff, int ldc,
                           boolean accumulate, float[] bias, int biasOff, UnaryFn fn, float alpha) {
         boolean epilogue = bias != null || fn != null;
+        // A bias and relu are applied to each register tile right after it is stored (still in L1); other
+        // functions in a pass over each block of rows (see VectorEpilogue).
+        boolean perTile = epilogue && (fn == null || fn == UnaryFn.RELU);
         // Even block sizes: 784 = 3 x 262 rather than 2 x 320 + 144.
         int kc = ceilDiv(k, ceilDiv(k, KC));
         int nc = roundUp(ceilDiv(j1 - j0, ceilDiv(j1 - j0, NC)), NR);
@@ -138,6 +143,8 @@ final class VectorGemm {
                     packB(false, b, bOff, ldb, pc, kb, jc + fullCols, nb - fullCols, bp);
                 }
                 boolean add = accumulate || pc > 0;
+                boolean last = pc + kb == k;
+                boolean tileEpilogue = last && perTile;
                 for (int ic = i0; ic < i1; ic += mc) {
                     int mb = Math.min(mc, i1 - ic);
                     int fullRows = mb / MR * MR;
@@ -165,13 +172,21 @@ final class VectorGemm {
                                     kernel(kb, a, ai, rowStep, depthStep, bs, bi, bStep, tile, 0, NR, false);
                                     mergeTile(tile, MR, cols, c, ci, ldc, add);
                                 }
+                                if (tileEpilogue) {
+                                    VectorEpilogue.biasRelu(c, ci, ldc, MR, cols, bias, biasOff + jc + jr,
+                                            fn == UnaryFn.RELU);
+                                }
                             } else {
                                 kernel(kb, edge, 0, 1, MR, bs, bi, bStep, tile, 0, NR, false);
                                 mergeTile(tile, mb - fullRows, cols, c, ci, ldc, add);
+                                if (tileEpilogue) {
+                                    VectorEpilogue.biasRelu(c, ci, ldc, mb - fullRows, cols, bias, biasOff + jc + jr,
+                                            fn == UnaryFn.RELU);
+                                }
                             }
                         }
                     }
-                    if (epilogue && pc + kb == k) {
+                    if (epilogue && !perTile && last) {
                         VectorEpilogue.biasActivation(c, cOff + ic * ldc + jc, ldc, mb, nb, bias, biasOff + jc, fn,
                                 alpha);
                     }
