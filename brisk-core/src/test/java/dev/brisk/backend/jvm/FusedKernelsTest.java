@@ -125,14 +125,36 @@ class FusedKernelsTest {
             new PoolGeometry(1, 7, 6, 40, 3, 3, 2, 2, 1, 1, 4, 3),
             new PoolGeometry(32, 26, 26, 32, 2, 2, 2, 2, 0, 0, 13, 13),
             new PoolGeometry(16, 11, 11, 64, 2, 2, 2, 2, 0, 0, 5, 5),
+            new PoolGeometry(3, 6, 4, 64, 2, 2, 2, 2, 0, 0, 3, 2),
+            new PoolGeometry(2, 8, 8, 16, 2, 2, 2, 2, 0, 0, 4, 4),
         };
         withBudgets(() -> {
             for (PoolGeometry g : pools) {
                 for (BinaryFn fn : GRADIENTS) {
                     checkPool(g, fn);
                 }
+                checkPoolGatedByItsInput(g);
             }
         });
+    }
+
+    /** Relu's gradient gated by the pooled x itself (relu's output, as the planner binds it). */
+    private void checkPoolGatedByItsInput(PoolGeometry g) {
+        int size = g.batch() * g.height() * g.width() * g.channels();
+        int[] shape = {size};
+        int[] strides = {1};
+        // Values -2..1: ties, zeros and negatives, so that x > 0 decides for some maxima and not for others.
+        float[] x = levels(random, 3 + size, 4);
+        for (int i = 0; i < x.length; i++) {
+            x[i] -= 2f;
+        }
+        float[] dy = uniform(random, 2 + g.batch() * g.outH() * g.outW() * g.channels(), -1, 1);
+        float[] separate = uniform(random, 4 + size + 5, -1, 1);
+        float[] fused = separate.clone();
+        VECTOR.maxPool2dBackward(g, x, 3, dy, 2, separate, 4);
+        VECTOR.binary(BinaryFn.RELU_GRAD, 0f, x, 3, strides, separate, 4, strides, separate, 4, shape);
+        VECTOR.maxPool2dBackwardGated(g, x, 3, dy, 2, BinaryFn.RELU_GRAD, 0f, x, 3, fused, 4);
+        assertArrayEquals(separate, fused, "max pool backward " + g + " gated by relu of its own input");
     }
 
     private void checkPool(PoolGeometry g, BinaryFn fn) {
