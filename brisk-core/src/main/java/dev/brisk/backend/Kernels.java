@@ -26,6 +26,16 @@ public interface Kernels {
               float[] c, int cOff, int ldc,
               boolean accumulate);
 
+    /**
+     * {@code C = fn(op(A) op(B) + bias)} with one bias per column of C, in one call (as
+     * {@link #conv2dBiasActivation} is for a convolution); null {@code bias} or {@code fn} skip that part.
+     */
+    void gemmBiasActivation(boolean transA, boolean transB, int m, int n, int k,
+                            float[] a, int aOff, int lda,
+                            float[] b, int bOff, int ldb,
+                            float[] bias, int biasOff, UnaryFn fn, float alpha,
+                            float[] c, int cOff, int ldc);
+
     /** {@code y[i] = fn(x[i])} for {@code i < n}; {@code x} and {@code y} may be the same range. */
     void unary(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n);
 
@@ -76,6 +86,15 @@ public interface Kernels {
     /** {@code y = conv2d(x, w)} (cross-correlation as in Keras and PyTorch, no bias). */
     void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] y, int yOff);
 
+    /**
+     * {@code y = fn(conv2d(x, w) + bias)} in one call: the bias (one per output channel) and activation are
+     * applied while the output is still in cache. A null {@code bias} adds nothing and a null {@code fn} applies
+     * nothing. Each element gets exactly the arithmetic of {@link #conv2d}, then {@link #binary} ADD, then
+     * {@link #unary}, so the result is the same bits.
+     */
+    void conv2dBiasActivation(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
+                              UnaryFn fn, float alpha, float[] y, int yOff);
+
     /** Gradient of conv2d with respect to its input. */
     void conv2dBackwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff);
 
@@ -95,6 +114,13 @@ public interface Kernels {
 
     /** Routes {@code dy} to the first maximum of each window (as PyTorch does); {@code dx} is fully written. */
     void maxPool2dBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx, int dxOff);
+
+    /**
+     * {@link #maxPool2dBackward} followed by {@code dx = fn(gate, dx)}, an activation's gradient ({@code gate} being
+     * what that {@link BinaryFn} reads as its first input, shaped like dx), in one call and with the same bits.
+     */
+    void maxPool2dBackwardGated(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, BinaryFn fn, float alpha,
+                                float[] gate, int gateOff, float[] dx, int dxOff);
 
     void avgPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff);
 

@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Compiles a traced graph into a {@link Plan}: drops nodes no output or side effect needs, gives every
- * intermediate value a buffer chosen by liveness (a buffer is reused as soon as its last reader has run), makes
- * reshapes views, and binds every kernel call once.
+ * Compiles a traced graph into a {@link Plan}: drops nodes no output or side effect needs, runs chains of nodes
+ * as one kernel call where {@link Fusion} finds them, gives every intermediate value a buffer chosen by liveness
+ * (a buffer is reused as soon as its last reader has run), makes reshapes views, and binds every kernel call once.
  */
 public final class Planner {
     private Planner() {
@@ -25,7 +25,16 @@ public final class Planner {
      * {@code outputs} and performs every side effect (variable updates) reachable in the graph.
      */
     public static Plan compile(List<Node> nodes, List<Node> outputs, Kernels kernels) {
+        return compile(nodes, outputs, kernels, Fusion.enabledByDefault());
+    }
+
+    /**
+     * As {@link #compile(List, List, Kernels)}; with {@code fuse} false every node runs as a kernel call of its
+     * own instead of chains running as one (see {@link Fusion}), which gives the same results in more passes.
+     */
+    public static Plan compile(List<Node> nodes, List<Node> outputs, Kernels kernels, boolean fuse) {
         boolean[] live = liveNodes(nodes, outputs);
+        Fusion fusion = fuse ? Fusion.find(nodes, live, outputs) : Fusion.none();
         Map<Node, Node> root = new IdentityHashMap<>();
         int[] lastUse = new int[nodes.size()];
         for (Node n : nodes) {
@@ -34,9 +43,10 @@ public final class Planner {
             }
             root.put(n, n.op() == OpType.RESHAPE ? root.get(n.input(0)) : n);
             lastUse[n.id()] = n.id();
+            int at = fusion.runsAt(n).id();
             for (Node in : n.inputs()) {
-                Node r = root.get(in);
-                lastUse[r.id()] = Math.max(lastUse[r.id()], n.id());
+                Node r = root.get(fusion.source(in));
+                lastUse[r.id()] = Math.max(lastUse[r.id()], at);
             }
         }
         for (Node out : outputs) {
@@ -56,7 +66,7 @@ public final class Planner {
         KernelBinder.Buffers buffers = new KernelBinder.Buffers() {
             @Override
             public Tensor valueOf(Node node) {
-                return values.get(node);
+                return values.get(fusion.source(node));
             }
 
             @Override
@@ -66,7 +76,7 @@ public final class Planner {
         };
 
         for (Node n : nodes) {
-            if (!live[n.id()]) {
+            if (!live[n.id()] || fusion.absorbed(n)) {
                 continue;
             }
             Tensor out = switch (n.op()) {
@@ -91,10 +101,12 @@ public final class Planner {
                 aux.put(n, Tensor.zeros(n.shape()));
             }
             values.put(n, out);
-            Instruction instruction = KernelBinder.bind(n, out, buffers, kernels);
+            Fusion.Group chain = fusion.endedBy(n);
+            Instruction instruction = chain != null ? FusedBinder.bind(chain, out, buffers, kernels)
+                    : KernelBinder.bind(n, out, buffers, kernels);
             if (instruction != null) {
                 code.add(instruction);
-                codeNodes.add(n);
+                codeNodes.add(chain != null ? chain.describe(fusion) : n);
             }
             for (Node dead : releaseAt.get(n.id())) {
                 pool.release(values.get(dead).data());

@@ -1,5 +1,6 @@
 package dev.brisk.profile;
 
+import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PoolAttrs;
@@ -13,7 +14,7 @@ import dev.brisk.tensor.Shape;
  * elements x kernel window x input channels for a convolution and for both of its gradients. Elementwise ops count
  * one per element, reductions one per input element, pooling one per window element, softmax five and its
  * gradient four per element, optimiser steps what their update rule does per weight (Adam 12). Data movement
- * (copies, transposes, slices, gathers, broadcasts) counts zero.
+ * (copies, transposes, slices, gathers, broadcasts) counts zero. A fused call counts what its nodes would.
  */
 final class Flops {
     private static final long SOFTMAX_PER_ELEMENT = 5; // max, subtract, exp, sum, divide (or log)
@@ -27,6 +28,13 @@ final class Flops {
     }
 
     static long of(Node n) {
+        if (n.attrs() instanceof FusedAttrs f) {
+            long sum = 0;
+            for (Node part : f.nodes()) {
+                sum += of(part);
+            }
+            return sum;
+        }
         long size = n.shape().size();
         return switch (n.op()) {
             case INPUT, VARIABLE, CONSTANT, RESHAPE, TRANSPOSE, CONCAT, SLICE, BROADCAST_TO, GATHER_ROWS,

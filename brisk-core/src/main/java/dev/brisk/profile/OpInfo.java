@@ -1,6 +1,8 @@
 package dev.brisk.profile;
 
+import dev.brisk.ops.Attrs;
 import dev.brisk.ops.BinaryAttrs;
+import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.ReduceAttrs;
@@ -9,8 +11,9 @@ import dev.brisk.ops.UnaryAttrs;
 import dev.brisk.ops.UpdateAttrs;
 
 /**
- * What a profile says about one kernel call: the op (with its function, as in {@code UNARY(RELU)}), the node's id
- * in its graph, the layer that made it (for optimiser updates, the weight they write), the shapes it reads and
+ * What a profile says about one kernel call: the op (with its function, as in {@code UNARY(RELU)}; a fused call
+ * lists its nodes, as in {@code CONV2D+BINARY(ADD)+UNARY(RELU)}), the node's id in its graph (for a fused call, its
+ * first node's), the layer that made it (for optimiser updates, the weight they write), the shapes it reads and
  * writes, and its estimated FLOPs.
  *
  * @param shapes e.g. {@code (128, 512)^T, (128, 10) -> (512, 10)}, with {@code ^T} on the operands a product
@@ -25,6 +28,13 @@ public record OpInfo(String op, int node, String layer, String shapes, long flop
 
     private static String name(Node n) {
         return switch (n.attrs()) {
+            case FusedAttrs f -> {
+                StringBuilder sb = new StringBuilder();
+                for (Node part : f.nodes()) {
+                    sb.append(sb.isEmpty() ? "" : "+").append(name(part));
+                }
+                yield sb.toString();
+            }
             case UnaryAttrs a -> "UNARY(" + a.fn() + ")";
             case BinaryAttrs a -> "BINARY(" + a.fn() + ")";
             case ReduceAttrs a -> "REDUCE(" + a.fn() + ")";
@@ -39,7 +49,8 @@ public record OpInfo(String op, int node, String layer, String shapes, long flop
             return n.input(0).shape() + " in place";
         }
         boolean[] transposed = new boolean[n.inputs().size()];
-        if (n.attrs() instanceof MatMulAttrs t) {
+        Attrs attrs = n.attrs() instanceof FusedAttrs f ? f.anchor().attrs() : n.attrs();
+        if (attrs instanceof MatMulAttrs t) {
             transposed[0] = t.transA();
             transposed[1] = t.transB();
         }

@@ -18,6 +18,7 @@ import dev.brisk.nn.Model;
 import dev.brisk.nn.RandomSeed;
 import dev.brisk.nn.Sequential;
 import dev.brisk.nn.layers.Layers;
+import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.optimizers.Optimizers;
@@ -165,19 +166,25 @@ class ProfiledFitTest {
         int matmuls = 0;
         boolean sawFirstDense = false;
         for (JsonNode e : events(trace)) {
-            if (!e.get("name").asText().equals("MATMUL")) {
+            // A forward product runs fused with its bias add (and activation), named MATMUL+BINARY(ADD)+...
+            if (!e.get("name").asText().startsWith("MATMUL")) {
                 continue;
             }
             matmuls++;
             Node n = byId.get(e.get("args").get("node").asInt());
             assertEquals(OpType.MATMUL, n.op());
-            long rows = n.shape().dim(0);
-            long cols = n.shape().dim(1);
-            long inner = n.input(0).shape().size() / rows; // whichever way A is transposed
-            assertEquals(2 * rows * cols * inner, e.get("args").get("flops").asLong(), e.toString());
-            if (e.get("args").get("shapes").asText().equals("(8, 6), (6, 8) -> (8, 8)")) {
+            Node product = n.attrs() instanceof FusedAttrs f ? f.anchor() : n;
+            long rows = product.shape().dim(0);
+            long cols = product.shape().dim(1);
+            long inner = product.input(0).shape().size() / rows; // whichever way A is transposed
+            long elementwise = n.attrs() instanceof FusedAttrs f ? (f.nodes().size() - 1) * rows * cols : 0;
+            assertEquals(2 * rows * cols * inner + elementwise, e.get("args").get("flops").asLong(), e.toString());
+            if (e.get("args").get("shapes").asText().startsWith("(8, 6), (6, 8)")) {
                 sawFirstDense = true;
-                assertEquals(2L * BATCH * HIDDEN * FEATURES, e.get("args").get("flops").asLong());
+                assertEquals("MATMUL+BINARY(ADD)+UNARY(RELU)", e.get("name").asText(), "fused with bias and relu");
+                assertEquals("(8, 6), (6, 8), (8,) -> (8, 8)", e.get("args").get("shapes").asText());
+                assertEquals(2L * BATCH * HIDDEN * FEATURES + 2L * BATCH * HIDDEN,
+                        e.get("args").get("flops").asLong(), "the product's FLOPs plus one per element per fused op");
                 assertTrue(e.get("args").get("layer").asText().startsWith("dense"), e.toString());
             }
         }

@@ -40,6 +40,26 @@ public final class ScalarKernels implements Kernels {
         }
     }
 
+    @Override
+    public void gemmBiasActivation(boolean transA, boolean transB, int m, int n, int k, float[] a, int aOff, int lda,
+                                   float[] b, int bOff, int ldb, float[] bias, int biasOff, UnaryFn fn, float alpha,
+                                   float[] c, int cOff, int ldc) {
+        gemm(transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, false);
+        biasActivation(c, cOff, ldc, m, n, bias, biasOff, fn, alpha);
+    }
+
+    /** {@code c[i][j] = fn(c[i][j] + bias[j])}, the reference of the fused epilogues. */
+    private static void biasActivation(float[] c, int cOff, int ldc, int rows, int cols, float[] bias, int biasOff,
+                                       UnaryFn fn, float alpha) {
+        for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < cols; j++) {
+                int at = cOff + i * ldc + j;
+                float v = bias == null ? c[at] : binary(BinaryFn.ADD, 0f, c[at], bias[biasOff + j]);
+                c[at] = fn == null ? v : unary(fn, alpha, v);
+            }
+        }
+    }
+
     /** Rows {@code [i0, i1)} of C. */
     private static void gemmRows(boolean transA, boolean transB, int n, int k, float[] a, int aOff, int lda,
                                  float[] b, int bOff, int ldb, float[] c, int cOff, int ldc, boolean accumulate,
@@ -275,6 +295,14 @@ public final class ScalarKernels implements Kernels {
         }
     }
 
+    @Override
+    public void conv2dBiasActivation(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias,
+                                     int biasOff, UnaryFn fn, float alpha, float[] y, int yOff) {
+        conv2d(g, x, xOff, w, wOff, y, yOff);
+        biasActivation(y, yOff, g.outChannels(), g.batch() * g.outH() * g.outW(), g.outChannels(), bias, biasOff, fn,
+                alpha);
+    }
+
     /** Output rows {@code [r0, r1)} of the {@code batch x outH} rows. */
     private static void conv2dRows(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] y, int yOff,
                                    int r0, int r1) {
@@ -440,6 +468,16 @@ public final class ScalarKernels implements Kernels {
                     }
                 }
             }
+        }
+    }
+
+    @Override
+    public void maxPool2dBackwardGated(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, BinaryFn fn,
+                                       float alpha, float[] gate, int gateOff, float[] dx, int dxOff) {
+        maxPool2dBackward(g, x, xOff, dy, dyOff, dx, dxOff);
+        int n = g.batch() * g.height() * g.width() * g.channels();
+        for (int i = 0; i < n; i++) {
+            dx[dxOff + i] = binary(fn, alpha, gate[gateOff + i], dx[dxOff + i]);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.brisk.backend.jvm;
 
 import dev.brisk.backend.Kernels.ConvGeometry;
+import dev.brisk.backend.UnaryFn;
 import dev.brisk.parallel.Parallel;
 import java.util.Arrays;
 
@@ -21,21 +22,36 @@ final class VectorConv {
     }
 
     static void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] y, int yOff) {
+        conv2d(g, x, xOff, w, wOff, null, 0, null, 0f, y, yOff);
+    }
+
+    /**
+     * {@code y = fn(conv2d(x, w) + bias)}, the bias and activation applied by gemm to each block of output rows
+     * as it is stored (see {@link VectorGemm#gemm}); a null {@code bias} or {@code fn} skips that part.
+     */
+    static void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
+                       UnaryFn fn, float alpha, float[] y, int yOff) {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         if (isPointwise(g)) {
-            VectorGemm.gemm(false, false, rows(g), oc, k, x, xOff, k, w, wOff, oc, y, yOff, oc, false);
+            VectorGemm.gemm(false, false, rows(g), oc, k, x, xOff, k, w, wOff, oc, y, yOff, oc, false, bias, biasOff,
+                    fn, alpha);
             return;
         }
         if (parallelOverImages(g)) {
             RegionArgs r = convArgs(g, x, xOff, w, wOff, y, yOff);
+            r.f3 = bias;
+            r.i3 = biasOff;
+            r.o1 = fn;
+            r.s0 = alpha;
             r.forRange(g.batch(), 1, (a, n0, n1) -> {
                 ConvGeometry geometry = (ConvGeometry) a.o0;
                 int perImage = geometry.outH() * geometry.outW();
-                forwardRows(geometry, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, n0 * perImage, n1 * perImage);
+                forwardRows(geometry, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, n0 * perImage, n1 * perImage, a.f3, a.i3,
+                        (UnaryFn) a.o1, a.s0);
             });
         } else {
-            forwardRows(g, x, xOff, w, wOff, y, yOff, 0, rows(g));
+            forwardRows(g, x, xOff, w, wOff, y, yOff, 0, rows(g), bias, biasOff, fn, alpha);
         }
     }
 
@@ -55,7 +71,7 @@ final class VectorConv {
 
     /** Output rows {@code [from, to)}, a chunk at a time. */
     private static void forwardRows(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] y, int yOff,
-                                    int from, int to) {
+                                    int from, int to, float[] bias, int biasOff, UnaryFn fn, float alpha) {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         int chunk = chunkRows(g);
@@ -65,11 +81,11 @@ final class VectorConv {
             if (transposedColumns(g)) {
                 Im2Col.im2colTransposed(g, x, xOff, r0, r1, cols, 0, r1 - r0);
                 VectorGemm.gemm(true, false, r1 - r0, oc, k, cols, 0, r1 - r0, w, wOff, oc, y, yOff + r0 * oc, oc,
-                        false);
+                        false, bias, biasOff, fn, alpha);
             } else {
                 Im2Col.im2col(g, x, xOff, r0, r1, cols, 0);
                 VectorGemm.gemm(false, false, r1 - r0, oc, k, cols, 0, k, w, wOff, oc, y, yOff + r0 * oc, oc,
-                        false);
+                        false, bias, biasOff, fn, alpha);
             }
         }
     }

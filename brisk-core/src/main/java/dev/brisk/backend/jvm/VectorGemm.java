@@ -1,5 +1,6 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.backend.UnaryFn;
 import dev.brisk.parallel.Parallel;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
@@ -39,6 +40,17 @@ final class VectorGemm {
     static void gemm(boolean transA, boolean transB, int m, int n, int k,
                      float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float[] c, int cOff, int ldc,
                      boolean accumulate) {
+        gemm(transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate, null, 0, null, 0f);
+    }
+
+    /**
+     * {@code C = op(A) op(B)} (or {@code +=}), then {@code C = fn(C + bias[j])} applied to each block of rows as
+     * soon as its last depth block is stored, while it is still in cache; a null {@code bias} or {@code fn} skips
+     * that part, and with both null this is plain gemm. See {@link VectorEpilogue}.
+     */
+    static void gemm(boolean transA, boolean transB, int m, int n, int k,
+                     float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float[] c, int cOff, int ldc,
+                     boolean accumulate, float[] bias, int biasOff, UnaryFn fn, float alpha) {
         if (m <= 0 || n <= 0) {
             return;
         }
@@ -48,10 +60,14 @@ final class VectorGemm {
                     Arrays.fill(c, cOff + i * ldc, cOff + i * ldc + n, 0f);
                 }
             }
+            if (bias != null || fn != null) {
+                VectorEpilogue.biasActivation(c, cOff, ldc, m, n, bias, biasOff, fn, alpha);
+            }
             return;
         }
         if ((long) m * n * k < PARALLEL_MIN_MACS || Parallel.insideRegion() || Parallel.threads() == 1) {
-            gemmBlock(transA, transB, 0, m, 0, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate);
+            gemmBlock(transA, transB, 0, m, 0, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate, bias,
+                    biasOff, fn, alpha);
             return;
         }
         int threads = Parallel.threads();
@@ -75,19 +91,33 @@ final class VectorGemm {
         r.f2 = c;
         r.i7 = cOff;
         r.i8 = ldc;
+        r.f3 = bias;
+        r.i9 = biasOff;
+        r.o0 = fn;
+        r.s0 = alpha;
         if (colTiles >= SPLIT_COLS_MIN * threads || rowTiles < threads) {
             r.forRange(colTiles, 1, (g, t0, t1) -> gemmBlock(g.b0, g.b1, 0, g.i0, t0 * NR, Math.min(g.i1, t1 * NR),
-                    g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2));
+                    g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2, g.f3, g.i9, (UnaryFn) g.o0,
+                    g.s0));
         } else {
             r.forRange(rowTiles, 1, (g, t0, t1) -> gemmBlock(g.b0, g.b1, t0 * MR, Math.min(g.i0, t1 * MR), 0,
-                    g.i1, g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2));
+                    g.i1, g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2, g.f3, g.i9,
+                    (UnaryFn) g.o0, g.s0));
         }
     }
 
-    /** Computes rows {@code [i0, i1)} and columns {@code [j0, j1)} of C on the calling thread. */
+    /**
+     * Computes rows {@code [i0, i1)} and columns {@code [j0, j1)} of C on the calling thread, with the epilogue of
+     * {@link #gemm(boolean, boolean, int, int, int, float[], int, int, float[], int, int, float[], int, int,
+     * boolean, float[], int, UnaryFn, float)}.
+     */
     static void gemmBlock(boolean transA, boolean transB, int i0, int i1, int j0, int j1, int k,
                           float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float[] c, int cOff, int ldc,
-                          boolean accumulate) {
+                          boolean accumulate, float[] bias, int biasOff, UnaryFn fn, float alpha) {
+        boolean epilogue = bias != null || fn != null;
+        // A bias and relu are applied to each register tile right after it is stored (still in L1); other
+        // functions in a pass over each block of rows (see VectorEpilogue).
+        boolean perTile = epilogue && (fn == null || fn == UnaryFn.RELU);
         // Even block sizes: 784 = 3 x 262 rather than 2 x 320 + 144.
         int kc = ceilDiv(k, ceilDiv(k, KC));
         int nc = roundUp(ceilDiv(j1 - j0, ceilDiv(j1 - j0, NC)), NR);
@@ -113,6 +143,8 @@ final class VectorGemm {
                     packB(false, b, bOff, ldb, pc, kb, jc + fullCols, nb - fullCols, bp);
                 }
                 boolean add = accumulate || pc > 0;
+                boolean last = pc + kb == k;
+                boolean tileEpilogue = last && perTile;
                 for (int ic = i0; ic < i1; ic += mc) {
                     int mb = Math.min(mc, i1 - ic);
                     int fullRows = mb / MR * MR;
@@ -140,11 +172,23 @@ final class VectorGemm {
                                     kernel(kb, a, ai, rowStep, depthStep, bs, bi, bStep, tile, 0, NR, false);
                                     mergeTile(tile, MR, cols, c, ci, ldc, add);
                                 }
+                                if (tileEpilogue) {
+                                    VectorEpilogue.biasRelu(c, ci, ldc, MR, cols, bias, biasOff + jc + jr,
+                                            fn == UnaryFn.RELU);
+                                }
                             } else {
                                 kernel(kb, edge, 0, 1, MR, bs, bi, bStep, tile, 0, NR, false);
                                 mergeTile(tile, mb - fullRows, cols, c, ci, ldc, add);
+                                if (tileEpilogue) {
+                                    VectorEpilogue.biasRelu(c, ci, ldc, mb - fullRows, cols, bias, biasOff + jc + jr,
+                                            fn == UnaryFn.RELU);
+                                }
                             }
                         }
+                    }
+                    if (epilogue && !perTile && last) {
+                        VectorEpilogue.biasActivation(c, cOff + ic * ldc + jc, ldc, mb, nb, bias, biasOff + jc, fn,
+                                alpha);
                     }
                 }
             }

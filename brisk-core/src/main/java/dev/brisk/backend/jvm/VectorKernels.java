@@ -31,6 +31,14 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
+    public void gemmBiasActivation(boolean transA, boolean transB, int m, int n, int k, float[] a, int aOff, int lda,
+                                   float[] b, int bOff, int ldb, float[] bias, int biasOff, UnaryFn fn, float alpha,
+                                   float[] c, int cOff, int ldc) {
+        VectorGemm.gemm(transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, false, bias, biasOff, fn,
+                alpha);
+    }
+
+    @Override
     public void unary(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n) {
         VectorElementwise.unary(fn, alpha, x, xOff, y, yOff, n);
     }
@@ -78,6 +86,12 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
+    public void conv2dBiasActivation(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias,
+                                     int biasOff, UnaryFn fn, float alpha, float[] y, int yOff) {
+        VectorConv.conv2d(g, x, xOff, w, wOff, bias, biasOff, fn, alpha, y, yOff);
+    }
+
+    @Override
     public void conv2dBackwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx,
                                     int dxOff) {
         VectorConv.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
@@ -98,6 +112,12 @@ public final class VectorKernels implements Kernels {
     public void maxPool2dBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx,
                                   int dxOff) {
         VectorPool.maxPoolBackward(g, x, xOff, dy, dyOff, dx, dxOff);
+    }
+
+    @Override
+    public void maxPool2dBackwardGated(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, BinaryFn fn,
+                                       float alpha, float[] gate, int gateOff, float[] dx, int dxOff) {
+        VectorPool.maxPoolBackward(g, x, xOff, dy, dyOff, fn, alpha, gate, gateOff, dx, dxOff);
     }
 
     @Override

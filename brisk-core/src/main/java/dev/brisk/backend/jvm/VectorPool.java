@@ -1,5 +1,6 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels.PoolGeometry;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
@@ -48,29 +49,47 @@ final class VectorPool {
     }
 
     static void maxPoolBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx, int dxOff) {
+        maxPoolBackward(g, x, xOff, dy, dyOff, null, 0f, null, 0, dx, dxOff);
+    }
+
+    /**
+     * Max pooling's backward, then {@code dx = fn(gate, dx)} (an activation's gradient) on each image as soon as
+     * it is written, while it is still in cache; a null {@code fn} is plain {@link #maxPoolBackward}.
+     */
+    static void maxPoolBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, BinaryFn fn,
+                                float alpha, float[] gate, int gateOff, float[] dx, int dxOff) {
         int grain = imageGrain(g);
         if (Split.serial(g.batch(), grain)) {
-            maxPoolBackwardImages(g, x, xOff, dy, dyOff, dx, dxOff, 0, g.batch());
+            maxPoolBackwardImages(g, x, xOff, dy, dyOff, dx, dxOff, 0, g.batch(), fn, alpha, gate, gateOff);
         } else {
             RegionArgs r = poolArgs(g, x, xOff, dy, dyOff);
             r.f2 = dx;
             r.i2 = dxOff;
-            r.forRange(g.batch(), grain, (a, n0, n1) ->
-                    maxPoolBackwardImages((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, n0, n1));
+            r.o1 = fn;
+            r.s0 = alpha;
+            r.f3 = gate;
+            r.i3 = gateOff;
+            r.forRange(g.batch(), grain, (a, n0, n1) -> maxPoolBackwardImages((PoolGeometry) a.o0, a.f0, a.i0, a.f1,
+                    a.i1, a.f2, a.i2, n0, n1, (BinaryFn) a.o1, a.s0, a.f3, a.i3));
         }
     }
 
-    /** dx of images {@code [n0, n1)}. */
+    /** dx of images {@code [n0, n1)}, each gated by {@code fn} once complete (when {@code fn} is not null). */
     private static void maxPoolBackwardImages(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx,
-                                              int dxOff, int n0, int n1) {
+                                              int dxOff, int n0, int n1, BinaryFn fn, float alpha, float[] gate,
+                                              int gateOff) {
         int imageSize = g.height() * g.width() * g.channels();
         // Windows that tile the image exactly write every cell of dx once: nothing to clear first, and each cell is
         // stored rather than added to.
         boolean tiles = tilesExactly(g);
-        if (!tiles) {
-            Arrays.fill(dx, dxOff + n0 * imageSize, dxOff + n1 * imageSize, 0f);
-        }
+        // Relu's gradient read from this same x (the planner's usual case): a cell keeps its gradient only where
+        // x > 0, decided inside the 2x2 window kernel instead of in a pass over the image.
+        boolean reluInWindow = fn == BinaryFn.RELU_GRAD && gate == x && gateOff == xOff && tiles && g.poolH() == 2
+                && g.poolW() == 2 && g.channels() % L == 0;
         for (int n = n0; n < n1; n++) {
+            if (!tiles) {
+                Arrays.fill(dx, dxOff + n * imageSize, dxOff + (n + 1) * imageSize, 0f);
+            }
             for (int oh = 0; oh < g.outH(); oh++) {
                 int h0 = oh * g.strideH() - g.padTop();
                 int hLo = Math.max(0, h0);
@@ -80,10 +99,18 @@ final class VectorPool {
                     int wLo = Math.max(0, w0);
                     int cols = Math.min(g.width(), w0 + g.poolW()) - wLo;
                     int at = cell(g, n, hLo, wLo);
-                    maxWindowBackward(x, xOff + at, g.width() * g.channels(), g.channels(), rows, cols,
-                            dy, dyOff + ((n * g.outH() + oh) * g.outW() + ow) * g.channels(), dx, dxOff + at,
-                            tiles);
+                    int gi = dyOff + ((n * g.outH() + oh) * g.outW() + ow) * g.channels();
+                    if (reluInWindow) {
+                        maxWindow2x2BackwardRelu(x, xOff + at, g.width() * g.channels(), g.channels(), dy, gi, dx,
+                                dxOff + at);
+                    } else {
+                        maxWindowBackward(x, xOff + at, g.width() * g.channels(), g.channels(), rows, cols, dy, gi,
+                                dx, dxOff + at, tiles);
+                    }
                 }
+            }
+            if (fn != null && !reluInWindow) {
+                VectorEpilogue.gate(fn, alpha, gate, gateOff + n * imageSize, dx, dxOff + n * imageSize, imageSize);
             }
         }
     }
@@ -216,6 +243,38 @@ final class VectorPool {
             addWhere(dx, dxBase + channels + c, grad, hitB, store);
             addWhere(dx, dxBase + rowStride + c, grad, hitD, store);
             addWhere(dx, dxBase + rowStride + channels + c, grad, hitE, store);
+        }
+    }
+
+    /**
+     * {@link #maxWindow2x2Backward} storing, then relu's gradient with x as relu's output: a cell keeps its share
+     * only where {@code x > 0}. Same bits as the two passes: {@code x > 0 ? (hit ? 0 + grad : 0) : 0}.
+     */
+    private static void maxWindow2x2BackwardRelu(float[] x, int base, int rowStride, int channels, float[] dy, int gi,
+                                                 float[] dx, int dxBase) {
+        int b = base + channels;
+        int d = base + rowStride;
+        int e = base + rowStride + channels;
+        for (int c = 0; c < channels; c += L) {
+            FloatVector va = FloatVector.fromArray(S, x, base + c);
+            FloatVector vb = FloatVector.fromArray(S, x, b + c);
+            FloatVector vd = FloatVector.fromArray(S, x, d + c);
+            FloatVector ve = FloatVector.fromArray(S, x, e + c);
+            FloatVector best = va.blend(vb, vb.compare(VectorOperators.GT, va));
+            best = best.blend(vd, vd.compare(VectorOperators.GT, best));
+            best = best.blend(ve, ve.compare(VectorOperators.GT, best));
+            FloatVector grad = FloatVector.fromArray(S, dy, gi + c);
+            VectorMask<Float> nanBest = best.test(VectorOperators.IS_NAN);
+            VectorMask<Float> hitA = va.compare(VectorOperators.EQ, best).or(nanBest);
+            VectorMask<Float> hitB = vb.compare(VectorOperators.EQ, best).andNot(hitA);
+            VectorMask<Float> taken = hitA.or(hitB);
+            VectorMask<Float> hitD = vd.compare(VectorOperators.EQ, best).andNot(taken);
+            taken = taken.or(hitD);
+            VectorMask<Float> hitE = ve.compare(VectorOperators.EQ, best).andNot(taken);
+            addWhere(dx, dxBase + c, grad, hitA.and(va.compare(VectorOperators.GT, 0f)), true);
+            addWhere(dx, dxBase + channels + c, grad, hitB.and(vb.compare(VectorOperators.GT, 0f)), true);
+            addWhere(dx, dxBase + rowStride + c, grad, hitD.and(vd.compare(VectorOperators.GT, 0f)), true);
+            addWhere(dx, dxBase + rowStride + channels + c, grad, hitE.and(ve.compare(VectorOperators.GT, 0f)), true);
         }
     }
 

@@ -57,6 +57,11 @@ class VectorAllocationTest {
             k.conv2dBackwardFilter(conv1, a, 0, c, 0, b, 0);
             k.maxPool2d(pool, a, 0, c, 0);
             k.maxPool2dBackward(pool, a, 0, c, 0, b, 0);
+            k.maxPool2dBackwardGated(pool, a, 0, c, 0, BinaryFn.RELU_GRAD, 0f, a, 0, b, 0);
+            k.maxPool2dBackwardGated(pool, a, 0, c, 0, BinaryFn.TANH_GRAD, 0f, c, 0, b, 0);
+            k.conv2dBiasActivation(conv, a, 0, b, 0, p, 0, UnaryFn.RELU, 0f, c, 0);
+            k.conv2dBiasActivation(conv1, a, 0, b, 0, p, 0, UnaryFn.TANH, 0f, c, 0);
+            k.gemmBiasActivation(false, false, 37, 41, 43, a, 1, 64, b, 2, 64, p, 0, UnaryFn.RELU, 0f, c, 3, 64);
             k.avgPool2d(pool, a, 0, c, 0);
             k.avgPool2dBackward(pool, c, 0, b, 0);
             for (UnaryFn fn : unaryFns) {

@@ -1,0 +1,73 @@
+package dev.brisk.exec;
+
+import dev.brisk.backend.BinaryFn;
+import dev.brisk.backend.Kernels;
+import dev.brisk.backend.Kernels.ConvGeometry;
+import dev.brisk.backend.Kernels.PoolGeometry;
+import dev.brisk.backend.UnaryFn;
+import dev.brisk.ops.BinaryAttrs;
+import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.MatMulAttrs;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.PoolGradAttrs;
+import dev.brisk.ops.UnaryAttrs;
+import dev.brisk.tensor.Tensor;
+
+/** Binds a {@link Fusion.Group} to its fused kernel call, as {@link KernelBinder} does for a single node. */
+final class FusedBinder {
+    private FusedBinder() {
+    }
+
+    /** The instruction computing the whole chain into {@code out}, the buffer of its last node. */
+    static Instruction bind(Fusion.Group g, Tensor out, KernelBinder.Buffers buffers, Kernels k) {
+        Node a = g.anchor();
+        Tensor first = buffers.valueOf(a.input(0));
+        Tensor second = buffers.valueOf(a.input(1));
+        if (g.gate() != null) {
+            BinaryAttrs gate = (BinaryAttrs) g.gate().attrs();
+            Tensor by = buffers.valueOf(g.gate().input(0));
+            return gatedPoolGradient((PoolGradAttrs) a.attrs(), first, second, gate.fn(), gate.alpha(), by, out, k);
+        }
+        Tensor bias = g.bias() == null ? null : buffers.valueOf(g.bias());
+        UnaryFn fn = g.activation() == null ? null : ((UnaryAttrs) g.activation().attrs()).fn();
+        float alpha = g.activation() == null ? 0f : ((UnaryAttrs) g.activation().attrs()).alpha();
+        return switch (a.op()) {
+            case CONV2D -> conv((ConvAttrs) a.attrs(), first, second, bias, fn, alpha, out, k);
+            case MATMUL -> matmul((MatMulAttrs) a.attrs(), first, second, bias, fn, alpha, out, k);
+            default -> throw new IllegalStateException("no fused kernel for " + a);
+        };
+    }
+
+    private static Instruction conv(ConvAttrs attrs, Tensor x, Tensor w, Tensor bias, UnaryFn fn, float alpha,
+                                    Tensor y, Kernels k) {
+        ConvGeometry g = KernelBinder.convGeometry(x.shape(), w.shape(), attrs);
+        if (bias == null) {
+            return () -> k.conv2dBiasActivation(g, x.data(), x.offset(), w.data(), w.offset(), null, 0, fn, alpha,
+                    y.data(), y.offset());
+        }
+        return () -> k.conv2dBiasActivation(g, x.data(), x.offset(), w.data(), w.offset(), bias.data(),
+                bias.offset(), fn, alpha, y.data(), y.offset());
+    }
+
+    private static Instruction matmul(MatMulAttrs t, Tensor a, Tensor b, Tensor bias, UnaryFn fn, float alpha,
+                                      Tensor c, Kernels k) {
+        int m = c.shape().dim(0);
+        int n = c.shape().dim(1);
+        int inner = t.transA() ? a.shape().dim(0) : a.shape().dim(1);
+        int lda = a.shape().dim(1);
+        int ldb = b.shape().dim(1);
+        if (bias == null) {
+            return () -> k.gemmBiasActivation(t.transA(), t.transB(), m, n, inner, a.data(), a.offset(), lda,
+                    b.data(), b.offset(), ldb, null, 0, fn, alpha, c.data(), c.offset(), n);
+        }
+        return () -> k.gemmBiasActivation(t.transA(), t.transB(), m, n, inner, a.data(), a.offset(), lda, b.data(),
+                b.offset(), ldb, bias.data(), bias.offset(), fn, alpha, c.data(), c.offset(), n);
+    }
+
+    private static Instruction gatedPoolGradient(PoolGradAttrs attrs, Tensor x, Tensor dy, BinaryFn fn, float alpha,
+                                                 Tensor gate, Tensor dx, Kernels k) {
+        PoolGeometry g = KernelBinder.poolGeometry(x.shape(), attrs.pool());
+        return () -> k.maxPool2dBackwardGated(g, x.data(), x.offset(), dy.data(), dy.offset(), fn, alpha,
+                gate.data(), gate.offset(), dx.data(), dx.offset());
+    }
+}

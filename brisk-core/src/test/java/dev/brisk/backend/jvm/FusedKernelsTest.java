@@ -1,0 +1,178 @@
+package dev.brisk.backend.jvm;
+
+import static dev.brisk.backend.jvm.Arrays2.assertClose;
+import static dev.brisk.backend.jvm.Arrays2.levels;
+import static dev.brisk.backend.jvm.Arrays2.uniform;
+import static dev.brisk.backend.jvm.Arrays2.withBudgets;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import dev.brisk.backend.BinaryFn;
+import dev.brisk.backend.Kernels;
+import dev.brisk.backend.Kernels.ConvGeometry;
+import dev.brisk.backend.Kernels.PoolGeometry;
+import dev.brisk.backend.UnaryFn;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fused kernels (a product or convolution with its bias and activation, max pooling's backward with an
+ * activation's gradient) give exactly the bits of the separate calls they replace on the same backend, and match
+ * the scalar reference, on sizes that are not multiples of the vector length and with one and two threads.
+ */
+class FusedKernelsTest {
+    private static final Kernels SCALAR = new ScalarKernels();
+    private static final Kernels VECTOR = new VectorKernels();
+    /** null: no activation. Transcendental ones check that the epilogue runs the vector formulas of unary(). */
+    private static final UnaryFn[] ACTIVATIONS = {null, UnaryFn.RELU, UnaryFn.LEAKY_RELU, UnaryFn.TANH,
+        UnaryFn.SIGMOID, UnaryFn.GELU};
+    private static final BinaryFn[] GRADIENTS = {BinaryFn.RELU_GRAD, BinaryFn.LEAKY_RELU_GRAD,
+        BinaryFn.SIGMOID_GRAD, BinaryFn.TANH_GRAD, BinaryFn.GELU_GRAD};
+    private final Random random = new Random(20261203);
+
+    @Test
+    void gemmWithBiasAndActivationIsGemmThenAddThenActivation() {
+        int[][] sizes = {{1, 1, 1}, {7, 1, 3}, {1, 7, 5}, {7, 129, 5}, {129, 7, 300}, {13, 17, 641}, {130, 150, 70},
+            {6, 32, 9}, {5, 10, 0}};
+        withBudgets(() -> {
+            for (int[] s : sizes) {
+                for (int flags = 0; flags < 8; flags++) {
+                    for (UnaryFn fn : ACTIVATIONS) {
+                        checkGemm(s[0], s[1], s[2], (flags & 1) != 0, (flags & 2) != 0, (flags & 4) != 0, fn);
+                    }
+                }
+            }
+        });
+    }
+
+    private void checkGemm(int m, int n, int k, boolean transA, boolean transB, boolean withBias, UnaryFn fn) {
+        int lda = (transA ? m : k) + 3;
+        int ldb = (transB ? k : n) + 2;
+        float[] a = uniform(random, 5 + (transA ? k : m) * lda, -1, 1);
+        float[] b = uniform(random, 7 + (transB ? n : k) * ldb, -1, 1);
+        float[] bias = withBias ? uniform(random, 2 + n, -1, 1) : null;
+        float alpha = 0.2f;
+        float[] separate = uniform(random, 11 + m * n + 4, -1, 1);
+        float[] fused = separate.clone();
+        float[] reference = separate.clone();
+        VECTOR.gemm(transA, transB, m, n, k, a, 5, lda, b, 7, ldb, separate, 11, n, false);
+        biasThenActivation(VECTOR, separate, 11, m, n, bias, fn, alpha);
+        VECTOR.gemmBiasActivation(transA, transB, m, n, k, a, 5, lda, b, 7, ldb, bias, 2, fn, alpha, fused, 11, n);
+        SCALAR.gemmBiasActivation(transA, transB, m, n, k, a, 5, lda, b, 7, ldb, bias, 2, fn, alpha, reference, 11,
+                n);
+        String what = "gemm " + m + "x" + n + "x" + k + " transA=" + transA + " transB=" + transB + " bias="
+                + withBias + " fn=" + fn;
+        assertArrayEquals(separate, fused, what);
+        assertClose(what + " vs reference", reference, fused, 1e-5f, 1e-6f * k + 1e-5f);
+    }
+
+    /** The two passes the fused kernels replace, as the planner would bind them. */
+    private static void biasThenActivation(Kernels k, float[] y, int yOff, int rows, int cols, float[] bias,
+                                           UnaryFn fn, float alpha) {
+        if (bias != null) {
+            k.binary(BinaryFn.ADD, 0f, y, yOff, new int[] {cols, 1}, bias, 2, new int[] {0, 1}, y, yOff,
+                    new int[] {rows, cols});
+        }
+        if (fn != null) {
+            k.unary(fn, alpha, y, yOff, y, yOff, rows * cols);
+        }
+    }
+
+    @Test
+    void convolutionWithBiasAndActivationIsConvolutionThenAddThenActivation() {
+        ConvGeometry[] convs = {
+            new ConvGeometry(1, 3, 3, 1, 3, 3, 1, 1, 1, 0, 0, 1, 1),
+            new ConvGeometry(2, 7, 9, 3, 3, 3, 7, 1, 1, 0, 0, 5, 7),
+            new ConvGeometry(3, 5, 5, 4, 1, 1, 6, 1, 1, 0, 0, 5, 5),
+            new ConvGeometry(1, 6, 8, 1, 5, 3, 129, 1, 1, 2, 1, 6, 8),
+            new ConvGeometry(8, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 26, 26),
+            new ConvGeometry(16, 13, 13, 32, 3, 3, 64, 1, 1, 0, 0, 11, 11),
+        };
+        withBudgets(() -> {
+            for (ConvGeometry g : convs) {
+                for (UnaryFn fn : ACTIVATIONS) {
+                    for (boolean withBias : new boolean[] {true, false}) {
+                        checkConv(g, withBias, fn);
+                    }
+                }
+            }
+        });
+    }
+
+    private void checkConv(ConvGeometry g, boolean withBias, UnaryFn fn) {
+        int oc = g.outChannels();
+        int rows = g.batch() * g.outH() * g.outW();
+        float[] x = uniform(random, 3 + g.batch() * g.height() * g.width() * g.channels(), -1, 1);
+        float[] w = uniform(random, 5 + g.kernelH() * g.kernelW() * g.channels() * oc, -1, 1);
+        float[] bias = withBias ? uniform(random, 2 + oc, -1, 1) : null;
+        float[] separate = uniform(random, 1 + rows * oc + 3, -1, 1);
+        float[] fused = separate.clone();
+        float[] reference = separate.clone();
+        VECTOR.conv2d(g, x, 3, w, 5, separate, 1);
+        biasThenActivation(VECTOR, separate, 1, rows, oc, bias, fn, 0.2f);
+        VECTOR.conv2dBiasActivation(g, x, 3, w, 5, bias, 2, fn, 0.2f, fused, 1);
+        SCALAR.conv2dBiasActivation(g, x, 3, w, 5, bias, 2, fn, 0.2f, reference, 1);
+        String what = "conv2d " + g + " bias=" + withBias + " fn=" + fn;
+        assertArrayEquals(separate, fused, what);
+        assertClose(what + " vs reference", reference, fused, 1e-4f, 1e-4f);
+    }
+
+    @Test
+    void gatedMaxPoolBackwardIsMaxPoolBackwardThenTheGradient() {
+        PoolGeometry[] pools = {
+            new PoolGeometry(1, 2, 2, 1, 2, 2, 2, 2, 0, 0, 1, 1),
+            new PoolGeometry(2, 5, 5, 7, 2, 2, 2, 2, 0, 0, 2, 2),
+            new PoolGeometry(2, 4, 4, 129, 2, 2, 2, 2, 0, 0, 2, 2),
+            new PoolGeometry(1, 7, 6, 40, 3, 3, 2, 2, 1, 1, 4, 3),
+            new PoolGeometry(32, 26, 26, 32, 2, 2, 2, 2, 0, 0, 13, 13),
+            new PoolGeometry(16, 11, 11, 64, 2, 2, 2, 2, 0, 0, 5, 5),
+            new PoolGeometry(3, 6, 4, 64, 2, 2, 2, 2, 0, 0, 3, 2),
+            new PoolGeometry(2, 8, 8, 16, 2, 2, 2, 2, 0, 0, 4, 4),
+        };
+        withBudgets(() -> {
+            for (PoolGeometry g : pools) {
+                for (BinaryFn fn : GRADIENTS) {
+                    checkPool(g, fn);
+                }
+                checkPoolGatedByItsInput(g);
+            }
+        });
+    }
+
+    /** Relu's gradient gated by the pooled x itself (relu's output, as the planner binds it). */
+    private void checkPoolGatedByItsInput(PoolGeometry g) {
+        int size = g.batch() * g.height() * g.width() * g.channels();
+        int[] shape = {size};
+        int[] strides = {1};
+        // Values -2..1: ties, zeros and negatives, so that x > 0 decides for some maxima and not for others.
+        float[] x = levels(random, 3 + size, 4);
+        for (int i = 0; i < x.length; i++) {
+            x[i] -= 2f;
+        }
+        float[] dy = uniform(random, 2 + g.batch() * g.outH() * g.outW() * g.channels(), -1, 1);
+        float[] separate = uniform(random, 4 + size + 5, -1, 1);
+        float[] fused = separate.clone();
+        VECTOR.maxPool2dBackward(g, x, 3, dy, 2, separate, 4);
+        VECTOR.binary(BinaryFn.RELU_GRAD, 0f, x, 3, strides, separate, 4, strides, separate, 4, shape);
+        VECTOR.maxPool2dBackwardGated(g, x, 3, dy, 2, BinaryFn.RELU_GRAD, 0f, x, 3, fused, 4);
+        assertArrayEquals(separate, fused, "max pool backward " + g + " gated by relu of its own input");
+    }
+
+    private void checkPool(PoolGeometry g, BinaryFn fn) {
+        int size = g.batch() * g.height() * g.width() * g.channels();
+        int[] shape = {size};
+        int[] strides = {1};
+        float[] x = levels(random, 3 + size, 4);
+        float[] dy = uniform(random, 2 + g.batch() * g.outH() * g.outW() * g.channels(), -1, 1);
+        float[] gate = uniform(random, 6 + size, -1, 1);
+        float[] separate = uniform(random, 4 + size + 5, -1, 1);
+        float[] fused = separate.clone();
+        float[] reference = separate.clone();
+        VECTOR.maxPool2dBackward(g, x, 3, dy, 2, separate, 4);
+        VECTOR.binary(fn, 0.2f, gate, 6, strides, separate, 4, strides, separate, 4, shape);
+        VECTOR.maxPool2dBackwardGated(g, x, 3, dy, 2, fn, 0.2f, gate, 6, fused, 4);
+        SCALAR.maxPool2dBackwardGated(g, x, 3, dy, 2, fn, 0.2f, gate, 6, reference, 4);
+        String what = "max pool backward " + g + " gated by " + fn;
+        assertArrayEquals(separate, fused, what);
+        assertClose(what + " vs reference", reference, fused, 1e-5f, 1e-6f);
+    }
+}

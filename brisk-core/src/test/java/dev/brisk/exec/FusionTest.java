@@ -1,0 +1,135 @@
+package dev.brisk.exec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brisk.backend.Backends;
+import dev.brisk.backend.Kernels;
+import dev.brisk.backend.UnaryFn;
+import dev.brisk.graph.Autodiff;
+import dev.brisk.graph.Graph;
+import dev.brisk.ops.FusedAttrs;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.OpType;
+import dev.brisk.ops.PoolAttrs;
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The planner's fusion: which chains become one call, and that the fused plan computes the same bits. */
+class FusionTest {
+    private final Kernels k = Backends.get();
+
+    /** conv + bias + activation, max pooling, then a dense layer; the loss and the gradients are the outputs. */
+    private record Net(Graph g, Node x, Node w, Node b, Node v, Node z, Node loss, List<Node> outputs) {
+    }
+
+    private static Net net(Kernels k, UnaryFn activation, boolean keepPreActivation) {
+        Graph g = Graph.symbolic(k);
+        Node x = g.input("x", Shape.of(3, 8, 8, 2));
+        Node w = g.input("w", Shape.of(3, 3, 2, 5));
+        Node b = g.input("b", Shape.of(5));
+        Node v = g.input("v", Shape.of(45, 3));
+        Node z = g.add(g.conv2d(x, w, 1, 1, false), b);
+        Node y = g.unary(activation, 0.1f, z);
+        Node p = g.maxPool(y, new PoolAttrs(2, 2, 2, 2, false));
+        Node logits = g.matmul(g.reshape(p, Shape.of(3, 45)), v);
+        Node loss = g.sumAll(g.mul(logits, logits));
+        List<Node> outputs = new ArrayList<>(List.of(loss));
+        outputs.addAll(Autodiff.gradients(g, loss, List.of(x, w, b, v)));
+        if (keepPreActivation) {
+            outputs.add(z);
+        }
+        return new Net(g, x, w, b, v, z, loss, outputs);
+    }
+
+    private static List<float[]> run(Plan plan, Net net) {
+        SplittableRandom r = new SplittableRandom(5);
+        for (Node in : List.of(net.x(), net.w(), net.b(), net.v())) {
+            Tensor t = plan.input(in);
+            for (int i = 0; i < t.size(); i++) {
+                // Some exact zeros, so that relu's gradient meets its boundary.
+                t.set(i, r.nextInt(5) == 0 ? 0f : (float) r.nextGaussian());
+            }
+        }
+        plan.run();
+        List<float[]> out = new ArrayList<>();
+        for (Node o : net.outputs()) {
+            out.add(plan.output(o).toArray());
+        }
+        return out;
+    }
+
+    private static List<String> fusedNames(Plan plan) {
+        List<String> names = new ArrayList<>();
+        for (Node n : plan.instructionNodes()) {
+            if (n.attrs() instanceof FusedAttrs f) {
+                StringBuilder sb = new StringBuilder();
+                for (Node part : f.nodes()) {
+                    sb.append(sb.isEmpty() ? "" : "+").append(part.op());
+                }
+                names.add(sb.toString());
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void fusedPlanGivesTheSameBitsWithFewerCalls() {
+        for (UnaryFn fn : new UnaryFn[] {UnaryFn.RELU, UnaryFn.TANH, UnaryFn.LEAKY_RELU, UnaryFn.GELU}) {
+            Net net = net(k, fn, false);
+            Plan fused = Planner.compile(net.g().nodes(), net.outputs(), k, true);
+            Plan plain = Planner.compile(net.g().nodes(), net.outputs(), k, false);
+            List<float[]> expected = run(plain, net);
+            List<float[]> actual = run(fused, net);
+            for (int i = 0; i < expected.size(); i++) {
+                assertArrayEquals(expected.get(i), actual.get(i), fn + ": output " + i);
+            }
+            // The gradients of leaky relu and gelu read the activation's input, which must then be kept: the
+            // chain stops before the activation. Relu's gradient can read its output instead; tanh's does.
+            boolean wholeChain = fn == UnaryFn.RELU || fn == UnaryFn.TANH;
+            List<String> names = fusedNames(fused);
+            assertTrue(names.contains(wholeChain ? "CONV2D+BINARY+UNARY" : "CONV2D+BINARY"), fn + ": " + names);
+            assertTrue(names.contains("MAX_POOL_GRAD+BINARY"), fn + ": " + names);
+            assertEquals(plain.instructionCount() - (wholeChain ? 3 : 2), fused.instructionCount(), fn + ": " + names);
+            assertTrue(fused.plannedFloats() <= plain.plannedFloats());
+        }
+    }
+
+    @Test
+    void anOutputIsNeverFoldedAway() {
+        Net net = net(k, UnaryFn.RELU, true);
+        Plan fused = Planner.compile(net.g().nodes(), net.outputs(), k, true);
+        Plan plain = Planner.compile(net.g().nodes(), net.outputs(), k, false);
+        List<float[]> expected = run(plain, net);
+        List<float[]> actual = run(fused, net);
+        for (int i = 0; i < expected.size(); i++) {
+            assertArrayEquals(expected.get(i), actual.get(i), "output " + i);
+        }
+        // The pre-activation is kept, so the chain stops at the bias add and relu runs on its own.
+        List<String> names = fusedNames(fused);
+        assertTrue(names.contains("CONV2D+BINARY"), names.toString());
+        assertTrue(fused.instructionNodes().stream().anyMatch(n -> n.op() == OpType.UNARY), names.toString());
+    }
+
+    @Test
+    void fusionCanBeTurnedOffByTheSystemProperty() {
+        Net net = net(k, UnaryFn.RELU, false);
+        String before = System.getProperty(Fusion.PROPERTY);
+        try {
+            System.setProperty(Fusion.PROPERTY, "false");
+            assertTrue(fusedNames(Planner.compile(net.g().nodes(), net.outputs(), k)).isEmpty());
+        } finally {
+            if (before == null) {
+                System.clearProperty(Fusion.PROPERTY);
+            } else {
+                System.setProperty(Fusion.PROPERTY, before);
+            }
+        }
+        assertTrue(!fusedNames(Planner.compile(net.g().nodes(), net.outputs(), k)).isEmpty());
+    }
+}

@@ -1,0 +1,78 @@
+package dev.brisk.nn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brisk.losses.Losses;
+import dev.brisk.metrics.Metrics;
+import dev.brisk.nn.layers.Layers;
+import dev.brisk.ops.FusedAttrs;
+import dev.brisk.optimizers.Optimizers;
+import dev.brisk.tensor.Tensor;
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Training with the planner's fusion ends with exactly the weights of training without it: fusion changes how
+ * many passes a step makes, never a bit of the result.
+ */
+class FusedTrainingTest {
+    private static final String FUSION = "brisk.fusion";
+
+    /** W2's layer sequence at a small size: conv-relu, pool, conv-relu, pool, dense-relu, dense. */
+    private static Model smallW2() {
+        return Sequential.of(
+                Layers.input(10, 10, 1),
+                Layers.conv2d(8, 3, Activation.RELU),
+                Layers.maxPooling2d(2),
+                Layers.conv2d(16, 3, Activation.RELU),
+                Layers.maxPooling2d(2),
+                Layers.flatten(),
+                Layers.dense(12, Activation.RELU),
+                Layers.dense(3));
+    }
+
+    private static List<Tensor> train(Supplier<Model> make, boolean fuse, Tensor[] xy, Model[] keep) {
+        String before = System.getProperty(FUSION);
+        System.setProperty(FUSION, Boolean.toString(fuse));
+        try {
+            RandomSeed.set(17);
+            Model model = make.get();
+            model.compile(Optimizers.adam(1e-2f), Losses.sparseCategoricalCrossentropy(true), Metrics.accuracy());
+            model.fit(xy[0], xy[1], Fit.epochs(3).batchSize(16).seed(3).verbose(0));
+            keep[0] = model;
+            return model.getWeights();
+        } finally {
+            if (before == null) {
+                System.clearProperty(FUSION);
+            } else {
+                System.setProperty(FUSION, before);
+            }
+        }
+    }
+
+    private static void assertSameBits(Supplier<Model> make, Tensor[] xy) {
+        Model[] fusedModel = new Model[1];
+        List<Tensor> plain = train(make, false, xy, new Model[1]);
+        List<Tensor> fused = train(make, true, xy, fusedModel);
+        assertEquals(plain.size(), fused.size());
+        for (int i = 0; i < plain.size(); i++) {
+            assertArrayEquals(plain.get(i).toArray(), fused.get(i).toArray(), "weight " + i);
+        }
+        long fusedCalls = fusedModel[0].trainPlan(16).instructionNodes().stream()
+                .filter(n -> n.attrs() instanceof FusedAttrs).count();
+        assertTrue(fusedCalls > 0, "the training step has fused calls");
+    }
+
+    @Test
+    void smallW2TrainsToTheSameWeightsWithAndWithoutFusion() {
+        assertSameBits(FusedTrainingTest::smallW2, EagerVsCompiledTest.data(90, 10, 10, 1));
+    }
+
+    @Test
+    void cnnWithBatchNormGeluAndDropoutTrainsToTheSameWeights() {
+        assertSameBits(EagerVsCompiledTest::cnn, EagerVsCompiledTest.data(90, 8, 8, 1));
+    }
+}
