@@ -3,6 +3,7 @@ package dev.brisk.exec;
 import dev.brisk.ops.Node;
 import dev.brisk.parallel.Parallel;
 import dev.brisk.parallel.RangeBody;
+import java.util.Locale;
 
 /**
  * Independent instructions run side by side: one parallel region whose chunks are lanes, each lane running its
@@ -59,6 +60,25 @@ final class ConcurrentGroup implements Instruction, RangeBody {
         this.ends = new long[members.length];
         this.threads = new long[members.length];
         this.mode = mode;
+    }
+
+    /** One line: the members by lane, and what the trial measured. */
+    String describe() {
+        StringBuilder sb = new StringBuilder();
+        for (int l = 0; l < lanes.length; l++) {
+            sb.append(l == 0 ? "" : " | ");
+            for (int i = 0; i < lanes[l].length; i++) {
+                Node n = nodes[lanes[l][i]];
+                sb.append(i == 0 ? "" : ", ").append(n.scope().isEmpty() ? "" : n.scope() + " ").append(n.op())
+                        .append(n.shape());
+            }
+        }
+        sb.append(" -> ").append(mode);
+        if (bestConcurrent != Long.MAX_VALUE && bestSequential != Long.MAX_VALUE) {
+            sb.append(String.format(Locale.ROOT, " (best side by side %.1f us, one by one %.1f us)",
+                    bestConcurrent / 1e3, bestSequential / 1e3));
+        }
+        return sb.toString();
     }
 
     /** How the group runs now: {@link Mode#TRIAL} until its trial has decided. */

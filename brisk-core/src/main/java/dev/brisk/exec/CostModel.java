@@ -28,8 +28,17 @@ final class CostModel {
     static boolean runsAlone(Node n) {
         return switch (n.op()) {
             case MATMUL, CONV2D, CONV2D_GRAD_INPUT, CONV2D_GRAD_FILTER, UNARY, BINARY, REDUCE, BROADCAST_TO,
-                 SOFTMAX, SOFTMAX_GRAD, MAX_POOL, AVG_POOL, MAX_POOL_GRAD, AVG_POOL_GRAD, TRANSPOSE, UPDATE,
-                 DROPOUT_GRAD -> true;
+                 SOFTMAX, SOFTMAX_GRAD, TRANSPOSE, UPDATE, DROPOUT_GRAD -> true;
+            // Pooling is per row too, but its time is far from its bytes (W2: a max-pool gradient moving 9 MB
+            // takes 0.9 ms on one thread) and it splits well, so it is left to run split.
+            default -> false;
+        };
+    }
+
+    /** True for gemm and convolutions, whose time is multiply-adds; false for the memory-bound kernels. */
+    static boolean computeBound(Node n) {
+        return switch (n.op()) {
+            case MATMUL, CONV2D, CONV2D_GRAD_INPUT, CONV2D_GRAD_FILTER -> true;
             default -> false;
         };
     }

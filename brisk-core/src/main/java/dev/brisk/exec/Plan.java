@@ -84,6 +84,11 @@ public final class Plan {
         return schedule.concurrentGroups();
     }
 
+    /** One line per group of instructions run side by side: members by lane, and what its trial measured. */
+    public String describeSchedule() {
+        return schedule.describe();
+    }
+
     /** Number of kernel calls per step. */
     public int instructionCount() {
         return instructions.length;

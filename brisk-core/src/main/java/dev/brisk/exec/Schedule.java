@@ -26,11 +26,17 @@ import java.util.List;
 final class Schedule {
     /** System property: group independent instructions ({@code true}) or run them one by one ({@code false}). */
     static final String PROPERTY = "brisk.concurrent";
-    /** How much faster a long kernel runs split over two threads than on one (W1 and W2 profiles: 1.7-1.9x). */
-    private static final double SPLIT_SPEEDUP = 1.8;
     /**
-     * Splitting a kernel of this length gains half of {@link #SPLIT_SPEEDUP}'s gain: a 60 us gemm gains nothing
-     * from a second thread, a 1 ms one 1.7x (W1 profiles).
+     * How much faster a long gemm or convolution runs split over two threads than on one (W1 and W2 profiles:
+     * 1.7-1.9x). Each thread then works on half of the operands, so two such kernels side by side, each with
+     * all of its operands, lose more to the caches than they save (measured: 0.98-0.95x of one after the other).
+     */
+    private static final double COMPUTE_SPLIT_SPEEDUP = 1.9;
+    /** The same for memory-bound kernels: the optimizer steps gain 1.45-1.55x (W1 profiles). */
+    private static final double MEMORY_SPLIT_SPEEDUP = 1.45;
+    /**
+     * Splitting a kernel of this length gains half of its full speedup: a 60 us gemm gains nothing from a second
+     * thread, a 1 ms one 1.7x (W1 profiles).
      */
     private static final double HALF_GAIN_NANOS = 150_000;
     /** The fork and join of one parallel region. */
@@ -89,9 +95,12 @@ final class Schedule {
         int n = code.size();
         boolean[] eligible = new boolean[n];
         double[] cost = new double[n];
+        double[] split = new double[n];
         for (int i = 0; i < n; i++) {
-            eligible[i] = CostModel.runsAlone(nodes.get(i));
-            cost[i] = CostModel.oneThreadNanos(nodes.get(i));
+            Node node = nodes.get(i);
+            eligible[i] = CostModel.runsAlone(node);
+            cost[i] = CostModel.oneThreadNanos(node);
+            split[i] = splitNanos(cost[i], CostModel.computeBound(node));
         }
         Instruction[] c = code.toArray(new Instruction[0]);
         Node[] nd = nodes.toArray(new Node[0]);
@@ -105,7 +114,7 @@ final class Schedule {
         while (!remaining.isEmpty()) {
             int head = remaining.remove(0);
             List<List<Integer>> lanes = eligible[head] && cost[head] >= MIN_NANOS
-                    ? group(head, remaining, deps, eligible, cost, threads) : null;
+                    ? group(head, remaining, deps, eligible, cost, split, threads) : null;
             if (lanes == null) {
                 steps.add(c[head]);
                 singles.add(head);
@@ -132,7 +141,7 @@ final class Schedule {
      * the unplaced instructions after {@code head}, in plan order.
      */
     private static List<List<Integer>> group(int head, List<Integer> remaining, DependencyGraph deps,
-                                             boolean[] eligible, double[] cost, int threads) {
+                                             boolean[] eligible, double[] cost, double[] split, int threads) {
         List<Integer> members = new ArrayList<>(List.of(head));
         double[] loads = new double[threads];
         List<List<Integer>> lanes = new ArrayList<>();
@@ -142,7 +151,7 @@ final class Schedule {
         lanes.get(0).add(head);
         loads[0] = cost[head];
         // Time the members would take one after the other, each split; a group must beat it.
-        double alone = sequentialNanos(cost[head]);
+        double alone = split[head];
         double gain = 0;
         boolean paired = false;
         int limit = Math.min(remaining.size(), WINDOW);
@@ -155,7 +164,7 @@ final class Schedule {
                         || !movable(cand, k, members, remaining, deps)) {
                     continue;
                 }
-                double g = alone + sequentialNanos(cost[cand]) - groupNanos(with(loads, cost[cand]));
+                double g = alone + split[cand] - groupNanos(with(loads, cost[cand]));
                 if (g > bestGain) {
                     bestGain = g;
                     best = cand;
@@ -168,7 +177,7 @@ final class Schedule {
             lanes.get(lane).add(best);
             loads[lane] += cost[best];
             members.add(best);
-            alone += sequentialNanos(cost[best]);
+            alone += split[best];
             gain = bestGain;
             paired = true;
         }
@@ -223,11 +232,12 @@ final class Schedule {
     }
 
     /** An instruction's time when it runs alone, split over the pool. */
-    private static double sequentialNanos(double oneThread) {
+    private static double splitNanos(double oneThread, boolean computeBound) {
         if (oneThread < SERIAL_NANOS) {
             return oneThread;
         }
-        double speedup = (SPLIT_SPEEDUP * oneThread + HALF_GAIN_NANOS) / (oneThread + HALF_GAIN_NANOS);
+        double full = computeBound ? COMPUTE_SPLIT_SPEEDUP : MEMORY_SPLIT_SPEEDUP;
+        double speedup = (full * oneThread + HALF_GAIN_NANOS) / (oneThread + HALF_GAIN_NANOS);
         return oneThread / speedup + REGION_NANOS;
     }
 
@@ -240,6 +250,17 @@ final class Schedule {
             }
         }
         return count;
+    }
+
+    /** One line per group: its members by lane, how it runs, and what its trial measured. */
+    String describe() {
+        StringBuilder sb = new StringBuilder();
+        for (Instruction s : steps) {
+            if (s instanceof ConcurrentGroup g) {
+                sb.append(g.describe()).append('\n');
+            }
+        }
+        return sb.toString();
     }
 
     /** Number of groups the planner formed, whatever their trials decided. */

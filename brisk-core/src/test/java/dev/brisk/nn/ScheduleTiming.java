@@ -72,6 +72,7 @@ public final class ScheduleTiming {
                     + "ratio to false %.3f%n", modes[i], t[t.length / 2], t[0], plans[i].concurrentGroups(),
                     ratio(perStep[i], perStep[0]));
         }
+        System.out.print(plans[2].describeSchedule().indent(4));
     }
 
     /** Median of the per-round ratios: each round's plans ran side by side in time. */
