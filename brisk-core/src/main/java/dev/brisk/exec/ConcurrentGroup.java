@@ -91,10 +91,6 @@ final class ConcurrentGroup implements Instruction, RangeBody {
         return members;
     }
 
-    int laneCount() {
-        return lanes.length;
-    }
-
     /** The instruction that threw during the last run, or -1. */
     int failed() {
         return failed;

@@ -50,7 +50,6 @@ final class Schedule {
     /** How far ahead of the first unplaced instruction partners are looked for. */
     private static final int WINDOW = 64;
 
-    private final Instruction[] code;
     private final Node[] nodes;
     /** Per step: an instruction of the plan, or a {@link ConcurrentGroup}. */
     private final Instruction[] steps;
@@ -58,8 +57,7 @@ final class Schedule {
     private final int[] single;
     private final int groups;
 
-    private Schedule(Instruction[] code, Node[] nodes, Instruction[] steps, int[] single, int groups) {
-        this.code = code;
+    private Schedule(Node[] nodes, Instruction[] steps, int[] single, int groups) {
         this.nodes = nodes;
         this.steps = steps;
         this.single = single;
@@ -83,13 +81,17 @@ final class Schedule {
         Instruction[] c = code.toArray(new Instruction[0]);
         int[] single = new int[c.length];
         Arrays.setAll(single, i -> i);
-        return new Schedule(c, nodes.toArray(new Node[0]), c.clone(), single, 0);
+        return new Schedule(nodes.toArray(new Node[0]), c, single, 0);
     }
 
-    /** Groups independent instructions for {@code threads} lanes where the cost model says it pays. */
+    /**
+     * Groups independent instructions for {@code threads} lanes where the cost model says it may pay. Only a
+     * budget of two threads is grouped: the cost model's speedups were measured there, and with more threads a
+     * pair would leave the others idle where a split kernel uses them all.
+     */
     static Schedule build(List<Instruction> code, List<Node> nodes, DependencyGraph deps, int threads) {
         ConcurrentGroup.Mode mode = mode();
-        if (threads < 2 || mode == null) {
+        if (threads != 2 || mode == null) {
             return sequential(code, nodes);
         }
         int n = code.size();
@@ -132,7 +134,7 @@ final class Schedule {
             singles.add(-1);
             groups++;
         }
-        return new Schedule(c, nd, steps.toArray(new Instruction[0]),
+        return new Schedule(nd, steps.toArray(new Instruction[0]),
                 singles.stream().mapToInt(Integer::intValue).toArray(), groups);
     }
 
@@ -306,10 +308,5 @@ final class Schedule {
         Node n = nodes[instruction];
         String where = n.scope().isEmpty() ? n.op().toString() : "layer '" + n.scope() + "' (" + n.op() + ")";
         return new ExecutionException("step failed in " + where + ": " + e.getMessage(), e);
-    }
-
-    /** The instruction count, for checks. */
-    int instructionCount() {
-        return code.length;
     }
 }
