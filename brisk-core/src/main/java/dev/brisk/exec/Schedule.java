@@ -29,7 +29,7 @@ final class Schedule {
     /**
      * How much faster a long gemm or convolution runs split over two threads than on one (W1 and W2 profiles:
      * 1.7-1.9x). Each thread then works on half of the operands, so two such kernels side by side, each with
-     * all of its operands, lose more to the caches than they save (measured: 0.98-0.95x of one after the other).
+     * all of its operands, lose about what they save (BENCHMARKS.md, "Independent instructions side by side").
      */
     private static final double COMPUTE_SPLIT_SPEEDUP = 1.9;
     /** The same for memory-bound kernels: the optimizer steps gain 1.45-1.55x (W1 profiles). */
