@@ -9,4 +9,12 @@ import dev.brisk.ops.Node;
 @FunctionalInterface
 public interface KernelTimer {
     void record(Node node, long startNanos, long endNanos);
+
+    /**
+     * As {@link #record(Node, long, long)}, for a call that ran side by side with others on the thread with id
+     * {@code threadId}; always told on the thread that runs the plan, after the group of calls has finished.
+     */
+    default void record(Node node, long startNanos, long endNanos, long threadId) {
+        record(node, startNanos, endNanos);
+    }
 }

@@ -12,15 +12,17 @@ import java.util.Map;
 public final class Plan {
     private final Instruction[] instructions;
     private final Node[] instructionNodes;
+    private final Schedule schedule;
     private final Map<Node, Tensor> inputs;
     private final Map<Node, Tensor> outputs;
     private final long plannedFloats;
     private final int bufferCount;
 
-    Plan(List<Instruction> instructions, List<Node> instructionNodes, Map<Node, Tensor> inputs,
+    Plan(List<Instruction> instructions, List<Node> instructionNodes, Schedule schedule, Map<Node, Tensor> inputs,
          Map<Node, Tensor> outputs, long plannedFloats, int bufferCount) {
         this.instructions = instructions.toArray(new Instruction[0]);
         this.instructionNodes = instructionNodes.toArray(new Node[0]);
+        this.schedule = schedule;
         this.inputs = inputs;
         this.outputs = outputs;
         this.plannedFloats = plannedFloats;
@@ -51,40 +53,18 @@ public final class Plan {
         t.copyFrom(value);
     }
 
-    /** Runs every instruction once, in order. */
+    /** Runs every instruction once, in order, or side by side where the schedule grouped independent ones. */
     public void run() {
-        Instruction[] code = instructions;
-        for (int i = 0; i < code.length; i++) {
-            try {
-                code[i].run();
-            } catch (RuntimeException e) {
-                throw failed(i, e);
-            }
-        }
+        schedule.run();
     }
 
     /**
-     * Runs every instruction once, in order, telling {@code timer} when each started and ended. A separate loop
-     * from {@link #run()} so that unprofiled steps pay nothing for profiling.
+     * Runs every instruction once as {@link #run()} does, telling {@code timer} when each started and ended (and
+     * on which thread, for instructions run side by side). A separate loop so that unprofiled steps pay nothing
+     * for profiling.
      */
     public void run(KernelTimer timer) {
-        Instruction[] code = instructions;
-        Node[] nodes = instructionNodes;
-        for (int i = 0; i < code.length; i++) {
-            long start = System.nanoTime();
-            try {
-                code[i].run();
-            } catch (RuntimeException e) {
-                throw failed(i, e);
-            }
-            timer.record(nodes[i], start, System.nanoTime());
-        }
-    }
-
-    private ExecutionException failed(int instruction, RuntimeException e) {
-        Node n = instructionNodes[instruction];
-        String where = n.scope().isEmpty() ? n.op().toString() : "layer '" + n.scope() + "' (" + n.op() + ")";
-        return new ExecutionException("step failed in " + where + ": " + e.getMessage(), e);
+        schedule.run(timer);
     }
 
     /** The tensor holding an output after {@link #run()}; valid until the next run. */
@@ -94,6 +74,19 @@ public final class Plan {
             throw new IllegalArgumentException(node + " is not an output of this plan");
         }
         return t;
+    }
+
+    /**
+     * Number of groups of independent instructions that run side by side, or are still timing whether that is
+     * faster (0 when the plan runs its instructions one by one: the default, see {@link Schedule}).
+     */
+    public int concurrentGroups() {
+        return schedule.concurrentGroups();
+    }
+
+    /** One line per group of instructions run side by side: members by lane, and what its trial measured. */
+    public String describeSchedule() {
+        return schedule.describe();
     }
 
     /** Number of kernel calls per step. */

@@ -3,6 +3,7 @@ package dev.brisk.exec;
 import dev.brisk.backend.Kernels;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
+import dev.brisk.parallel.Parallel;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,7 +15,8 @@ import java.util.TreeMap;
 /**
  * Compiles a traced graph into a {@link Plan}: drops nodes no output or side effect needs, runs chains of nodes
  * as one kernel call where {@link Fusion} finds them, gives every intermediate value a buffer chosen by liveness
- * (a buffer is reused as soon as its last reader has run), makes reshapes views, and binds every kernel call once.
+ * (a buffer is reused as soon as its last reader has run), makes reshapes views, binds every kernel call once, and
+ * schedules independent calls to run side by side where that pays ({@link Schedule}).
  */
 public final class Planner {
     private Planner() {
@@ -63,6 +65,7 @@ public final class Planner {
         }
         List<Instruction> code = new ArrayList<>();
         List<Node> codeNodes = new ArrayList<>();
+        List<Tensor> codeOutputs = new ArrayList<>();
         KernelBinder.Buffers buffers = new KernelBinder.Buffers() {
             @Override
             public Tensor valueOf(Node node) {
@@ -107,6 +110,7 @@ public final class Planner {
             if (instruction != null) {
                 code.add(instruction);
                 codeNodes.add(chain != null ? chain.describe(fusion) : n);
+                codeOutputs.add(out);
             }
             for (Node dead : releaseAt.get(n.id())) {
                 pool.release(values.get(dead).data());
@@ -116,7 +120,9 @@ public final class Planner {
         for (Node o : outputs) {
             outs.put(o, values.get(o));
         }
-        return new Plan(code, codeNodes, inputs, outs, pool.totalFloats, pool.count);
+        Schedule schedule = Schedule.build(code, codeNodes,
+                () -> DependencyGraph.of(codeNodes, codeOutputs, buffers), Parallel.threads());
+        return new Plan(code, codeNodes, schedule, inputs, outs, pool.totalFloats, pool.count);
     }
 
     private static boolean[] liveNodes(List<Node> nodes, List<Node> outputs) {

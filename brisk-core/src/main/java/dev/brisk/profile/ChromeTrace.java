@@ -6,11 +6,14 @@ import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Writes a {@link Profile} in Chrome's Trace Event Format: one complete ("X") event per span, times in
- * microseconds from the first profiled step, all on the training thread so that kernels nest inside their step's
- * "train step" span, which nests inside the step. Opens in Perfetto and chrome://tracing.
+ * microseconds from the first profiled step, on the training thread so that kernels nest inside their step's
+ * "train step" span, which nests inside the step. Kernel calls that ran side by side on a pool thread go on that
+ * thread's track. Opens in Perfetto and chrome://tracing.
  */
 final class ChromeTrace {
     private ChromeTrace() {
@@ -23,9 +26,17 @@ final class ChromeTrace {
         out.write("{\"traceEvents\":[\n");
         out.write("{\"name\":\"process_name\",\"ph\":\"M\"," + ids + ",\"args\":{\"name\":\"brisk\"}},\n");
         out.write("{\"name\":\"thread_name\",\"ph\":\"M\"," + ids + ",\"args\":{\"name\":\"training loop\"}}");
+        Set<Long> others = new TreeSet<>();
         for (Span s : p.spans()) {
+            if (s.thread() != 0 && s.thread() != p.tid() && others.add(s.thread())) {
+                out.write(",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" + p.pid() + ",\"tid\":" + s.thread()
+                        + ",\"args\":{\"name\":\"compute pool\"}}");
+            }
+        }
+        for (Span s : p.spans()) {
+            String where = s.thread() == 0 ? ids : "\"pid\":" + p.pid() + ",\"tid\":" + s.thread();
             out.write(",\n{\"name\":" + quote(s.name()) + ",\"cat\":\"" + s.category().label() + "\",\"ph\":\"X\","
-                    + "\"ts\":" + micros(s.startNanos() - origin) + ",\"dur\":" + micros(s.nanos()) + "," + ids
+                    + "\"ts\":" + micros(s.startNanos() - origin) + ",\"dur\":" + micros(s.nanos()) + "," + where
                     + ",\"args\":" + args(s) + "}");
         }
         out.write("\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"mode\":" + quote(p.mode()) + ",\"threads\":"

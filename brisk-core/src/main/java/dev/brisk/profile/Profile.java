@@ -87,6 +87,28 @@ public final class Profile {
         return sum;
     }
 
+    /**
+     * Wall time during which at least one kernel ran: the kernels' total when they ran one at a time, less when
+     * some ran side by side on several threads.
+     */
+    public long kernelWallNanos() {
+        long sum = 0;
+        long end = Long.MIN_VALUE;
+        for (Span s : spans) { // ordered by start
+            if (s.category() != Span.Category.KERNEL) {
+                continue;
+            }
+            if (s.startNanos() >= end) {
+                sum += s.nanos();
+                end = s.endNanos();
+            } else if (s.endNanos() > end) {
+                sum += s.endNanos() - end;
+                end = s.endNanos();
+            }
+        }
+        return sum;
+    }
+
     /** Estimated FLOPs of all kernel calls. */
     public long flops() {
         long sum = 0;

@@ -24,7 +24,8 @@ final class ProfileSummary {
     private static void overview(StringBuilder sb, Profile p) {
         int n = p.steps().size();
         long wall = p.wallNanos();
-        long kernels = p.total(Span.Category.KERNEL);
+        // Kernels that ran side by side count once: the phases below tile the step's wall time.
+        long kernels = p.kernelWallNanos();
         long input = p.total(Span.Category.INPUT);
         sb.append(String.format(Locale.ROOT, "Profile of %d %s training step%s (%s), thread budget %d:%n", n,
                 p.mode(), n == 1 ? "" : "s", steps(p.steps()), p.threads()));

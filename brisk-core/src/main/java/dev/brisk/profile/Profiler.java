@@ -23,7 +23,7 @@ public final class Profiler implements KernelTimer {
     private long threadId;
 
     /** A kernel call as timed; described ({@link OpInfo}) only after the step, outside its measured time. */
-    private record KernelCall(Node node, long startNanos, long endNanos) {
+    private record KernelCall(Node node, long startNanos, long endNanos, long thread) {
     }
 
     /**
@@ -64,7 +64,12 @@ public final class Profiler implements KernelTimer {
 
     @Override
     public void record(Node node, long startNanos, long endNanos) {
-        kernels.add(new KernelCall(node, startNanos, endNanos));
+        kernels.add(new KernelCall(node, startNanos, endNanos, 0));
+    }
+
+    @Override
+    public void record(Node node, long startNanos, long endNanos, long thread) {
+        kernels.add(new KernelCall(node, startNanos, endNanos, thread == threadId ? 0 : thread));
     }
 
     /** Ends the step that ran from {@code startNanos} to {@code endNanos}; call after the step's clock stopped. */
@@ -74,7 +79,8 @@ public final class Profiler implements KernelTimer {
         spans.addAll(phases);
         for (KernelCall k : kernels) {
             OpInfo info = OpInfo.of(k.node());
-            spans.add(new Span(info.op(), Span.Category.KERNEL, step, k.startNanos(), k.endNanos(), info));
+            spans.add(new Span(info.op(), Span.Category.KERNEL, step, k.startNanos(), k.endNanos(), info,
+                    k.thread()));
         }
         phases.clear();
         kernels.clear(); // lets go of eager steps' nodes, and the tensors they hold

@@ -2,9 +2,16 @@ package dev.brisk.profile;
 
 /**
  * One timed interval of a profiled step ({@link System#nanoTime()} clock): the whole step, one phase of it, or a
- * kernel call, which carries its {@link OpInfo} ({@code op} is null for the others).
+ * kernel call, which carries its {@link OpInfo} ({@code op} is null for the others). {@code thread} is the id of
+ * the thread of a kernel call that ran side by side with others, 0 for spans on the training thread.
  */
-public record Span(String name, Category category, int step, long startNanos, long endNanos, OpInfo op) {
+public record Span(String name, Category category, int step, long startNanos, long endNanos, OpInfo op,
+                   long thread) {
+    /** A span on the training thread. */
+    public Span(String name, Category category, int step, long startNanos, long endNanos, OpInfo op) {
+        this(name, category, step, startNanos, endNanos, op, 0);
+    }
+
     /** What a span times. */
     public enum Category {
         /** A whole training step, from asking for its batch to the last callback. */

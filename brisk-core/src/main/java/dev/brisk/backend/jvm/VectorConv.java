@@ -131,7 +131,9 @@ final class VectorConv {
             VectorGemm.gemm(true, false, k, oc, rows(g), x, xOff, k, dy, dyOff, oc, dw, dwOff, oc, false);
             return;
         }
-        int slots = parallelOverImages(g) ? Math.min(Parallel.threads(), g.batch()) : 1;
+        // The slots depend on the budget only, not on whether this call is nested in a region: a call that the
+        // planner runs on one thread beside another instruction sums in the same order as a split one.
+        int slots = worthSplitting(g) && Parallel.threads() > 1 ? Math.min(Parallel.threads(), g.batch()) : 1;
         if (slots == 1) {
             filterGradient(g, 0, g.batch(), x, xOff, dy, dyOff, dw, dwOff);
             return;
@@ -139,6 +141,15 @@ final class VectorConv {
         // Each slot sums its share of the batch into its own partial kernel; the partials are added at the end.
         int size = k * oc;
         float[] partials = Scratch.get().partials(slots * size);
+        if (Parallel.insideRegion()) {
+            for (int s = 0; s < slots; s++) {
+                int n0 = (int) ((long) g.batch() * s / slots);
+                int n1 = (int) ((long) g.batch() * (s + 1) / slots);
+                filterGradient(g, n0, n1, x, xOff, dy, dyOff, partials, s * size);
+            }
+            VectorElementwise.sumSlices(partials, slots, size, dw, dwOff);
+            return;
+        }
         RegionArgs r = convArgs(g, x, xOff, dy, dyOff, partials, 0);
         r.i3 = slots;
         r.i4 = size;
@@ -190,8 +201,13 @@ final class VectorConv {
 
     /** Whether to split the batch: there are two images or more and enough work for a parallel region. */
     private static boolean parallelOverImages(ConvGeometry g) {
+        return worthSplitting(g) && !Parallel.insideRegion() && Parallel.threads() > 1;
+    }
+
+    /** There are two images or more and enough multiply-adds to split them. */
+    private static boolean worthSplitting(ConvGeometry g) {
         long macs = (long) rows(g) * Im2Col.rowLength(g) * g.outChannels();
-        return g.batch() > 1 && macs >= PARALLEL_MIN_MACS && !Parallel.insideRegion() && Parallel.threads() > 1;
+        return g.batch() > 1 && macs >= PARALLEL_MIN_MACS;
     }
 
     /** Rows per chunk: as many as fit the scratch budget, a multiple of gemm's register tile height. */

@@ -55,11 +55,14 @@ final class VectorReduce {
     private static void reduce(ReduceFn fn, float[] x, int xOff, int outer, int r, int inner, float[] out,
                                int outOff) {
         long work = (long) outer * r * inner;
-        if (Split.serial(work, VectorElementwise.GRAIN)) {
+        int threads = Parallel.threads();
+        // Whether the sums are split into slots depends on the budget only, not on whether this call is nested in
+        // a region: a call that the planner runs on one thread beside another instruction sums in the same order.
+        if (work < 2L * VectorElementwise.GRAIN || threads == 1
+                || outer >= threads && Parallel.insideRegion()) {
             reduceRange(fn, x, xOff, r, inner, 0, outer, 0, r, out, outOff);
             return;
         }
-        int threads = Parallel.threads();
         if (outer >= threads) {
             int grain = (int) Math.max(1, VectorElementwise.GRAIN / ((long) r * inner));
             RegionArgs a = reduceArgs(fn, x, xOff, r, inner, out, outOff);
@@ -71,17 +74,24 @@ final class VectorReduce {
         int slots = Math.min(threads, r);
         int size = outer * inner;
         float[] partials = Scratch.get().partials(slots * size);
-        RegionArgs a = reduceArgs(fn, x, xOff, r, inner, partials, 0);
-        a.i4 = slots;
-        a.i5 = outer;
-        a.i6 = size;
-        a.forRange(slots, 1, (g, s0, s1) -> {
-            for (int s = s0; s < s1; s++) {
-                int r0 = (int) ((long) g.i1 * s / g.i4);
-                int r1 = (int) ((long) g.i1 * (s + 1) / g.i4);
-                reduceRange((ReduceFn) g.o0, g.f0, g.i0, g.i1, g.i2, 0, g.i5, r0, r1, g.f1, s * g.i6);
+        if (Parallel.insideRegion()) {
+            for (int s = 0; s < slots; s++) {
+                reduceRange(fn, x, xOff, r, inner, 0, outer, (int) ((long) r * s / slots),
+                        (int) ((long) r * (s + 1) / slots), partials, s * size);
             }
-        });
+        } else {
+            RegionArgs a = reduceArgs(fn, x, xOff, r, inner, partials, 0);
+            a.i4 = slots;
+            a.i5 = outer;
+            a.i6 = size;
+            a.forRange(slots, 1, (g, s0, s1) -> {
+                for (int s = s0; s < s1; s++) {
+                    int r0 = (int) ((long) g.i1 * s / g.i4);
+                    int r1 = (int) ((long) g.i1 * (s + 1) / g.i4);
+                    reduceRange((ReduceFn) g.o0, g.f0, g.i0, g.i1, g.i2, 0, g.i5, r0, r1, g.f1, s * g.i6);
+                }
+            });
+        }
         if (fn == ReduceFn.SUM) {
             VectorElementwise.sumSlices(partials, slots, size, out, outOff);
         } else {
