@@ -71,26 +71,30 @@ public final class CsvLogger extends Callback {
 
     @Override
     public void onTrainEnd(Map<String, Double> logs) {
-        try {
-            if (out != null) {
-                out.close();
-            }
-        } catch (IOException e) {
+        IOException e = close();
+        if (e != null) {
             throw new UncheckedIOException("CSVLogger: cannot close " + file, e);
-        } finally {
-            out = null;
         }
     }
 
     /** Closes the file; every finished epoch's row is already in it. */
     @Override
     public void onTrainFailed(Throwable error) {
+        IOException e = close();
+        if (e != null) {
+            error.addSuppressed(e);
+        }
+    }
+
+    /** Closes the file if it is open; returns what closing threw, or null. */
+    private IOException close() {
         try {
             if (out != null) {
                 out.close();
             }
+            return null;
         } catch (IOException e) {
-            error.addSuppressed(e);
+            return e;
         } finally {
             out = null;
         }
