@@ -65,31 +65,36 @@ public enum IdxType {
      * {@code divisor} in the same pass (bit-identical to decoding and then dividing).
      */
     void decode(byte[] raw, float[] out, float divisor) {
+        decode(raw, out, 0, out.length, divisor);
+    }
+
+    /** As {@link #decode(byte[], float[], float)} for the elements {@code [from, to)} only. */
+    void decode(byte[] raw, float[] out, int from, int to, float divisor) {
         ByteBuffer buf = ByteBuffer.wrap(raw); // big-endian by default, as IDX requires
         switch (this) {
-            case UBYTE -> decodeBytes(raw, out, divisor, 0xFF);
-            case BYTE -> decodeBytes(raw, out, divisor, -1);
+            case UBYTE -> decodeBytes(raw, out, from, to, divisor, 0xFF);
+            case BYTE -> decodeBytes(raw, out, from, to, divisor, -1);
             case SHORT -> {
-                for (int i = 0; i < out.length; i++) {
-                    out[i] = buf.getShort() / divisor;
+                for (int i = from; i < to; i++) {
+                    out[i] = buf.getShort(2 * i) / divisor;
                 }
             }
             case INT -> {
-                for (int i = 0; i < out.length; i++) {
-                    out[i] = buf.getInt() / divisor;
+                for (int i = from; i < to; i++) {
+                    out[i] = buf.getInt(4 * i) / divisor;
                 }
             }
             case FLOAT -> {
-                buf.asFloatBuffer().get(out);
+                buf.asFloatBuffer().get(from, out, from, to - from);
                 if (divisor != 1f) {
-                    for (int i = 0; i < out.length; i++) {
+                    for (int i = from; i < to; i++) {
                         out[i] /= divisor;
                     }
                 }
             }
             case DOUBLE -> {
-                for (int i = 0; i < out.length; i++) {
-                    out[i] = (float) buf.getDouble() / divisor;
+                for (int i = from; i < to; i++) {
+                    out[i] = (float) buf.getDouble(8 * i) / divisor;
                 }
             }
         }
@@ -99,12 +104,12 @@ public enum IdxType {
      * Byte elements through a 256-entry table of {@code value / divisor}: one load per element instead of a
      * conversion and a division (the table holds exactly the quotients the division would give).
      */
-    private static void decodeBytes(byte[] raw, float[] out, float divisor, int mask) {
+    private static void decodeBytes(byte[] raw, float[] out, int from, int to, float divisor, int mask) {
         float[] table = new float[256];
         for (int b = 0; b < 256; b++) {
             table[b] = (((byte) b) & mask) / divisor;
         }
-        for (int i = 0; i < out.length; i++) {
+        for (int i = from; i < to; i++) {
             out[i] = table[raw[i] & 0xFF];
         }
     }

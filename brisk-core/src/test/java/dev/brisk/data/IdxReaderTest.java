@@ -97,6 +97,41 @@ class IdxReaderTest {
         }
     }
 
+    /** Above 4 MB of data the bytes are read on a second thread while this one decodes: the same values. */
+    @Test
+    void largeFilesDecodeTheSameWhileReadInTheBackground() throws IOException {
+        int n = 5_000_003; // over the background threshold, and not a multiple of the decoding stretch
+        byte[] bytes = new byte[n];
+        new java.util.Random(7).nextBytes(bytes);
+        ByteBuffer shorts = ByteBuffer.allocate(2 * (n / 2));
+        for (int i = 0; i < n / 2; i++) {
+            shorts.putShort((short) (bytes[i] * 251 + i));
+        }
+        for (byte[] file : new byte[][] {IdxBytes.ubyte(new int[] {n}, bytes),
+            IdxBytes.encode(0x0B, new int[] {n / 2}, shorts.array())}) {
+            boolean ubyte = file[2] == 0x08;
+            float[] expected = new float[ubyte ? n : n / 2];
+            for (int i = 0; i < expected.length; i++) {
+                expected[i] = (ubyte ? bytes[i] & 0xFF : shorts.getShort(2 * i)) / 255f;
+            }
+            assertArrayEquals(expected, IdxReader.read(write("big", file), 255f).values());
+            assertArrayEquals(expected, IdxReader.read(write("big.gz", IdxBytes.gzip(file)), 255f).values());
+        }
+    }
+
+    @Test
+    void largeTruncatedFilesNameTheOffsetWhereTheyEnd() throws IOException {
+        byte[] file = IdxBytes.ubyte(new int[] {5000, 1000}, new byte[3_000_000]);
+        IdxFormatException raw = assertThrows(IdxFormatException.class, () -> IdxReader.read(write("short", file)));
+        assertEquals(dir.resolve("short") + ": truncated at offset 3000012: expected 5000000 bytes of data after the"
+                + " header, found 3000000", raw.getMessage());
+        byte[] gz = IdxBytes.gzip(IdxBytes.ubyte(new int[] {5_000_000}, counting(5_000_000)));
+        Path cut = write("cut-big.gz", Arrays.copyOf(gz, gz.length / 2));
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(cut));
+        assertTrue(e.getMessage().startsWith(cut + ": truncated or corrupt gzip data after "), e.getMessage());
+        assertTrue(e.offset() > 0 && e.offset() < 5_000_008, "offset " + e.offset());
+    }
+
     @Test
     void readsFromAStream() throws IOException {
         byte[] file = IdxBytes.gzip(IdxBytes.ubyte(new int[] {4}, new byte[] {1, 2, 3, (byte) 200}));
