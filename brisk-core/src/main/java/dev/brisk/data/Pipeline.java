@@ -133,7 +133,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
                 index)), checkParallelism(parallelism));
     }
 
-    private static int checkParallelism(int parallelism) {
+    static int checkParallelism(int parallelism) {
         if (parallelism < 0 && parallelism != AUTOTUNE) {
             throw new IllegalArgumentException("map parallelism must be positive or AUTOTUNE, got " + parallelism);
         }
