@@ -19,8 +19,11 @@ import java.util.Arrays;
  * orders the consumer's last reads of an array before the stage's next writes to it.
  */
 final class BufferPool {
-    /** Leases tracked at once; enough for a deep prefetch buffer plus a parallel map's window. */
-    static final int CAPACITY = 64;
+    /**
+     * Leases tracked at once: more than AUTOTUNE's deepest prefetch buffer (64) and the map windows (twice the
+     * workers) of a large machine hold, and cheap to scan next to stacking a batch.
+     */
+    static final int CAPACITY = 256;
 
     private final WeakReference<?>[] leases = new WeakReference<?>[CAPACITY];
     private final float[][] free = new float[CAPACITY][];
