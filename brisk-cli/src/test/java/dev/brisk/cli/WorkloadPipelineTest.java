@@ -71,7 +71,7 @@ class WorkloadPipelineTest {
     }
 
     @Test
-    void thePipelineMakesTheBatchesFitMakesFromArrays() {
+    void thePipelineMakesTheBatchesFitMakesFromArraysAlsoWhenItReusesThem() {
         Iterator<Batch> arrays = scaled.batches(Workloads.BATCH_SIZE, true, SEED).iterator();
         int n = 0;
         try (PipelineIterator<Batch> piped = pipeline().iterator()) {
@@ -81,6 +81,7 @@ class WorkloadPipelineTest {
                 assertEquals(a.features().shape(), p.features().shape(), "batch " + n);
                 assertArrayEquals(a.features().toArray(), p.features().toArray(), "features of batch " + n);
                 assertArrayEquals(a.labels().toArray(), p.labels().toArray(), "labels of batch " + n);
+                piped.recycle(p); // as fit does: later batches are stacked into its arrays
                 n++;
             }
             assertFalse(piped.hasNext());

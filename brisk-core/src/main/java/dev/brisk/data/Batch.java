@@ -1,6 +1,7 @@
 package dev.brisk.data;
 
 import dev.brisk.tensor.Tensor;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -8,7 +9,9 @@ import java.util.function.Function;
  *
  * <p>Lifetime: a batch handed out by a {@link Dataset#batches} iterator is valid only until that iterator's next
  * call to {@code next()}, because implementations may reuse its buffers or view the dataset's storage. Treat it as
- * read-only, and call {@link #copy()} to keep it longer. Batches made by {@link Pipeline#batch} own their storage.
+ * read-only, and call {@link #copy()} to keep it longer. Batches made by {@link Pipeline#batch} own their storage
+ * and keep it unless given back with {@link PipelineIterator#recycle} ({@code Model.fit}, {@code evaluate} and
+ * {@code predict} give back each batch once its step is done with it); then a later batch may be stacked into it.
  *
  * @param features shape {@code [size, ...featureShape]}
  * @param labels shape {@code [size, ...labelShape]}, or null for features only (data to predict on)
@@ -27,10 +30,12 @@ public record Batch(Tensor features, Tensor labels, int size) {
 
     /**
      * Lifts a function of tensors to batches: applies {@code fn} to the features and keeps the labels; for
-     * vectorised preprocessing after {@link Pipeline#batch} (one call per batch instead of per sample).
+     * vectorised preprocessing after {@link Pipeline#batch} (one call per batch instead of per sample). Mapped
+     * right after {@code batch}, an {@link ElementwiseTransform} (such as {@code Rescaling}) runs in place on the
+     * freshly stacked batch.
      */
     public static Function<Batch, Batch> features(Function<? super Tensor, ? extends Tensor> fn) {
-        return b -> new Batch(fn.apply(b.features()), b.labels(), b.size());
+        return new BatchFeatureMap(Objects.requireNonNull(fn, "feature function"));
     }
 
     /** A copy that owns its storage and stays valid after the iterator moves on. */

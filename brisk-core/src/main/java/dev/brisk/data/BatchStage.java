@@ -4,8 +4,12 @@ import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
-/** {@link Pipeline#batch}: stacks samples (or tensors) into batches that own their storage. */
+/**
+ * {@link Pipeline#batch}: stacks samples (or tensors) into batches that own their storage. Full batches are stacked
+ * into arrays from a per-pass {@link BufferPool}, so that batches given back ({@link Cursor#recycle}) are reused.
+ */
 final class BatchStage extends Pipeline<Batch> {
     private final Pipeline<?> upstream;
     private final int size;
@@ -26,11 +30,33 @@ final class BatchStage extends Pipeline<Batch> {
         return dropRemainder ? c / size : (c + size - 1) / size;
     }
 
+    /**
+     * A map of the features by an {@link ElementwiseTransform} ({@code Batch.features(Rescaling...)}) runs in
+     * place: a batch this stage has just stacked is seen by no one but the map, so overwriting it is invisible, and
+     * the mapped batch keeps storage that this stage can reuse once it is given back.
+     */
+    @Override
+    public <R> Pipeline<R> map(Function<? super Batch, ? extends R> fn, int parallelism) {
+        ElementwiseTransform t = fn instanceof BatchFeatureMap m ? m.elementwise() : null;
+        if (t == null) {
+            return super.map(fn, parallelism);
+        }
+        Mapper<Batch, Batch> inPlace = (b, pass, index) -> {
+            t.applyInPlace(b.features());
+            return b;
+        };
+        @SuppressWarnings("unchecked") // fn gives Batches, so R is Batch or a supertype of it
+        Pipeline<R> mapped = (Pipeline<R>) new MapStage<>(this, inPlace, checkParallelism(parallelism), true);
+        return mapped;
+    }
+
     @Override
     Cursor<Batch> open(Autotuner tuner) {
         Cursor<?> in = upstream.open(tuner);
         return new Cursor<>() {
             private final List<Sample> pending = new ArrayList<>(size);
+            private final BufferPool featureBuffers = new BufferPool();
+            private final BufferPool labelBuffers = new BufferPool();
             private long batches;
 
             @Override
@@ -46,14 +72,22 @@ final class BatchStage extends Pipeline<Batch> {
                     pending.clear();
                     return null;
                 }
-                Batch b = stack(pending, batches++);
+                Batch b = stack(pending, batches++, featureBuffers, labelBuffers);
                 pending.clear();
                 return b;
             }
 
             @Override
+            public void recycle(Batch b) {
+                featureBuffers.give(b.features());
+                labelBuffers.give(b.labels());
+            }
+
+            @Override
             public void close() {
                 pending.clear();
+                featureBuffers.close();
+                labelBuffers.close();
                 in.close();
             }
         };
@@ -70,8 +104,11 @@ final class BatchStage extends Pipeline<Batch> {
                 + e.getClass().getName() + "; map the elements to Samples first");
     }
 
-    /** Stacks samples along a new first axis, checking that they agree in shape and in having labels. */
-    static Batch stack(List<Sample> samples, long batchIndex) {
+    /**
+     * Stacks samples along a new first axis into tensors from the pools, checking that they agree in shape and in
+     * having labels.
+     */
+    static Batch stack(List<Sample> samples, long batchIndex, BufferPool featureBuffers, BufferPool labelBuffers) {
         Sample first = samples.get(0);
         boolean labelled = first.label() != null;
         for (int i = 1; i < samples.size(); i++) {
@@ -85,8 +122,8 @@ final class BatchStage extends Pipeline<Batch> {
                 check("a label", first.label(), s.label(), i, batchIndex);
             }
         }
-        Tensor features = stackPart(samples, true);
-        Tensor labels = labelled ? stackPart(samples, false) : null;
+        Tensor features = stackPart(samples, true, featureBuffers);
+        Tensor labels = labelled ? stackPart(samples, false, labelBuffers) : null;
         return new Batch(features, labels, samples.size());
     }
 
@@ -98,14 +135,15 @@ final class BatchStage extends Pipeline<Batch> {
         }
     }
 
-    private static Tensor stackPart(List<Sample> samples, boolean features) {
+    private static Tensor stackPart(List<Sample> samples, boolean features, BufferPool buffers) {
         Shape one = (features ? samples.get(0).features() : samples.get(0).label()).shape();
         int row = one.size();
-        float[] data = new float[Math.multiplyExact(row, samples.size())];
+        Tensor stacked = buffers.take(one.prepend(samples.size()));
+        float[] data = stacked.data();
         for (int i = 0; i < samples.size(); i++) {
             Tensor t = features ? samples.get(i).features() : samples.get(i).label();
             System.arraycopy(t.data(), t.offset(), data, i * row, row);
         }
-        return Tensor.wrap(data, 0, one.prepend(samples.size()));
+        return stacked;
     }
 }

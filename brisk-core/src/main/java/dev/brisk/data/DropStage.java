@@ -20,7 +20,7 @@ final class DropStage<T> extends Pipeline<T> {
 
     @Override
     Cursor<T> open(Autotuner tuner) {
-        return new Relay<T, T>(upstream.open(tuner)) {
+        return new PassThrough<T>(upstream.open(tuner)) {
             @Override
             public T next() {
                 return nextKept.apply(in);

@@ -21,11 +21,16 @@ import java.util.function.Predicate;
  * <pre>{@code
  * Pipeline<Batch> train = Pipeline.from(IdxDatasets.load(images, labels, 1f))
  *         .shuffle(60_000, 42)
- *         .map(Sample.features(Rescaling.divideBy(255)), Pipeline.AUTOTUNE)
  *         .batch(128)
+ *         .map(Batch.features(Rescaling.divideBy(255)), Pipeline.AUTOTUNE) // in place, on the batch
  *         .prefetch(Pipeline.AUTOTUNE);
  * model.fit(train, Fit.epochs(3));
  * }</pre>
+ *
+ * <p>{@code fit}, {@code evaluate} and {@code predict} give each batch back when its step is done
+ * ({@link PipelineIterator#recycle}), and {@code batch} stacks later batches into its arrays, so a pipeline like
+ * this one allocates no arrays per batch. (An elementwise map of single samples before {@code batch}, such as
+ * {@code map(Sample.features(rescaling))}, still allocates each sample's result.)
  *
  * <p>A pipeline is an immutable recipe; each {@link #iterator()} is a new pass (an epoch). Passes are deterministic:
  * the same sources and seeds give the same elements in the same order whatever the number of threads, because
@@ -133,7 +138,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
                 index)), checkParallelism(parallelism));
     }
 
-    private static int checkParallelism(int parallelism) {
+    static int checkParallelism(int parallelism) {
         if (parallelism < 0 && parallelism != AUTOTUNE) {
             throw new IllegalArgumentException("map parallelism must be positive or AUTOTUNE, got " + parallelism);
         }

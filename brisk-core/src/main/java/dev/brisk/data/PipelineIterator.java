@@ -74,6 +74,24 @@ public final class PipelineIterator<T> implements Iterator<T>, AutoCloseable {
         return e;
     }
 
+    /**
+     * Gives back an element of this pass that nothing reads any more, so that the pipeline may stack a later element
+     * into its storage instead of allocating new arrays for every batch. Optional: elements not given back are never
+     * reused. {@code Model.fit}, {@code evaluate} and
+     * {@code predict} give back every batch once its step is done with it.
+     *
+     * <p>Only storage that a stage made for this pass and still lends to {@code element} is reused: batches from
+     * {@link Pipeline#batch}, also through an in-place {@code Batch.features} map, prefetch, shuffle, take, skip,
+     * filter and repeat. Anything else is ignored: elements from {@code cache()}, from other maps or other passes,
+     * and elements given back twice. Never give back an element that is still read (by you, or by a batch or
+     * collection that views it): its contents will change.
+     */
+    public void recycle(T element) {
+        if (element != null) {
+            cursor.recycle(element);
+        }
+    }
+
     /** Elements delivered, consumer waiting time and the AUTOTUNE settings of this pass. */
     public PipelineStats stats() {
         return tuner.stats(elements, waitNanos);

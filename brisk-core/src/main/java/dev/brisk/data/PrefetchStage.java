@@ -134,6 +134,12 @@ final class PrefetchStage<T> extends Pipeline<T> {
             return e;
         }
 
+        /** Not synchronized: giving back must not wait while the producer holds the buffer's lock. */
+        @Override
+        public void recycle(T element) {
+            in.recycle(element);
+        }
+
         @Override
         public void close() {
             synchronized (this) {

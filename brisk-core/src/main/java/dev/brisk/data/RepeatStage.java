@@ -26,7 +26,8 @@ final class RepeatStage<T> extends Pipeline<T> {
     @Override
     Cursor<T> open(Autotuner tuner) {
         return new Cursor<>() {
-            private Cursor<T> in;
+            /** The current repetition's pass; volatile for {@link #recycle}, which may run on another thread. */
+            private volatile Cursor<T> in;
             private int done;
             private long seenThisPass;
             private boolean over = count == 0;
@@ -49,6 +50,15 @@ final class RepeatStage<T> extends Pipeline<T> {
                     over = seenThisPass == 0 || count >= 0 && done >= count;
                 }
                 return null;
+            }
+
+            /** To the current repetition: an element of an earlier one is not its own, and it ignores it. */
+            @Override
+            public void recycle(T element) {
+                Cursor<T> current = in;
+                if (current != null) {
+                    current.recycle(element);
+                }
             }
 
             @Override

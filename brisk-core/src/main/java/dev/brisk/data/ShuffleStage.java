@@ -108,6 +108,11 @@ final class ShuffleStage<T> extends Pipeline<T> {
         }
 
         @Override
+        public void recycle(T element) {
+            in.recycle(element); // a delivered element has left the buffer
+        }
+
+        @Override
         public void close() {
             buffer.clear();
             in.close();

@@ -17,7 +17,7 @@ final class SkipStage<T> extends Pipeline<T> {
 
     @Override
     Cursor<T> open(Autotuner tuner) {
-        return new Relay<T, T>(upstream.open(tuner)) {
+        return new PassThrough<T>(upstream.open(tuner)) {
             private long skipped;
 
             @Override

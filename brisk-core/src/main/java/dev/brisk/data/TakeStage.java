@@ -21,7 +21,7 @@ final class TakeStage<T> extends Pipeline<T> {
 
     @Override
     Cursor<T> open(Autotuner tuner) {
-        return new Relay<T, T>(upstream.open(tuner)) {
+        return new PassThrough<T>(upstream.open(tuner)) {
             private long taken;
 
             @Override

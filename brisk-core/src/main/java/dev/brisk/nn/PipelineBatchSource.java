@@ -15,6 +15,11 @@ import java.util.NoSuchElementException;
  * <p>The first batch is read ahead to learn the input shape and kept for the first epoch. Without steps per epoch
  * each epoch is one pass of the pipeline; with them, an epoch is that many batches taken from one pass that
  * continues across epochs, and a new pass starts only when one ends. Closing stops a pass left open.
+ *
+ * <p>The loops read a step's batch only until they ask for the next one (the compiled step copies it into the
+ * plan's input buffers; an eager step's values, which may view it, are used up by the metrics before that), so
+ * each batch is given back to the pipeline ({@link PipelineIterator#recycle}) at the next {@code hasNext()}, and
+ * a later batch is stacked into its arrays instead of new ones.
  */
 final class PipelineBatchSource implements BatchSource, AutoCloseable {
     private final Pipeline<Batch> pipeline;
@@ -92,10 +97,16 @@ final class PipelineBatchSource implements BatchSource, AutoCloseable {
         return () -> new Iterator<>() {
             private final PipelineIterator<Batch> it = start();
             private Batch first = takePeeked();
+            /** The batch of the step in progress, given back once the loop moves on. */
+            private Batch current;
             private int steps;
 
             @Override
             public boolean hasNext() {
+                if (current != null) {
+                    it.recycle(current);
+                    current = null;
+                }
                 if (stepsPerEpoch > 0 && steps >= stepsPerEpoch) {
                     return false;
                 }
@@ -116,6 +127,7 @@ final class PipelineBatchSource implements BatchSource, AutoCloseable {
                 }
                 Batch b = first != null ? first : it.next();
                 first = null;
+                current = b;
                 return toStep(b, steps++);
             }
         };

@@ -8,6 +8,7 @@ import dev.brisk.callbacks.Callback;
 import dev.brisk.callbacks.History;
 import dev.brisk.data.Batch;
 import dev.brisk.data.Pipeline;
+import dev.brisk.data.preprocessing.Rescaling;
 import dev.brisk.losses.Losses;
 import dev.brisk.metrics.Metrics;
 import dev.brisk.nn.Activation;
@@ -59,6 +60,30 @@ class PipelineFitTest {
         Tensor predicted = piped.predict(Pipeline.fromTensor(VAL[0]).batch(7));
         assertEquals(Shape.of(60, 3), predicted.shape());
         TestData.assertSameValues(arrays.predict(VAL[0], 7), predicted, 0, "predictions");
+    }
+
+    /**
+     * fit gives every batch back and the pipeline stacks later ones into its arrays; an eager step binds the batch
+     * itself (no copy), so this checks that nothing reads a batch after it is given back: the same bits as arrays,
+     * compiled and eager, with a repeating pass that continues across epochs.
+     */
+    @Test
+    void reusedBatchesTrainExactlyLikeArraysCompiledAndEager() {
+        for (boolean eager : new boolean[] {false, true}) {
+            Sequential arrays = model();
+            arrays.runEagerly(eager);
+            History a = arrays.fit(TRAIN[0], TRAIN[1], Fit.epochs(3).batchSize(20).seed(5).verbose(0)
+                    .validation(VAL[0], VAL[1]));
+            Sequential piped = model();
+            piped.runEagerly(eager);
+            Pipeline<Batch> train = Pipeline.fromArrays(TRAIN[0], TRAIN[1]).shuffle(200, 5).batch(20)
+                    .map(Batch.features(new Rescaling(1f)), 2).prefetch(3).repeat();
+            History p = piped.fit(train, Fit.epochs(3).stepsPerEpoch(10).verbose(0)
+                    .validation(Pipeline.fromArrays(VAL[0], VAL[1]).batch(20).prefetch(2)));
+            for (String metric : List.of("loss", "accuracy", "val_loss", "val_accuracy")) {
+                assertEquals(a.get(metric), p.get(metric), metric + (eager ? ", eager" : ", compiled"));
+            }
+        }
     }
 
     @Test

@@ -1,14 +1,14 @@
 package dev.brisk.data.preprocessing;
 
+import dev.brisk.data.ElementwiseTransform;
 import dev.brisk.tensor.Tensor;
 import java.util.Arrays;
-import java.util.function.UnaryOperator;
 
 /**
  * Keras' {@code Normalization} over the last axis: {@code (x - mean) / max(sqrt(variance), 1e-7)} per feature (per
  * channel for images), with the mean and (population) variance given or learned from data by {@link #adapt}.
  */
-public final class Normalization implements UnaryOperator<Tensor> {
+public final class Normalization implements ElementwiseTransform {
     private static final float EPSILON = 1e-7f;
     private final float[] mean;
     private final float[] variance;
@@ -110,19 +110,32 @@ public final class Normalization implements UnaryOperator<Tensor> {
 
     @Override
     public Tensor apply(Tensor x) {
+        checkFeatures(x);
+        float[] out = new float[x.size()];
+        normalize(x.data(), x.offset(), out, 0, out.length);
+        return Tensor.wrap(out, 0, x.shape());
+    }
+
+    @Override
+    public void applyInPlace(Tensor x) {
+        checkFeatures(x);
+        normalize(x.data(), x.offset(), x.data(), x.offset(), x.size());
+    }
+
+    private void checkFeatures(Tensor x) {
         int f = mean.length;
         if (x.shape().rank() == 0 || x.shape().dim(-1) != f) {
             throw new IllegalArgumentException("normalization adapted to " + f + " features cannot normalize a "
                     + "tensor of shape " + x.shape() + " (its last axis must have " + f + ")");
         }
-        float[] out = new float[x.size()];
-        float[] in = x.data();
-        int base = x.offset();
-        for (int i = 0; i < out.length; i++) {
+    }
+
+    private void normalize(float[] in, int inBase, float[] out, int outBase, int n) {
+        int f = mean.length;
+        for (int i = 0; i < n; i++) {
             int j = i % f;
-            out[i] = (in[base + i] - mean[j]) * scale[j];
+            out[outBase + i] = (in[inBase + i] - mean[j]) * scale[j];
         }
-        return Tensor.wrap(out, 0, x.shape());
     }
 
     @Override

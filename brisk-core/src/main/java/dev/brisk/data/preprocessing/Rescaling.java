@@ -1,10 +1,13 @@
 package dev.brisk.data.preprocessing;
 
+import dev.brisk.data.ElementwiseTransform;
 import dev.brisk.tensor.Tensor;
-import java.util.function.UnaryOperator;
 
-/** Keras' {@code Rescaling}: {@code x * scale + offset}, element by element, on a new tensor. */
-public final class Rescaling implements UnaryOperator<Tensor> {
+/**
+ * Keras' {@code Rescaling}: {@code x * scale + offset}, element by element, on a new tensor (or in place, see
+ * {@link ElementwiseTransform}).
+ */
+public final class Rescaling implements ElementwiseTransform {
     private final float scale;
     private final float offset;
     private final boolean divide;
@@ -43,12 +46,19 @@ public final class Rescaling implements UnaryOperator<Tensor> {
     @Override
     public Tensor apply(Tensor x) {
         float[] out = new float[x.size()];
-        float[] in = x.data();
-        int base = x.offset();
-        for (int i = 0; i < out.length; i++) {
-            out[i] = divide ? in[base + i] / scale : in[base + i] * scale + offset;
-        }
+        rescale(x.data(), x.offset(), out, 0, out.length);
         return Tensor.wrap(out, 0, x.shape());
+    }
+
+    @Override
+    public void applyInPlace(Tensor x) {
+        rescale(x.data(), x.offset(), x.data(), x.offset(), x.size());
+    }
+
+    private void rescale(float[] in, int inBase, float[] out, int outBase, int n) {
+        for (int i = 0; i < n; i++) {
+            out[outBase + i] = divide ? in[inBase + i] / scale : in[inBase + i] * scale + offset;
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.data.Batch;
+import dev.brisk.data.ElementwiseTransform;
 import dev.brisk.data.Pipeline;
 import dev.brisk.data.Sample;
 import dev.brisk.tensor.Shape;
@@ -37,6 +38,27 @@ class PreprocessingTest {
         }
         assertEquals(0f, pixels.get(0) + 0f, "the input is not modified");
         assertEquals(255f, pixels.get(255));
+    }
+
+    @Test
+    void inPlaceGivesTheBitsOfApplyAndTouchesOnlyTheView() {
+        SplittableRandom r = new SplittableRandom(9);
+        float[] values = new float[2 + 4 * 3 + 2];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = r.nextInt(256) + (float) r.nextDouble();
+        }
+        Normalization norm = Normalization.of(new float[] {10, 100, 200}, new float[] {3, 900, 7});
+        for (ElementwiseTransform t : List.of(Rescaling.divideBy(255f), new Rescaling(1 / 127.5f, -1), norm)) {
+            float[] data = values.clone();
+            Tensor view = Tensor.wrap(data, 2, Shape.of(4, 3)); // two floats of something else on each side
+            float[] expected = t.apply(view).toArray();
+            t.applyInPlace(view);
+            assertArrayEquals(expected, view.toArray(), 0f, t + " in place");
+            assertEquals(values[0], data[0]);
+            assertEquals(values[1], data[1]);
+            assertEquals(values[values.length - 2], data[values.length - 2]);
+            assertEquals(values[values.length - 1], data[values.length - 1]);
+        }
     }
 
     @Test

@@ -1,0 +1,131 @@
+package dev.brisk.nn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brisk.callbacks.Callback;
+import dev.brisk.data.Batch;
+import dev.brisk.data.InMemoryDataset;
+import dev.brisk.data.Pipeline;
+import dev.brisk.data.preprocessing.Rescaling;
+import dev.brisk.losses.Losses;
+import dev.brisk.nn.layers.Layers;
+import dev.brisk.optimizers.Optimizers;
+import dev.brisk.parallel.ThreadBudget;
+import dev.brisk.tensor.Tensor;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * fit gives each batch back to the pipeline once its step is done, so a step fed by a pipeline allocates no batch
+ * arrays, counting the training thread, the compute pool and the pipeline's threads; and training learns the same
+ * bits as from arrays. (Runs in a JVM of its own: see the POM.)
+ */
+class PipelineFitAllocationTest {
+    private static final int SAMPLES = 8192;
+    private static final int FEATURES = 784;
+    private static final int BATCH = 32;
+    private static final long BATCH_BYTES = (long) BATCH * (FEATURES + 1) * Float.BYTES;
+    private static final long SEED = 3;
+
+    @AfterEach
+    void resetBudget() {
+        ThreadBudget.reset();
+    }
+
+    /** Pixels in [0, 255] and labels 0..9. */
+    private static InMemoryDataset raw() {
+        SplittableRandom r = new SplittableRandom(13);
+        float[] x = new float[SAMPLES * FEATURES];
+        float[] y = new float[SAMPLES];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = r.nextInt(256);
+        }
+        for (int i = 0; i < y.length; i++) {
+            y[i] = r.nextInt(10);
+        }
+        return new InMemoryDataset(Tensor.of(x, SAMPLES, FEATURES), Tensor.of(y, SAMPLES));
+    }
+
+    private static Model model() {
+        RandomSeed.set(1);
+        Model m = Sequential.of(Layers.input(FEATURES), Layers.dense(10));
+        m.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
+        return m;
+    }
+
+    /** Bytes allocated per step in the middle of each epoch after the first, the fewest over the epochs. */
+    private static final class StepAllocation extends Callback {
+        private final com.sun.management.ThreadMXBean bean =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        private final int from = SAMPLES / BATCH / 4;
+        private final int to = SAMPLES / BATCH - from;
+        private int epoch;
+        private long[] ids;
+        private long before;
+        long best = Long.MAX_VALUE;
+
+        @Override
+        public void onEpochBegin(int epoch, Map<String, Double> logs) {
+            this.epoch = epoch;
+        }
+
+        @Override
+        public void onTrainBatchEnd(int batch, Map<String, Double> logs) {
+            if (epoch == 0) {
+                return;
+            }
+            if (batch == from) {
+                ids = Thread.getAllStackTraces().keySet().stream()
+                        .filter(t -> t == Thread.currentThread() || t.getName().startsWith("brisk-"))
+                        .mapToLong(Thread::threadId)
+                        .toArray();
+                before = allocated();
+            } else if (batch == to) {
+                best = Math.min(best, (allocated() - before) / (to - from));
+            }
+        }
+
+        private long allocated() {
+            long sum = 0;
+            for (long id : ids) {
+                sum += Math.max(0, bean.getThreadAllocatedBytes(id));
+            }
+            return sum;
+        }
+    }
+
+    @Test
+    void trainingFromAPipelineAllocatesNoBatchArraysPerStep() {
+        ThreadBudget.set(2);
+        InMemoryDataset raw = raw();
+        Rescaling toUnit = Rescaling.divideBy(255f);
+        InMemoryDataset scaled = new InMemoryDataset(toUnit.apply(raw.features()), raw.labels());
+
+        Model fromArrays = model();
+        StepAllocation arrays = new StepAllocation();
+        List<Double> arrayLoss = fromArrays.fit(scaled, Fit.epochs(4).batchSize(BATCH).seed(SEED).verbose(0)
+                .callbacks(arrays)).get("loss");
+
+        Model fromPipeline = model();
+        StepAllocation piped = new StepAllocation();
+        Pipeline<Batch> pipeline = Pipeline.from(raw)
+                .shuffle(SAMPLES, SEED)
+                .batch(BATCH)
+                .map(Batch.features(toUnit), 1)
+                .prefetch(2);
+        List<Double> pipelineLoss = fromPipeline.fit(pipeline, Fit.epochs(4).verbose(0).callbacks(piped))
+                .get("loss");
+
+        System.out.printf("fit, bytes allocated per step (batch of %d bytes): %d from arrays, %d from a pipeline%n",
+                BATCH_BYTES, arrays.best, piped.best);
+        assertEquals(arrayLoss, pipelineLoss, "the same batches, so the same losses, bit for bit");
+        // Without giving back, each step would allocate at least one batch (the in-place map's stacked arrays).
+        assertTrue(piped.best < BATCH_BYTES / 20, "a step fed by the pipeline allocated " + piped.best
+                + " bytes (one fed by arrays " + arrays.best + ")");
+    }
+}
