@@ -1,15 +1,18 @@
 package dev.brisk.parallel;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The shared compute pool. Kernels split loops with {@link #forRange}; the calling thread works too, a region
  * started inside another region runs inline, and the pool never holds more than the budget minus one threads.
  *
- * <p>The pool is resized lazily when {@link ThreadBudget} changes. Work is handed out in chunks through an atomic
- * counter, so no task objects are allocated per region.
+ * <p>The pool is resized lazily when {@link ThreadBudget} changes. Each thread of a region has a home run of
+ * consecutive chunks, the ones a static split would give it, and takes them in order through an atomic counter (no
+ * task objects are allocated per region); a thread that runs out of its own takes the next chunks of the others'.
+ * So on a quiet machine every thread works on the same part of the data from call to call (its caches stay warm),
+ * and a thread the host slows down, or that wakes late, has its chunks done by the others.
  */
 public final class Parallel {
     private static final ThreadLocal<Boolean> INSIDE = ThreadLocal.withInitial(() -> Boolean.FALSE);
@@ -22,6 +25,8 @@ public final class Parallel {
      */
     private static final long SPIN_NANOS = 2_000_000;
     private static volatile Pool pool;
+    /** Longs between two threads' chunk counters: one 128-byte line pair each, so they never share a cache line. */
+    private static final int PAD = 16;
 
     private Parallel() {
     }
@@ -31,12 +36,21 @@ public final class Parallel {
      * {@link ThreadBudget#computeThreads()} threads.
      */
     public static void forRange(int n, int grain, RangeBody body) {
+        forRange(n, grain, 1, body);
+    }
+
+    /**
+     * As {@link #forRange(int, int, RangeBody)}, cut into up to {@code chunksPerThread} chunks per thread, which the
+     * threads take as they finish: for loops whose chunk boundaries cost nothing, so that a thread slowed down by
+     * the host (a vCPU sharing its core) ends up doing less of the work instead of holding up the region.
+     */
+    public static void forRange(int n, int grain, int chunksPerThread, RangeBody body) {
         if (n <= 0) {
             return;
         }
         int threads = ThreadBudget.computeThreads();
-        int chunks = Math.min(threads, Math.max(1, n / Math.max(1, grain)));
-        if (chunks <= 1 || INSIDE.get()) {
+        int chunks = Math.min(threads * chunksPerThread, Math.max(1, n / Math.max(1, grain)));
+        if (chunks <= 1 || threads == 1 || INSIDE.get()) {
             body.run(0, n);
             return;
         }
@@ -77,8 +91,12 @@ public final class Parallel {
     private static final class Pool {
         final int size;
         final Thread[] workers;
-        /** High 32 bits: region generation; low 32 bits: next chunk. Stale workers cannot take new chunks. */
-        final AtomicLong ticket = new AtomicLong();
+        /**
+         * Per thread (0 the caller, i the i-th worker), at index {@code thread * PAD}: high 32 bits the region's
+         * generation, low 32 bits how many of that thread's home chunks are taken. A stale worker, still in the
+         * loop of an earlier region, sees another generation and cannot take chunks of the new one.
+         */
+        final AtomicLongArray taken;
         final AtomicInteger pending = new AtomicInteger();
         volatile RangeBody body;
         volatile int n;
@@ -90,9 +108,11 @@ public final class Parallel {
 
         Pool(int size) {
             this.size = size;
+            this.taken = new AtomicLongArray(size * PAD);
             this.workers = new Thread[size - 1];
             for (int i = 0; i < workers.length; i++) {
-                Thread t = new Thread(this::workerLoop, "brisk-compute-" + (i + 1));
+                int self = i + 1;
+                Thread t = new Thread(() -> workerLoop(self), "brisk-compute-" + self);
                 t.setDaemon(true);
                 workers[i] = t;
                 t.start();
@@ -100,21 +120,25 @@ public final class Parallel {
         }
 
         void run(int n, int chunks, RangeBody body) {
+            // The counters move to the new generation first, so that a worker still in the loop of the last region
+            // can take no chunk while the fields below change; workers see the fields once generation is published.
+            int g = generation + 1;
+            for (int t = 0; t < size; t++) {
+                taken.set(t * PAD, (long) g << 32);
+            }
             this.n = n;
             this.chunks = chunks;
             this.body = body;
             this.failure = null;
             this.waiter = Thread.currentThread();
             pending.set(chunks);
-            int g = generation + 1;
-            ticket.set((long) g << 32);
             generation = g;
             for (Thread w : workers) {
                 LockSupport.unpark(w);
             }
             INSIDE.set(Boolean.TRUE);
             try {
-                work(g);
+                work(g, 0);
             } finally {
                 INSIDE.set(Boolean.FALSE);
             }
@@ -139,33 +163,42 @@ public final class Parallel {
             }
         }
 
-        private void work(int gen) {
+        /** Runs chunks of region {@code gen}: thread {@code self}'s own first, then the others' that are left. */
+        private void work(int gen, int self) {
             RangeBody b = body;
             int total = n;
             int count = chunks;
-            while (true) {
-                long v = ticket.get();
-                int c = (int) v;
-                if ((int) (v >>> 32) != gen || c >= count) {
-                    return;
-                }
-                if (!ticket.compareAndSet(v, v + 1)) {
-                    continue;
-                }
-                long from = (long) total * c / count;
-                long to = (long) total * (c + 1) / count;
-                try {
-                    b.run((int) from, (int) to);
-                } catch (Throwable t) {
-                    failure = t;
-                }
-                if (pending.decrementAndGet() == 0) {
-                    LockSupport.unpark(waiter);
+            for (int k = 0; k < size; k++) {
+                int owner = (self + k) % size;
+                int first = (int) ((long) count * owner / size);
+                int end = (int) ((long) count * (owner + 1) / size);
+                while (true) {
+                    long v = taken.get(owner * PAD);
+                    int c = first + (int) v;
+                    if ((int) (v >>> 32) != gen) {
+                        return;
+                    }
+                    if (c >= end) {
+                        break;
+                    }
+                    if (!taken.compareAndSet(owner * PAD, v, v + 1)) {
+                        continue;
+                    }
+                    long from = (long) total * c / count;
+                    long to = (long) total * (c + 1) / count;
+                    try {
+                        b.run((int) from, (int) to);
+                    } catch (Throwable t) {
+                        failure = t;
+                    }
+                    if (pending.decrementAndGet() == 0) {
+                        LockSupport.unpark(waiter);
+                    }
                 }
             }
         }
 
-        private void workerLoop() {
+        private void workerLoop(int self) {
             INSIDE.set(Boolean.TRUE);
             int seen = 0;
             while (!stopped) {
@@ -183,7 +216,7 @@ public final class Parallel {
                 }
                 seen = g;
                 if (body != null) {
-                    work(g);
+                    work(g, self);
                 }
             }
         }

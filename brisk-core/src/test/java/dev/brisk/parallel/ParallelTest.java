@@ -39,6 +39,70 @@ class ParallelTest {
     }
 
     @Test
+    void severalChunksPerThreadVisitEveryIndexOnceInTheirOwnRanges() {
+        for (int threads : new int[] {2, 3, 4}) {
+            ThreadBudget.set(threads);
+            for (int round = 0; round < 100; round++) {
+                int n = 1 + round * 13;
+                int cpt = 1 + round % 4;
+                AtomicInteger[] hits = new AtomicInteger[n];
+                for (int i = 0; i < n; i++) {
+                    hits[i] = new AtomicInteger();
+                }
+                int chunks = Math.min(threads * cpt, n);
+                var seen = ConcurrentHashMap.<Long>newKeySet();
+                Parallel.forRange(n, 1, cpt, (from, to) -> {
+                    seen.add(((long) from << 32) | to);
+                    for (int i = from; i < to; i++) {
+                        hits[i].incrementAndGet();
+                    }
+                });
+                for (int i = 0; i < n; i++) {
+                    assertEquals(1, hits[i].get(), "index " + i + " of " + n + ", " + threads + " threads x " + cpt);
+                }
+                if (chunks > 1) {
+                    assertEquals(chunks, seen.size(), "chunks of " + n + " on " + threads + " threads x " + cpt);
+                }
+            }
+        }
+    }
+
+    /** A thread held up in its first chunk has the rest of its chunks done by the others. */
+    @Test
+    void chunksOfAStalledThreadAreTakenByTheOthers() throws InterruptedException {
+        ThreadBudget.set(2);
+        Thread caller = Thread.currentThread();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        var byCaller = ConcurrentHashMap.<Integer>newKeySet();
+        AtomicInteger workerChunks = new AtomicInteger();
+        Thread releaser = Thread.ofPlatform().daemon().start(() -> {
+            // Lets the stalled worker go once the caller has done all it could, or after 10 s.
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (byCaller.size() < 7 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            release.countDown();
+        });
+        Parallel.forRange(8, 1, 4, (from, to) -> {
+            if (Thread.currentThread() == caller) {
+                byCaller.add(from);
+            } else {
+                workerChunks.incrementAndGet();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        releaser.join();
+        assertEquals(8, byCaller.size() + workerChunks.get());
+        if (workerChunks.get() == 1) { // the worker woke in time, took one chunk and was held there
+            assertEquals(7, byCaller.size(), "the caller took the stalled worker's other chunks: " + byCaller);
+        }
+    }
+
+    @Test
     void nestedRegionsRunInlineOnTheCallingThread() {
         ThreadBudget.set(3);
         AtomicLong sum = new AtomicLong();

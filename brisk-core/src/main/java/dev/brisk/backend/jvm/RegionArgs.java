@@ -51,9 +51,14 @@ final class RegionArgs implements RangeBody {
 
     /** Runs {@code body} over {@code [0, n)} on the shared pool, then drops the array references. */
     void forRange(int n, int grain, Body body) {
+        forRange(n, grain, 1, body);
+    }
+
+    /** As {@link #forRange(int, int, Body)}, in up to {@code chunksPerThread} chunks per thread. */
+    void forRange(int n, int grain, int chunksPerThread, Body body) {
         this.body = body;
         try {
-            Parallel.forRange(n, grain, this);
+            Parallel.forRange(n, grain, chunksPerThread, this);
         } finally {
             this.body = null;
             o0 = null;

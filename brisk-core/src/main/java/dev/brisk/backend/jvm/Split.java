@@ -7,6 +7,15 @@ import dev.brisk.parallel.Parallel;
  * it is not, so the serial path does not even allocate the lambda handed to {@link Parallel#forRange}.
  */
 final class Split {
+    /**
+     * Chunks per thread for loops whose chunk boundaries change neither the bits nor the work (the columns of a
+     * gemm, the images of a convolution). Each thread takes its own chunks first, then helps with the others', so
+     * a thread the host slows down (a vCPU whose core is shared) does less of the work instead of holding up the
+     * call. W1 at 2 threads gained 22-34% in runs where the second vCPU was contended and was unchanged on a quiet
+     * machine (BENCHMARKS.md). {@code -Dbrisk.chunks=1} gives one chunk per thread, for comparison.
+     */
+    static final int CHUNKS_PER_THREAD = Math.max(1, Integer.getInteger("brisk.chunks", 4));
+
     private Split() {
     }
 

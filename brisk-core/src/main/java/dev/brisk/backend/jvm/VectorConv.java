@@ -44,7 +44,7 @@ final class VectorConv {
             r.i3 = biasOff;
             r.o1 = fn;
             r.s0 = alpha;
-            r.forRange(g.batch(), 1, (a, n0, n1) -> {
+            r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> { // images: free boundaries
                 ConvGeometry geometry = (ConvGeometry) a.o0;
                 int perImage = geometry.outH() * geometry.outW();
                 forwardRows(geometry, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, n0 * perImage, n1 * perImage, a.f3, a.i3,
@@ -99,7 +99,7 @@ final class VectorConv {
         }
         if (parallelOverImages(g)) {
             RegionArgs r = convArgs(g, dy, dyOff, w, wOff, dx, dxOff);
-            r.forRange(g.batch(), 1, (a, n0, n1) ->
+            r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) ->
                     backwardInputImages((ConvGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, n0, n1));
         } else {
             backwardInputImages(g, dy, dyOff, w, wOff, dx, dxOff, 0, g.batch());

@@ -96,9 +96,11 @@ final class VectorGemm {
         r.o0 = fn;
         r.s0 = alpha;
         if (colTiles >= SPLIT_COLS_MIN * threads || rowTiles < threads) {
-            r.forRange(colTiles, 1, (g, t0, t1) -> gemmBlock(g.b0, g.b1, 0, g.i0, t0 * NR, Math.min(g.i1, t1 * NR),
-                    g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2, g.f3, g.i9, (UnaryFn) g.o0,
-                    g.s0));
+            // Several chunks per thread: column boundaries cost nothing (each column of C gets the same depth
+            // blocks, so the same bits, and A is read once per panel either way).
+            r.forRange(colTiles, 1, Split.CHUNKS_PER_THREAD, (g, t0, t1) -> gemmBlock(g.b0, g.b1, 0, g.i0, t0 * NR,
+                    Math.min(g.i1, t1 * NR), g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2, g.f3,
+                    g.i9, (UnaryFn) g.o0, g.s0));
         } else {
             r.forRange(rowTiles, 1, (g, t0, t1) -> gemmBlock(g.b0, g.b1, t0 * MR, Math.min(g.i0, t1 * MR), 0,
                     g.i1, g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2, g.f3, g.i9,
