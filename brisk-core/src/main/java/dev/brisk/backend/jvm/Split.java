@@ -11,8 +11,8 @@ final class Split {
      * Chunks per thread for loops whose chunk boundaries change neither the bits nor the work (the columns of a
      * gemm, the images of a convolution). Each thread takes its own chunks first, then helps with the others', so
      * a thread the host slows down (a vCPU whose core is shared) does less of the work instead of holding up the
-     * call. W1 at 2 threads gained 22-34% in runs where the second vCPU was contended and was unchanged on a quiet
-     * machine (BENCHMARKS.md). {@code -Dbrisk.chunks=1} gives one chunk per thread, for comparison.
+     * call: W1 at 2 threads lost less to the host's slow spells (BENCHMARKS.md, "Chunks per thread"), and the gemm
+     * alone ran as fast as with one chunk per thread. {@code -Dbrisk.chunks=1} gives one chunk per thread.
      */
     static final int CHUNKS_PER_THREAD = Math.max(1, Integer.getInteger("brisk.chunks", 4));
 
