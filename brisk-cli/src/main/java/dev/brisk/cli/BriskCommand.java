@@ -12,7 +12,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code brisk} command: {@code train} and {@code info}.
+ * The {@code brisk} command: {@code train}, {@code bench} and {@code info}.
  *
  * <p>Exit codes: 0 success, 1 the run failed (missing data, bad file: one line naming the problem, no stack trace),
  * 2 bad command line (picocli's message and usage).
