@@ -33,8 +33,6 @@ public final class IdxReader {
      * image files are 7.8 and 47 MB); below it a thread costs more than it saves.
      */
     private static final long BACKGROUND_READ_MIN = 4 << 20;
-    /** Elements decoded per wake-up while the background read is still going. */
-    private static final int DECODE_STRETCH = 1 << 20;
 
     private IdxReader() {
     }
@@ -131,7 +129,7 @@ public final class IdxReader {
         float[] values;
         long read;
         if (dataBytes >= BACKGROUND_READ_MIN && dataBytes <= PRESIZED_READ_LIMIT) {
-            BackgroundRead background = BackgroundRead.start(in, (int) dataBytes, "brisk-idx-read");
+            BackgroundRead background = BackgroundRead.start(in, dataBytes, "brisk-idx-read");
             try {
                 values = decodeWhileReading(background, type, (int) count, divisor);
             } finally {
@@ -160,23 +158,19 @@ public final class IdxReader {
     }
 
     /**
-     * Allocates the values while {@code background} reads the bytes, then decodes each stretch as it arrives. Stops
-     * early if the read ends short; the caller reports that.
+     * Allocates the values while {@code background} reads the first bytes, then decodes each chunk as it arrives.
+     * Stops early if the read ends short; the caller reports that.
      */
     private static float[] decodeWhileReading(BackgroundRead background, IdxType type, int count, float divisor)
             throws IOException {
         float[] values = new float[count];
-        byte[] raw = background.data();
         int size = type.byteSize();
         int decoded = 0;
-        while (decoded < count) {
-            int wanted = (int) Math.min((long) count * size, ((long) decoded + DECODE_STRETCH) * size);
-            int available = background.awaitFilled(wanted) / size;
-            if (available <= decoded) {
-                break;
-            }
-            type.decode(raw, values, decoded, available, divisor);
-            decoded = available;
+        for (BackgroundRead.Chunk chunk = background.next(); chunk != null; chunk = background.next()) {
+            int elements = Math.min(chunk.length() / size, count - decoded);
+            type.decode(chunk.data(), 0, values, decoded, elements, divisor);
+            decoded += elements;
+            background.release(chunk);
         }
         return values;
     }

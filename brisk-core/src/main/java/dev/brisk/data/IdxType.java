@@ -65,36 +65,42 @@ public enum IdxType {
      * {@code divisor} in the same pass (bit-identical to decoding and then dividing).
      */
     void decode(byte[] raw, float[] out, float divisor) {
-        decode(raw, out, 0, out.length, divisor);
+        decode(raw, 0, out, 0, out.length, divisor);
     }
 
-    /** As {@link #decode(byte[], float[], float)} for the elements {@code [from, to)} only. */
-    void decode(byte[] raw, float[] out, int from, int to, float divisor) {
+    /**
+     * As {@link #decode(byte[], float[], float)} for {@code count} elements: those from element {@code rawFrom} of
+     * {@code raw} into {@code out} from {@code outFrom}.
+     */
+    void decode(byte[] raw, int rawFrom, float[] out, int outFrom, int count, float divisor) {
         ByteBuffer buf = ByteBuffer.wrap(raw); // big-endian by default, as IDX requires
+        int shift = outFrom - rawFrom;
+        int from = rawFrom;
+        int to = rawFrom + count;
         switch (this) {
-            case UBYTE -> decodeBytes(raw, out, from, to, divisor, 0xFF);
-            case BYTE -> decodeBytes(raw, out, from, to, divisor, -1);
+            case UBYTE -> decodeBytes(raw, from, to, out, shift, divisor, 0xFF);
+            case BYTE -> decodeBytes(raw, from, to, out, shift, divisor, -1);
             case SHORT -> {
                 for (int i = from; i < to; i++) {
-                    out[i] = buf.getShort(2 * i) / divisor;
+                    out[i + shift] = buf.getShort(2 * i) / divisor;
                 }
             }
             case INT -> {
                 for (int i = from; i < to; i++) {
-                    out[i] = buf.getInt(4 * i) / divisor;
+                    out[i + shift] = buf.getInt(4 * i) / divisor;
                 }
             }
             case FLOAT -> {
-                buf.asFloatBuffer().get(from, out, from, to - from);
+                buf.asFloatBuffer().get(from, out, outFrom, count);
                 if (divisor != 1f) {
-                    for (int i = from; i < to; i++) {
+                    for (int i = outFrom; i < outFrom + count; i++) {
                         out[i] /= divisor;
                     }
                 }
             }
             case DOUBLE -> {
                 for (int i = from; i < to; i++) {
-                    out[i] = (float) buf.getDouble(8 * i) / divisor;
+                    out[i + shift] = (float) buf.getDouble(8 * i) / divisor;
                 }
             }
         }
@@ -104,13 +110,13 @@ public enum IdxType {
      * Byte elements through a 256-entry table of {@code value / divisor}: one load per element instead of a
      * conversion and a division (the table holds exactly the quotients the division would give).
      */
-    private static void decodeBytes(byte[] raw, float[] out, int from, int to, float divisor, int mask) {
+    private static void decodeBytes(byte[] raw, int from, int to, float[] out, int shift, float divisor, int mask) {
         float[] table = new float[256];
         for (int b = 0; b < 256; b++) {
             table[b] = (((byte) b) & mask) / divisor;
         }
         for (int i = from; i < to; i++) {
-            out[i] = table[raw[i] & 0xFF];
+            out[i + shift] = table[raw[i] & 0xFF];
         }
     }
 }

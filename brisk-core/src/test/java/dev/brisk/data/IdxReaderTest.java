@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -130,6 +131,28 @@ class IdxReaderTest {
         IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(cut));
         assertTrue(e.getMessage().startsWith(cut + ": truncated or corrupt gzip data after "), e.getMessage());
         assertTrue(e.offset() > 0 && e.offset() < 5_000_008, "offset " + e.offset());
+    }
+
+    /** A caller interrupted while the background read runs gets an InterruptedIOException and no stray thread. */
+    @Test
+    void interruptedLargeReadStopsItsReaderThread() throws Exception {
+        byte[] gz = IdxBytes.gzip(IdxBytes.ubyte(new int[] {40_000_000}, new byte[40_000_000]));
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread caller = new Thread(() -> {
+            Thread.currentThread().interrupt(); // the first wait for a chunk fails at once
+            try {
+                IdxReader.read(new ByteArrayInputStream(gz), Path.of("memory"));
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        });
+        caller.setDaemon(true);
+        caller.start();
+        caller.join(30_000);
+        assertTrue(!caller.isAlive(), "the interrupted read hung (its reader thread was never stopped)");
+        assertTrue(thrown.get() instanceof java.io.InterruptedIOException, String.valueOf(thrown.get()));
+        assertTrue(Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().equals("brisk-idx-read") && t.isAlive()), "reader thread left running");
     }
 
     @Test
