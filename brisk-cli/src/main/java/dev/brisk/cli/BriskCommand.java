@@ -12,7 +12,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code brisk} command: {@code train}, {@code bench} and {@code info}.
+ * The {@code brisk} command: {@code train}, {@code bench}, {@code scaling} and {@code info}.
  *
  * <p>Exit codes: 0 success, 1 the run failed (missing data, bad file: one line naming the problem, no stack trace),
  * 2 bad command line (picocli's message and usage).
@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = BriskCommand.Version.class,
         description = "Keras-style deep learning for the JVM: train and report on the reference workloads.",
-        subcommands = {TrainCommand.class, BenchCommand.class, InfoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {TrainCommand.class, BenchCommand.class, ScalingCommand.class, InfoCommand.class,
+            CommandLine.HelpCommand.class})
 public final class BriskCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -1,0 +1,85 @@
+package dev.brisk.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brisk.parallel.ThreadBudget;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** {@code brisk scaling} on core's 1,000-image fixture: its pairs, its SCALING line, its usage errors. */
+class ScalingCommandTest {
+    private static final Path FIXTURE = Path.of("../brisk-core/src/test/resources/fashion-mnist-mini");
+    private static final Pattern PAIR = Pattern.compile(
+            "pair (\\d+)( \\(warm-up\\))?: 1 thread (\\d+) samples/s, 2 threads (\\d+) samples/s, ratio (\\d+\\.\\d+)");
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        PrintStream savedOut = System.out;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        StringWriter err = new StringWriter();
+        int code;
+        try (PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
+            System.setOut(capture);
+            CommandLine cmd = BriskCommand.commandLine();
+            cmd.setErr(new PrintWriter(err));
+            code = cmd.execute(args);
+        } finally {
+            System.setOut(savedOut);
+        }
+        String out = buf.toString(StandardCharsets.UTF_8);
+        System.out.print(out);
+        return new Run(code, out, err.toString());
+    }
+
+    @Test
+    void printsEveryPairAndTheMedianRatio() {
+        Run r = run("scaling", "--workload", "w1", "--threads", "2", "--pairs", "3", "--warmup-pairs", "1",
+                "--steps", "3", "--data", FIXTURE.toString());
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = r.out().lines().toList();
+        List<Matcher> pairs = lines.stream().map(PAIR::matcher).filter(Matcher::matches).toList();
+        assertEquals(4, pairs.size(), r.out());
+        assertEquals(" (warm-up)", pairs.get(0).group(2));
+        double[] ratios = pairs.stream().skip(1).mapToDouble(m -> {
+            double one = Double.parseDouble(m.group(3));
+            double two = Double.parseDouble(m.group(4));
+            assertTrue(one > 0 && two > 0, m.group());
+            return Double.parseDouble(m.group(5));
+        }).sorted().toArray();
+        String last = lines.get(lines.size() - 1);
+        assertTrue(last.startsWith("SCALING framework=brisk workload=w1 threads=2 pairs=3 median_ratio="), last);
+        assertEquals(ratios[1], Double.parseDouble(field(last, "median_ratio")), 0.006, last);
+        assertEquals(ratios[0], Double.parseDouble(field(last, "min_ratio")), 0.006, last);
+        assertEquals(ratios[2], Double.parseDouble(field(last, "max_ratio")), 0.006, last);
+        assertTrue(r.out().contains("of 384 samples each"), r.out()); // 3 steps of 128
+        assertEquals(ThreadBudget.resolve().threads(), ThreadBudget.threads(), "budget left as it was");
+    }
+
+    @Test
+    void rejectsOneThreadAndEmptyCounts() {
+        Run one = run("scaling", "--threads", "1", "--data", FIXTURE.toString());
+        assertEquals(2, one.code());
+        assertTrue(one.err().contains("--threads must be at least 2 but was 1"), one.err());
+        Run none = run("scaling", "--threads", "2", "--pairs", "0", "--data", FIXTURE.toString());
+        assertEquals(2, none.code());
+        assertTrue(none.err().contains("--pairs must be at least 1 but was 0"), none.err());
+    }
+
+    private static String field(String line, String key) {
+        Matcher m = Pattern.compile(key + "=(\\S+)").matcher(line);
+        assertTrue(m.find(), key + " in " + line);
+        return m.group(1);
+    }
+}
