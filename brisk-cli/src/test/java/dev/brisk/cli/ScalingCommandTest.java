@@ -1,20 +1,15 @@
 package dev.brisk.cli;
 
+import static dev.brisk.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.parallel.ThreadBudget;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** {@code brisk scaling} on core's 1,000-image fixture: its pairs, its SCALING line, its usage errors. */
 class ScalingCommandTest {
@@ -22,30 +17,9 @@ class ScalingCommandTest {
     private static final Pattern PAIR = Pattern.compile(
             "pair (\\d+)( \\(warm-up\\))?: 1 thread (\\d+) samples/s, 2 threads (\\d+) samples/s, ratio (\\d+\\.\\d+)");
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        PrintStream savedOut = System.out;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        int code;
-        try (PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
-            System.setOut(capture);
-            CommandLine cmd = BriskCommand.commandLine();
-            cmd.setErr(new PrintWriter(err));
-            code = cmd.execute(args);
-        } finally {
-            System.setOut(savedOut);
-        }
-        String out = buf.toString(StandardCharsets.UTF_8);
-        System.out.print(out);
-        return new Run(code, out, err.toString());
-    }
-
     @Test
     void printsEveryPairAndTheMedianRatio() {
-        Run r = run("scaling", "--workload", "w1", "--threads", "2", "--pairs", "3", "--warmup-pairs", "1",
+        CliRun r = run("scaling", "--workload", "w1", "--threads", "2", "--pairs", "3", "--warmup-pairs", "1",
                 "--steps", "3", "--data", FIXTURE.toString());
         assertEquals(0, r.code(), r.err());
         List<String> lines = r.out().lines().toList();
@@ -69,10 +43,10 @@ class ScalingCommandTest {
 
     @Test
     void rejectsOneThreadAndEmptyCounts() {
-        Run one = run("scaling", "--threads", "1", "--data", FIXTURE.toString());
+        CliRun one = run("scaling", "--threads", "1", "--data", FIXTURE.toString());
         assertEquals(2, one.code());
         assertTrue(one.err().contains("--threads must be at least 2 but was 1"), one.err());
-        Run none = run("scaling", "--threads", "2", "--pairs", "0", "--data", FIXTURE.toString());
+        CliRun none = run("scaling", "--threads", "2", "--pairs", "0", "--data", FIXTURE.toString());
         assertEquals(2, none.code());
         assertTrue(none.err().contains("--pairs must be at least 1 but was 0"), none.err());
     }

@@ -1,16 +1,13 @@
 package dev.brisk.cli;
 
+import static dev.brisk.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.plot.HistoryPlot;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,37 +16,15 @@ import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** One tiny real run on core's 1,000-image fixture (surefire's working directory is the brisk-cli module). */
 class TrainEndToEndTest {
     private static final Path FIXTURE = Path.of("../brisk-core/src/test/resources/fashion-mnist-mini");
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        PrintStream savedOut = System.out;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        int code;
-        try (PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
-            System.setOut(capture);
-            CommandLine cmd = BriskCommand.commandLine();
-            cmd.setErr(new PrintWriter(err));
-            code = cmd.execute(args);
-        } finally {
-            System.setOut(savedOut);
-        }
-        String out = buf.toString(StandardCharsets.UTF_8);
-        System.out.print(out);
-        return new Run(code, out, err.toString());
-    }
-
     @Test
     void trainsW1AndEndsWithOneResultLine() {
         assertTrue(Files.isDirectory(FIXTURE), FIXTURE.toAbsolutePath().toString());
-        Run r = run("train", "--workload", "w1", "--epochs", "1", "--limit", "512", "--seed", "7",
+        CliRun r = run("train", "--workload", "w1", "--epochs", "1", "--limit", "512", "--seed", "7",
                 "--data", FIXTURE.toString());
         assertEquals(0, r.code(), r.err());
         List<String> lines = r.out().lines().toList();
@@ -65,7 +40,7 @@ class TrainEndToEndTest {
         assertTrue(acc > 0.1, "better than chance after one epoch on 512 samples: " + acc);
     }
 
-    private static double testAccuracy(Run r) {
+    private static double testAccuracy(CliRun r) {
         String result = r.out().lines().filter(l -> l.startsWith("RESULT")).findFirst().orElseThrow();
         return Double.parseDouble(result.replaceAll(".* test_acc=(\\S+) .*", "$1"));
     }
@@ -74,10 +49,10 @@ class TrainEndToEndTest {
     void thePipelineTrainsLikeTheArraysWithTheSameSeed() {
         String[] args = {"train", "--workload", "w2", "--epochs", "1", "--limit", "256", "--seed", "3",
             "--verbose", "0", "--data", FIXTURE.toString()};
-        Run arrays = run(args);
+        CliRun arrays = run(args);
         String[] piped = java.util.Arrays.copyOf(args, args.length + 1);
         piped[args.length] = "--pipeline";
-        Run pipeline = run(piped);
+        CliRun pipeline = run(piped);
         assertEquals(0, pipeline.code(), pipeline.err());
         assertTrue(pipeline.out().contains(" through the input pipeline"), pipeline.out());
         // Same batches, same weights: the same accuracy (to a prediction, should the machine be so busy that
@@ -89,7 +64,7 @@ class TrainEndToEndTest {
     void writesTensorBoardEventsAndACurvesPng(@TempDir Path tmp) throws IOException {
         Path logs = tmp.resolve("tb");
         Path png = tmp.resolve("plots/curves.png");
-        Run r = run("train", "--workload", "w1", "--epochs", "2", "--limit", "256", "--seed", "7", "--verbose", "0",
+        CliRun r = run("train", "--workload", "w1", "--epochs", "2", "--limit", "256", "--seed", "7", "--verbose", "0",
                 "--data", FIXTURE.toString(), "--tensorboard", logs.toString(), "--update-freq", "1",
                 "--plot", png.toString());
         assertEquals(0, r.code(), r.err());
@@ -114,7 +89,7 @@ class TrainEndToEndTest {
     @Test
     void profileWritesATraceAndPrintsWhereTheTimeWent(@TempDir Path tmp) throws IOException {
         Path trace = tmp.resolve("w1.json");
-        Run r = run("train", "--workload", "w1", "--epochs", "1", "--limit", "512", "--seed", "7", "--verbose", "2",
+        CliRun r = run("train", "--workload", "w1", "--epochs", "1", "--limit", "512", "--seed", "7", "--verbose", "2",
                 "--data", FIXTURE.toString(), "--profile", trace.toString(), "--profile-steps", "2-3");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("Profile of 2 compiled training steps (steps 2-3)"), r.out());
@@ -131,7 +106,7 @@ class TrainEndToEndTest {
     void withTensorBoardTheProfileTraceGoesToItsProfilePlugin(@TempDir Path tmp) throws IOException {
         Path trace = tmp.resolve("w1.json");
         Path logs = tmp.resolve("tb");
-        Run r = run("train", "--workload", "w1", "--epochs", "1", "--limit", "512", "--seed", "7", "--verbose", "0",
+        CliRun r = run("train", "--workload", "w1", "--epochs", "1", "--limit", "512", "--seed", "7", "--verbose", "0",
                 "--data", FIXTURE.toString(), "--profile", trace.toString(), "--profile-steps", "2-3",
                 "--tensorboard", logs.toString());
         assertEquals(0, r.code(), r.err());
@@ -150,7 +125,7 @@ class TrainEndToEndTest {
     @Test
     void missingDataDirIsOneLineAndExitCodeOne(@TempDir Path tmp) {
         Path missing = tmp.resolve("no-such-dir");
-        Run r = run("train", "--workload", "w1", "--data", missing.toString());
+        CliRun r = run("train", "--workload", "w1", "--data", missing.toString());
         assertEquals(1, r.code(), r.err());
         assertTrue(r.err().contains(missing.toString()), r.err());
         assertTrue(r.err().contains("dataset-fashion-mnist"), r.err());

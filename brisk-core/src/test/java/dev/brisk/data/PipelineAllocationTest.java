@@ -3,9 +3,7 @@ package dev.brisk.data;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.data.preprocessing.Rescaling;
-import dev.brisk.tensor.Tensor;
 import java.lang.management.ManagementFactory;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,16 +21,7 @@ class PipelineAllocationTest {
     private static final InMemoryDataset DATA = data();
 
     private static InMemoryDataset data() {
-        SplittableRandom r = new SplittableRandom(11);
-        float[] x = new float[SAMPLES * FEATURES];
-        float[] y = new float[SAMPLES];
-        for (int i = 0; i < x.length; i++) {
-            x[i] = r.nextInt(256);
-        }
-        for (int i = 0; i < y.length; i++) {
-            y[i] = r.nextInt(10);
-        }
-        return new InMemoryDataset(Tensor.of(x, SAMPLES, FEATURES), Tensor.of(y, SAMPLES));
+        return TestPixels.random(SAMPLES, FEATURES, 11);
     }
 
     private static Pipeline<Batch> pipeline() {

@@ -16,7 +16,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -28,18 +27,8 @@ class PipelineRecyclingTest {
     private static final int SAMPLES = 203; // not a multiple of the batch sizes: a smaller last batch
     private static final int FEATURES = 12;
 
-    /** Pixel-like features in [0, 255] and labels 0..9. */
     private static InMemoryDataset data() {
-        SplittableRandom r = new SplittableRandom(7);
-        float[] x = new float[SAMPLES * FEATURES];
-        float[] y = new float[SAMPLES];
-        for (int i = 0; i < x.length; i++) {
-            x[i] = r.nextInt(256);
-        }
-        for (int i = 0; i < y.length; i++) {
-            y[i] = r.nextInt(10);
-        }
-        return new InMemoryDataset(Tensor.of(x, SAMPLES, FEATURES), Tensor.of(y, SAMPLES));
+        return TestPixels.random(SAMPLES, FEATURES, 7);
     }
 
     /** The workloads' pipeline: shuffle, batch, rescale in place on map workers, prefetch. */

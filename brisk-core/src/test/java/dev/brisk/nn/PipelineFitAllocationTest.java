@@ -6,17 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brisk.callbacks.Callback;
 import dev.brisk.data.Batch;
 import dev.brisk.data.InMemoryDataset;
+import dev.brisk.data.TestPixels;
 import dev.brisk.data.Pipeline;
 import dev.brisk.data.preprocessing.Rescaling;
 import dev.brisk.losses.Losses;
 import dev.brisk.nn.layers.Layers;
 import dev.brisk.optimizers.Optimizers;
 import dev.brisk.parallel.ThreadBudget;
-import dev.brisk.tensor.Tensor;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,18 +36,8 @@ class PipelineFitAllocationTest {
         ThreadBudget.reset();
     }
 
-    /** Pixels in [0, 255] and labels 0..9. */
     private static InMemoryDataset raw() {
-        SplittableRandom r = new SplittableRandom(13);
-        float[] x = new float[SAMPLES * FEATURES];
-        float[] y = new float[SAMPLES];
-        for (int i = 0; i < x.length; i++) {
-            x[i] = r.nextInt(256);
-        }
-        for (int i = 0; i < y.length; i++) {
-            y[i] = r.nextInt(10);
-        }
-        return new InMemoryDataset(Tensor.of(x, SAMPLES, FEATURES), Tensor.of(y, SAMPLES));
+        return TestPixels.random(SAMPLES, FEATURES, 13);
     }
 
     private static Model model() {
