@@ -16,7 +16,7 @@ import java.util.concurrent.BlockingQueue;
  * 47 MB of raw bytes also spares a young collection that copied them while the data loaded.
  *
  * <p>One caller thread: {@link #next()} until it returns null, {@link #release} each chunk, then {@link #finish()};
- * call {@code finish()} also when the caller gives up early, so the reader thread is stopped and joined and the
+ * a caller that gives up early calls {@link #abandon} instead, so the reader thread is stopped and joined and the
  * stream is quiet before the caller uses or closes it.
  */
 final class BackgroundRead {
@@ -37,22 +37,22 @@ final class BackgroundRead {
 
     private final InputStream in;
     private final long length;
+    /** Buffers the reader may allocate; it makes them as it needs them, then waits for one to come back. */
+    private final int chunks;
     private final BlockingQueue<byte[]> free;
     private final BlockingQueue<Chunk> filled;
     private final Thread reader;
     private volatile long read;
-    private volatile boolean ended;
+    private boolean ended; // seen END; the caller's thread only
+    private volatile boolean abandoning;
     private Throwable failure; // written before END is queued, read after the reader is joined
 
     private BackgroundRead(InputStream in, long length, String threadName) {
         this.in = in;
         this.length = length;
-        int chunks = (int) Math.min(MAX_CHUNKS, (length + CHUNK - 1) / CHUNK);
-        this.free = new ArrayBlockingQueue<>(Math.max(1, chunks));
+        this.chunks = (int) Math.max(1, Math.min(MAX_CHUNKS, (length + CHUNK - 1) / CHUNK));
+        this.free = new ArrayBlockingQueue<>(chunks);
         this.filled = new ArrayBlockingQueue<>(chunks + 1);
-        for (int i = 0; i < chunks; i++) {
-            free.add(new byte[(int) Math.min(CHUNK, length)]);
-        }
         this.reader = Thread.ofPlatform().name(threadName).daemon().unstarted(this::readAll);
     }
 
@@ -66,8 +66,17 @@ final class BackgroundRead {
     private void readAll() {
         try {
             long n = 0;
+            int allocated = 0;
             while (n < length) {
-                byte[] buffer = free.take();
+                byte[] buffer = free.poll();
+                if (buffer == null) {
+                    if (allocated < chunks) {
+                        buffer = new byte[(int) Math.min(CHUNK, length)];
+                        allocated++;
+                    } else {
+                        buffer = free.take();
+                    }
+                }
                 int got = in.readNBytes(buffer, 0, (int) Math.min(CHUNK, length - n));
                 n += got;
                 read = n;
@@ -79,9 +88,10 @@ final class BackgroundRead {
                 }
             }
         } catch (InterruptedException e) {
-            failure = new InterruptedIOException("background read cancelled");
+            failure = new Cancelled();
         } catch (Throwable t) {
-            failure = t;
+            // Interrupting a read of an interruptible channel closes it: that failure is the abandon's, not the file's.
+            failure = abandoning ? new Cancelled() : t;
         } finally {
             filled.add(END); // always room: at most one data chunk per buffer is queued
         }
@@ -112,30 +122,17 @@ final class BackgroundRead {
 
     /**
      * Waits for the reader and returns how many bytes it read, rethrowing its exception (the same {@link
-     * IOException} the stream threw) if it failed; if the caller gave up before {@link #next()} returned null, stops
-     * the reader instead and reports nothing.
+     * IOException} the stream threw, with a suppressed note of where it was rethrown) if it failed. Call it after
+     * {@link #next()} returned null.
      */
     long finish() throws IOException {
-        boolean abandoned = !ended;
-        if (abandoned) {
-            reader.interrupt(); // unblocks a reader waiting for a free chunk
-        }
-        boolean interrupted = false;
-        while (true) {
-            try {
-                reader.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true; // the stream must be quiet before the caller touches it: wait anyway
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        if (abandoned) {
-            return read; // the caller's own failure is the one to report, not the cancelled read's
-        }
+        join();
         Throwable t = failure;
+        if (t == null) {
+            return read;
+        }
+        t.addSuppressed(new Exception("rethrown on " + Thread.currentThread().getName()
+                + ", which waited for the read"));
         if (t instanceof IOException io) {
             throw io;
         }
@@ -145,6 +142,43 @@ final class BackgroundRead {
         if (t instanceof Error err) {
             throw err;
         }
-        return read;
+        throw new IOException(t); // readAll catches only what the stream can throw; unreachable
+    }
+
+    /**
+     * For a caller that gives up before the end: stops the reader (a reader blocked on an interruptible stream
+     * closes it) and waits for it, then adds the reader's own failure, if it had one, to {@code callerFailure}.
+     */
+    void abandon(Throwable callerFailure) {
+        abandoning = true;
+        reader.interrupt();
+        join();
+        Throwable t = failure;
+        if (t != null && !(t instanceof Cancelled) && t != callerFailure) {
+            callerFailure.addSuppressed(t);
+        }
+    }
+
+    /** Joins the reader, also when this thread is interrupted (the stream must be quiet before its owner uses it). */
+    private void join() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                reader.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The reader's failure when it was interrupted by {@link #abandon}, as opposed to one of the stream's. */
+    private static final class Cancelled extends InterruptedIOException {
+        Cancelled() {
+            super("background read cancelled");
+        }
     }
 }

@@ -41,12 +41,13 @@ final class BatchStage extends Pipeline<Batch> {
         if (t == null) {
             return super.map(fn, parallelism);
         }
-        Mapper<Batch, Batch> inPlace = (b, pass, index) -> {
+        Mapper<Batch, Batch> transformInPlace = (b, pass, index) -> {
             t.applyInPlace(b.features());
             return b;
         };
         @SuppressWarnings("unchecked") // fn gives Batches, so R is Batch or a supertype of it
-        Pipeline<R> mapped = (Pipeline<R>) new MapStage<>(this, inPlace, checkParallelism(parallelism), true);
+        Pipeline<R> mapped = (Pipeline<R>) new MapStage<>(this, transformInPlace, checkParallelism(parallelism),
+                true);
         return mapped;
     }
 

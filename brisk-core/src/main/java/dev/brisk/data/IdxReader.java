@@ -33,6 +33,12 @@ public final class IdxReader {
      * image files are 7.8 and 47 MB); below it a thread costs more than it saves.
      */
     private static final long BACKGROUND_READ_MIN = 4 << 20;
+    /**
+     * Data sizes up to this are read in the background. That path allocates the float array before the data has
+     * arrived, so a header that promises more than the file holds costs up to 4 x this before the truncation is
+     * found; larger sizes are read first and checked, and only then decoded.
+     */
+    private static final long BACKGROUND_READ_MAX = 64 << 20;
 
     private IdxReader() {
     }
@@ -126,20 +132,22 @@ public final class IdxReader {
                     + (count > MAX_ELEMENTS ? "more than " + MAX_ELEMENTS : count) + " elements of type "
                     + type.name().toLowerCase() + ", too many to load into one Java array");
         }
-        float[] values;
+        float[] values = null;
         long read;
-        if (dataBytes >= BACKGROUND_READ_MIN && dataBytes <= PRESIZED_READ_LIMIT) {
+        if (dataBytes >= BACKGROUND_READ_MIN && dataBytes <= BACKGROUND_READ_MAX) {
             BackgroundRead background = BackgroundRead.start(in, dataBytes, "brisk-idx-read");
             try {
                 values = decodeWhileReading(background, type, (int) count, divisor);
-            } finally {
-                read = background.finish(); // joins the reader before this thread touches the stream again
+            } catch (IOException | RuntimeException | Error e) {
+                background.abandon(e); // stops and joins the reader before this thread touches the stream again
+                throw e;
             }
+            read = background.finish();
         } else {
             byte[] raw = readData(in, (int) dataBytes);
             read = raw.length;
-            values = new float[(int) count];
-            if (read == dataBytes) {
+            if (read == dataBytes) { // a header that promises more than the file holds costs no float array
+                values = new float[(int) count];
                 type.decode(raw, values, divisor);
             }
         }

@@ -98,26 +98,59 @@ class IdxReaderTest {
         }
     }
 
-    /** Above 4 MB of data the bytes are read on a second thread while this one decodes: the same values. */
+    /**
+     * Above 4 MB of data the bytes are read on a second thread, in 1 MB chunks, while this one decodes: the same
+     * values for every element size (chunk boundaries fall inside no element), raw and gzip.
+     */
     @Test
     void largeFilesDecodeTheSameWhileReadInTheBackground() throws IOException {
-        int n = 5_000_003; // over the background threshold, and not a multiple of the decoding stretch
-        byte[] bytes = new byte[n];
-        new java.util.Random(7).nextBytes(bytes);
-        ByteBuffer shorts = ByteBuffer.allocate(2 * (n / 2));
-        for (int i = 0; i < n / 2; i++) {
-            shorts.putShort((short) (bytes[i] * 251 + i));
-        }
-        for (byte[] file : new byte[][] {IdxBytes.ubyte(new int[] {n}, bytes),
-            IdxBytes.encode(0x0B, new int[] {n / 2}, shorts.array())}) {
-            boolean ubyte = file[2] == 0x08;
-            float[] expected = new float[ubyte ? n : n / 2];
-            for (int i = 0; i < expected.length; i++) {
-                expected[i] = (ubyte ? bytes[i] & 0xFF : shorts.getShort(2 * i)) / 255f;
+        int bytes = 5_000_008; // over the background threshold, and not a whole number of chunks
+        java.util.Random r = new java.util.Random(7);
+        for (IdxType type : IdxType.values()) {
+            int n = bytes / type.byteSize();
+            ByteBuffer data = ByteBuffer.allocate(n * type.byteSize());
+            for (int i = 0; i < n; i++) {
+                switch (type) {
+                    case UBYTE, BYTE -> data.put((byte) r.nextInt());
+                    case SHORT -> data.putShort((short) r.nextInt());
+                    case INT -> data.putInt(r.nextInt());
+                    case FLOAT -> data.putFloat((float) r.nextGaussian());
+                    case DOUBLE -> data.putDouble(r.nextGaussian() * 1e6);
+                }
             }
-            assertArrayEquals(expected, IdxReader.read(write("big", file), 255f).values());
-            assertArrayEquals(expected, IdxReader.read(write("big.gz", IdxBytes.gzip(file)), 255f).values());
+            byte[] file = IdxBytes.encode(type.code(), new int[] {n}, data.array());
+            float[] expected = new float[n];
+            type.decode(data.array(), expected, 255f); // the one-pass decode, checked against division above
+            assertArrayEquals(expected, IdxReader.read(write("big", file), 255f).values(), type.name());
+            assertArrayEquals(expected, IdxReader.read(write("big.gz", IdxBytes.gzip(file)), 255f).values(),
+                    type.name() + " gzip");
         }
+    }
+
+    @Test
+    void aLargeFileCutInsideAnElementNamesWhereItEnds() throws IOException {
+        int n = 700_000; // 5.6 MB of doubles
+        byte[] file = IdxBytes.encode(IdxType.DOUBLE.code(), new int[] {n}, new byte[8 * n - 3]);
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(write("cut", file)));
+        assertEquals(dir.resolve("cut") + ": truncated at offset " + (8 + 8 * n - 3) + ": expected " + 8 * n
+                + " bytes of data after the header, found " + (8 * n - 3), e.getMessage());
+    }
+
+    /**
+     * A header that promises far more data than the file holds is reported as truncated without allocating for what
+     * it promises (here 1e9 values, 4 GB as floats); only sizes read in the background allocate up front.
+     */
+    @Test
+    void aLyingHeaderCostsNoMoreThanTheFileHolds() throws IOException {
+        Path p = write("lying", IdxBytes.ubyte(new int[] {1_000_000_000}, new byte[10]));
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> IdxReader.read(p));
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(p + ": truncated at offset 18: expected 1000000000 bytes of data after the header, found 10",
+                e.getMessage());
+        assertTrue(allocated < 64L << 20, allocated + " bytes allocated");
     }
 
     @Test

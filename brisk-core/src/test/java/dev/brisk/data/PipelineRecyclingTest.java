@@ -13,6 +13,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,6 +60,32 @@ class PipelineRecyclingTest {
             assertSame(labels, second.labels().data(), "and its labels");
             Batch third = it.next(); // the second is still held: new storage
             assertNotSame(features, third.features().data());
+        }
+    }
+
+    /** Stages that hand on their input's own batches pass a given-back batch down to the batch stage. */
+    @Test
+    void aGivenBackBatchReachesTheBatchStageThroughEveryForwardingStage() {
+        Map<String, Function<Pipeline<Batch>, Pipeline<Batch>>> stages = new LinkedHashMap<>();
+        stages.put("take", p -> p.take(10));
+        stages.put("skip", p -> p.skip(1));
+        stages.put("filter", p -> p.filter(b -> true));
+        stages.put("repeat", p -> p.repeat(2));
+        stages.put("prefetch", p -> p.prefetch(2));
+        stages.put("shuffle", p -> p.shuffle(3, 9));
+        stages.put("ignoreErrors", Pipeline::ignoreErrors);
+        for (var stage : stages.entrySet()) {
+            try (PipelineIterator<Batch> it = stage.getValue().apply(Pipeline.from(data()).batch(8)).iterator()) {
+                Batch first = it.next();
+                float[] features = first.features().data();
+                it.recycle(first);
+                // A prefetch or shuffle buffer holds batches stacked before the give-back: look a few further.
+                boolean reused = false;
+                for (int k = 0; k < 8 && it.hasNext() && !reused; k++) {
+                    reused = it.next().features().data() == features;
+                }
+                assertTrue(reused, stage.getKey() + " did not pass the given-back batch on");
+            }
         }
     }
 

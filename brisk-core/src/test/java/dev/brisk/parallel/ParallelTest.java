@@ -39,7 +39,7 @@ class ParallelTest {
     }
 
     @Test
-    void severalChunksPerThreadVisitEveryIndexOnceInTheirOwnRanges() {
+    void severalChunksPerThreadVisitEveryIndexOnceInDistinctChunks() {
         for (int threads : new int[] {2, 3, 4}) {
             ThreadBudget.set(threads);
             for (int round = 0; round < 100; round++) {
@@ -76,8 +76,8 @@ class ParallelTest {
         var byCaller = ConcurrentHashMap.<Integer>newKeySet();
         AtomicInteger workerChunks = new AtomicInteger();
         Thread releaser = Thread.ofPlatform().daemon().start(() -> {
-            // Lets the stalled worker go once the caller has done all it could, or after 10 s.
-            long deadline = System.nanoTime() + 10_000_000_000L;
+            // Lets the stalled worker go once the caller has done all it could, or after 5 s.
+            long deadline = System.nanoTime() + 5_000_000_000L;
             while (byCaller.size() < 7 && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
@@ -97,9 +97,8 @@ class ParallelTest {
         });
         releaser.join();
         assertEquals(8, byCaller.size() + workerChunks.get());
-        if (workerChunks.get() == 1) { // the worker woke in time, took one chunk and was held there
-            assertEquals(7, byCaller.size(), "the caller took the stalled worker's other chunks: " + byCaller);
-        }
+        // Held in its first chunk (or not yet awake), the worker leaves its other three to the caller.
+        assertTrue(byCaller.size() >= 7, "the caller took the stalled worker's chunks: " + byCaller);
     }
 
     @Test
