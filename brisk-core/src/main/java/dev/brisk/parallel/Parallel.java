@@ -49,7 +49,7 @@ public final class Parallel {
             return;
         }
         int threads = ThreadBudget.computeThreads();
-        int chunks = Math.min(threads * chunksPerThread, Math.max(1, n / Math.max(1, grain)));
+        int chunks = (int) Math.min((long) threads * Math.max(1, chunksPerThread), Math.max(1, n / Math.max(1, grain)));
         if (chunks <= 1 || threads == 1 || INSIDE.get()) {
             body.run(0, n);
             return;
