@@ -17,6 +17,7 @@ final class Scratch {
     private final RegionArgs regionArgs = new RegionArgs();
     private int[] dims = new int[0];
     private float[] tail = new float[0];
+    private float[] patch = new float[0];
 
     private Scratch() {
     }
@@ -55,6 +56,14 @@ final class Scratch {
             columns = new float[size];
         }
         return columns;
+    }
+
+    /** One output pixel's input window, zero where it hangs over the padding (a direct convolution's border). */
+    float[] patch(int size) {
+        if (patch.length < size) {
+            patch = new float[size];
+        }
+        return patch;
     }
 
     /** The last, partial vector of an elementwise loop, padded to whole vectors. */

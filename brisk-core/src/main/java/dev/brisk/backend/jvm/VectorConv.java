@@ -27,10 +27,24 @@ final class VectorConv {
 
     /**
      * {@code y = fn(conv2d(x, w) + bias)}, the bias and activation applied by gemm to each block of output rows
-     * as it is stored (see {@link VectorGemm#gemm}); a null {@code bias} or {@code fn} skips that part.
+     * as it is stored (see {@link VectorGemm#gemm}); a null {@code bias} or {@code fn} skips that part. A shallow
+     * kernel with relu or no activation is computed directly ({@link VectorDirectConv}), to the same bits.
      */
     static void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
                        UnaryFn fn, float alpha, float[] y, int yOff) {
+        if (VectorDirectConv.applies(g, fn)) {
+            VectorDirectConv.conv2d(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, y, yOff);
+        } else {
+            viaColumns(g, x, xOff, w, wOff, bias, biasOff, fn, alpha, y, yOff);
+        }
+    }
+
+    /**
+     * The forward convolution as im2col + gemm, whatever the depth: what {@link VectorDirectConv} reproduces bit
+     * for bit for shallow kernels.
+     */
+    static void viaColumns(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
+                           UnaryFn fn, float alpha, float[] y, int yOff) {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         if (isPointwise(g)) {

@@ -1,0 +1,194 @@
+package dev.brisk.backend.jvm;
+
+import dev.brisk.backend.Kernels.ConvGeometry;
+import dev.brisk.backend.UnaryFn;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Forward convolution straight from the image, for a shallow kernel ({@code kh kw cin} small, e.g. the first
+ * layer on a one-channel image): for each output pixel, each tap broadcasts one input value and multiplies it into
+ * the vectors of output channels. With a depth of 9, im2col + gemm spent its time building the column matrix and
+ * in register-tile overhead rather than in FMAs.
+ *
+ * <p>Each output lane gets exactly the arithmetic of {@link VectorConv}'s im2col + gemm path: one FMA chain over the
+ * taps in im2col's {@code (i, j, c)} order starting from zero (gemm's register kernel over its single depth block,
+ * padded taps included as zeros), then {@code + bias}, then {@code max(0)} ({@link VectorEpilogue#biasRelu}). So
+ * the result is the same bits, whatever the split across threads.
+ */
+final class VectorDirectConv {
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+    /** The deepest kernel ({@code kh kw cin}) computed directly. */
+    private static final int MAX_DEPTH = 27;
+    /** Below this many multiply-adds the convolution runs on the calling thread. */
+    private static final long PARALLEL_MIN_MACS = 1L << 17;
+
+    private VectorDirectConv() {
+    }
+
+    /** Whether this kernel handles the convolution: a shallow kernel with no activation or relu. */
+    static boolean applies(ConvGeometry g, UnaryFn fn) {
+        return Im2Col.rowLength(g) <= MAX_DEPTH && (fn == null || fn == UnaryFn.RELU);
+    }
+
+    /** {@code y = conv2d(x, w) (+ bias)}, then relu if {@code relu}; a null {@code bias} adds nothing. */
+    static void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
+                       boolean relu, float[] y, int yOff) {
+        int rows = g.batch() * g.outH();
+        long macs = (long) rows * g.outW() * Im2Col.rowLength(g) * g.outChannels();
+        if (macs < PARALLEL_MIN_MACS || Split.serial(rows, 1)) {
+            outputRows(g, x, xOff, w, wOff, bias, biasOff, relu, y, yOff, 0, rows);
+            return;
+        }
+        RegionArgs r = RegionArgs.get();
+        r.o0 = g;
+        r.f0 = x;
+        r.i0 = xOff;
+        r.f1 = w;
+        r.i1 = wOff;
+        r.f2 = y;
+        r.i2 = yOff;
+        r.f3 = bias;
+        r.i3 = biasOff;
+        r.b0 = relu;
+        // Output image rows: every output is written once, from its own window, so any boundary will do.
+        r.forRange(rows, 1, Split.CHUNKS_PER_THREAD, (a, r0, r1) -> outputRows((ConvGeometry) a.o0, a.f0, a.i0,
+                a.f1, a.i1, a.f3, a.i3, a.b0, a.f2, a.i2, r0, r1));
+    }
+
+    /** Output image rows {@code [from, to)} (row {@code n * outH + oh}), on the calling thread. */
+    private static void outputRows(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias,
+                                   int biasOff, boolean relu, float[] y, int yOff, int from, int to) {
+        int c = g.channels();
+        int kh = g.kernelH();
+        int kw = g.kernelW();
+        int kwc = kw * c;
+        int oc = g.outChannels();
+        int rowStride = g.width() * c;
+        float[] patch = Scratch.get().patch(kh * kwc);
+        for (int row = from; row < to; row++) {
+            int n = row / g.outH();
+            int ih0 = row % g.outH() * g.strideH() - g.padTop();
+            boolean rowInside = ih0 >= 0 && ih0 + kh <= g.height();
+            int yi = yOff + row * g.outW() * oc;
+            for (int ow = 0; ow < g.outW(); ow++, yi += oc) {
+                int iw0 = ow * g.strideW() - g.padLeft();
+                if (rowInside && iw0 >= 0 && iw0 + kw <= g.width()) {
+                    int base = xOff + ((n * g.height() + ih0) * g.width() + iw0) * c;
+                    pixel(x, base, rowStride, kh, kwc, w, wOff, oc, bias, biasOff, relu, y, yi);
+                } else {
+                    window(g, x, xOff, n, ih0, iw0, patch);
+                    pixel(patch, 0, kwc, kh, kwc, w, wOff, oc, bias, biasOff, relu, y, yi);
+                }
+            }
+        }
+    }
+
+    /** Copies the window at {@code (ih0, iw0)} of image {@code n} into {@code patch}, zeros over the padding. */
+    private static void window(ConvGeometry g, float[] x, int xOff, int n, int ih0, int iw0, float[] patch) {
+        int c = g.channels();
+        int q = 0;
+        for (int i = 0; i < g.kernelH(); i++) {
+            int ih = ih0 + i;
+            for (int j = 0; j < g.kernelW(); j++) {
+                int iw = iw0 + j;
+                boolean inside = ih >= 0 && ih < g.height() && iw >= 0 && iw < g.width();
+                int src = xOff + ((n * g.height() + ih) * g.width() + iw) * c;
+                for (int ch = 0; ch < c; ch++) {
+                    patch[q++] = inside ? x[src + ch] : 0f;
+                }
+            }
+        }
+    }
+
+    /**
+     * One output pixel, all channels: its window is {@code kh} runs of {@code kwc} floats in {@code src} from
+     * {@code base}, {@code stride} apart.
+     */
+    private static void pixel(float[] src, int base, int stride, int kh, int kwc, float[] w, int wOff, int oc,
+                              float[] bias, int biasOff, boolean relu, float[] y, int yi) {
+        int j = 0;
+        for (; j + 4 * L <= oc; j += 4 * L) {
+            pixel4(src, base, stride, kh, kwc, w, wOff + j, oc, bias, biasOff + j, relu, y, yi + j);
+        }
+        if (j + 2 * L <= oc) {
+            pixel2(src, base, stride, kh, kwc, w, wOff + j, oc, bias, biasOff + j, relu, y, yi + j);
+            j += 2 * L;
+        }
+        for (; j < oc; j += L) {
+            pixel1(src, base, stride, kh, kwc, w, wOff + j, oc, bias, biasOff + j, relu, y, yi + j, oc - j);
+        }
+    }
+
+    private static void pixel4(float[] src, int base, int stride, int kh, int kwc, float[] w, int wi, int oc,
+                               float[] bias, int bi, boolean relu, float[] y, int yi) {
+        FloatVector a0 = FloatVector.zero(S);
+        FloatVector a1 = a0;
+        FloatVector a2 = a0;
+        FloatVector a3 = a0;
+        for (int i = 0; i < kh; i++) {
+            int s = base + i * stride;
+            for (int q = 0; q < kwc; q++, wi += oc) {
+                FloatVector v = FloatVector.broadcast(S, src[s + q]);
+                a0 = v.fma(FloatVector.fromArray(S, w, wi), a0);
+                a1 = v.fma(FloatVector.fromArray(S, w, wi + L), a1);
+                a2 = v.fma(FloatVector.fromArray(S, w, wi + 2 * L), a2);
+                a3 = v.fma(FloatVector.fromArray(S, w, wi + 3 * L), a3);
+            }
+        }
+        store(a0, bias, bi, relu, y, yi);
+        store(a1, bias, bi + L, relu, y, yi + L);
+        store(a2, bias, bi + 2 * L, relu, y, yi + 2 * L);
+        store(a3, bias, bi + 3 * L, relu, y, yi + 3 * L);
+    }
+
+    private static void pixel2(float[] src, int base, int stride, int kh, int kwc, float[] w, int wi, int oc,
+                               float[] bias, int bi, boolean relu, float[] y, int yi) {
+        FloatVector a0 = FloatVector.zero(S);
+        FloatVector a1 = a0;
+        for (int i = 0; i < kh; i++) {
+            int s = base + i * stride;
+            for (int q = 0; q < kwc; q++, wi += oc) {
+                FloatVector v = FloatVector.broadcast(S, src[s + q]);
+                a0 = v.fma(FloatVector.fromArray(S, w, wi), a0);
+                a1 = v.fma(FloatVector.fromArray(S, w, wi + L), a1);
+            }
+        }
+        store(a0, bias, bi, relu, y, yi);
+        store(a1, bias, bi + L, relu, y, yi + L);
+    }
+
+    /** One vector of channels, its first {@code lanes} only (the last vector may be partial). */
+    private static void pixel1(float[] src, int base, int stride, int kh, int kwc, float[] w, int wi, int oc,
+                               float[] bias, int bi, boolean relu, float[] y, int yi, int lanes) {
+        // Made here, not passed in: a mask handed to a call that is not inlined is an object on the heap.
+        VectorMask<Float> m = S.indexInRange(0, lanes);
+        FloatVector a0 = FloatVector.zero(S);
+        for (int i = 0; i < kh; i++) {
+            int s = base + i * stride;
+            for (int q = 0; q < kwc; q++, wi += oc) {
+                a0 = FloatVector.broadcast(S, src[s + q]).fma(FloatVector.fromArray(S, w, wi, m), a0);
+            }
+        }
+        if (bias != null) {
+            a0 = a0.add(FloatVector.fromArray(S, bias, bi, m));
+        }
+        if (relu) {
+            a0 = a0.max(0f);
+        }
+        a0.intoArray(y, yi, m);
+    }
+
+    /** gemm's epilogue on one accumulator: {@code + bias}, then relu, then the store. */
+    private static void store(FloatVector v, float[] bias, int bi, boolean relu, float[] y, int yi) {
+        if (bias != null) {
+            v = v.add(FloatVector.fromArray(S, bias, bi));
+        }
+        if (relu) {
+            v = v.max(0f);
+        }
+        v.intoArray(y, yi);
+    }
+}
