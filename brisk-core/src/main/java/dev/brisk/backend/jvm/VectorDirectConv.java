@@ -24,6 +24,8 @@ final class VectorDirectConv {
     private static final int MAX_DEPTH = 27;
     /** Below this many multiply-adds the convolution runs on the calling thread. */
     private static final long PARALLEL_MIN_MACS = 1L << 17;
+    /** Adjacent output pixels computed together. */
+    private static final int PIXELS = 4;
 
     private VectorDirectConv() {
     }
@@ -68,22 +70,41 @@ final class VectorDirectConv {
         int oc = g.outChannels();
         int rowStride = g.width() * c;
         float[] patch = Scratch.get().patch(kh * kwc);
+        int pixelStep = g.strideW() * c;
+        // Output columns [owLo, owHi) have their whole window inside the image's width.
+        int owLo = Math.min(g.outW(), VectorGemm.ceilDiv(g.padLeft(), g.strideW()));
+        int owHi = Math.max(owLo, Math.min(g.outW(), Math.floorDiv(g.width() - kw + g.padLeft(), g.strideW()) + 1));
         for (int row = from; row < to; row++) {
             int n = row / g.outH();
             int ih0 = row % g.outH() * g.strideH() - g.padTop();
             boolean rowInside = ih0 >= 0 && ih0 + kh <= g.height();
-            int yi = yOff + row * g.outW() * oc;
-            for (int ow = 0; ow < g.outW(); ow++, yi += oc) {
-                int iw0 = ow * g.strideW() - g.padLeft();
-                if (rowInside && iw0 >= 0 && iw0 + kw <= g.width()) {
-                    int base = xOff + ((n * g.height() + ih0) * g.width() + iw0) * c;
-                    pixel(x, base, rowStride, kh, kwc, w, wOff, oc, bias, biasOff, relu, y, yi);
-                } else {
-                    window(g, x, xOff, n, ih0, iw0, patch);
-                    pixel(patch, 0, kwc, kh, kwc, w, wOff, oc, bias, biasOff, relu, y, yi);
+            int yRow = yOff + row * g.outW() * oc;
+            int ow = 0;
+            if (rowInside) {
+                for (; ow < owLo; ow++) {
+                    border(g, x, xOff, n, ih0, ow, patch, w, wOff, bias, biasOff, relu, y, yRow + ow * oc);
+                }
+                int base = xOff + ((n * g.height() + ih0) * g.width() + ow * g.strideW() - g.padLeft()) * c;
+                for (; ow + PIXELS <= owHi; ow += PIXELS, base += PIXELS * pixelStep) {
+                    pixels(x, base, rowStride, pixelStep, kh, kwc, w, wOff, oc, bias, biasOff, relu, y,
+                            yRow + ow * oc);
+                }
+                for (; ow < owHi; ow++, base += pixelStep) {
+                    pixel(x, base, rowStride, kh, kwc, w, wOff, oc, bias, biasOff, relu, y, yRow + ow * oc);
                 }
             }
+            for (; ow < g.outW(); ow++) {
+                border(g, x, xOff, n, ih0, ow, patch, w, wOff, bias, biasOff, relu, y, yRow + ow * oc);
+            }
         }
+    }
+
+    /** An output pixel whose window may hang over the padding: through a zero-padded copy of the window. */
+    private static void border(ConvGeometry g, float[] x, int xOff, int n, int ih0, int ow, float[] patch,
+                               float[] w, int wOff, float[] bias, int biasOff, boolean relu, float[] y, int yi) {
+        int kwc = g.kernelW() * g.channels();
+        window(g, x, xOff, n, ih0, ow * g.strideW() - g.padLeft(), patch);
+        pixel(patch, 0, kwc, g.kernelH(), kwc, w, wOff, g.outChannels(), bias, biasOff, relu, y, yi);
     }
 
     /** Copies the window at {@code (ih0, iw0)} of image {@code n} into {@code patch}, zeros over the padding. */
@@ -101,6 +122,105 @@ final class VectorDirectConv {
                 }
             }
         }
+    }
+
+    /**
+     * {@link #PIXELS} adjacent output pixels of a row, all channels, their windows inside the image: the first
+     * from {@code base}, each next one {@code pixelStep} further. Several pixels give the FMAs independent chains
+     * to overlap and share each weight load.
+     */
+    private static void pixels(float[] x, int base, int stride, int pixelStep, int kh, int kwc, float[] w,
+                               int wOff, int oc, float[] bias, int biasOff, boolean relu, float[] y, int yi) {
+        int j = 0;
+        for (; j + 2 * L <= oc; j += 2 * L) {
+            pixels2(x, base, stride, pixelStep, kh, kwc, w, wOff + j, oc, bias, biasOff + j, relu, y, yi + j);
+        }
+        for (; j < oc; j += L) {
+            pixels1(x, base, stride, pixelStep, kh, kwc, w, wOff + j, oc, bias, biasOff + j, relu, y, yi + j,
+                    oc - j);
+        }
+    }
+
+    /** Four pixels x two vectors of channels. */
+    private static void pixels2(float[] x, int base, int stride, int pixelStep, int kh, int kwc, float[] w, int wi,
+                                int oc, float[] bias, int bi, boolean relu, float[] y, int yi) {
+        FloatVector a00 = FloatVector.zero(S);
+        FloatVector a01 = a00;
+        FloatVector a10 = a00;
+        FloatVector a11 = a00;
+        FloatVector a20 = a00;
+        FloatVector a21 = a00;
+        FloatVector a30 = a00;
+        FloatVector a31 = a00;
+        int p1 = pixelStep;
+        int p2 = 2 * pixelStep;
+        int p3 = 3 * pixelStep;
+        for (int i = 0; i < kh; i++) {
+            int s = base + i * stride;
+            for (int q = 0; q < kwc; q++, wi += oc) {
+                FloatVector w0 = FloatVector.fromArray(S, w, wi);
+                FloatVector w1 = FloatVector.fromArray(S, w, wi + L);
+                FloatVector v0 = FloatVector.broadcast(S, x[s + q]);
+                a00 = v0.fma(w0, a00);
+                a01 = v0.fma(w1, a01);
+                FloatVector v1 = FloatVector.broadcast(S, x[s + q + p1]);
+                a10 = v1.fma(w0, a10);
+                a11 = v1.fma(w1, a11);
+                FloatVector v2 = FloatVector.broadcast(S, x[s + q + p2]);
+                a20 = v2.fma(w0, a20);
+                a21 = v2.fma(w1, a21);
+                FloatVector v3 = FloatVector.broadcast(S, x[s + q + p3]);
+                a30 = v3.fma(w0, a30);
+                a31 = v3.fma(w1, a31);
+            }
+        }
+        store(a00, bias, bi, relu, y, yi);
+        store(a01, bias, bi + L, relu, y, yi + L);
+        store(a10, bias, bi, relu, y, yi + oc);
+        store(a11, bias, bi + L, relu, y, yi + oc + L);
+        store(a20, bias, bi, relu, y, yi + 2 * oc);
+        store(a21, bias, bi + L, relu, y, yi + 2 * oc + L);
+        store(a30, bias, bi, relu, y, yi + 3 * oc);
+        store(a31, bias, bi + L, relu, y, yi + 3 * oc + L);
+    }
+
+    /** Four pixels x one vector of channels, its first {@code lanes} only. */
+    private static void pixels1(float[] x, int base, int stride, int pixelStep, int kh, int kwc, float[] w, int wi,
+                                int oc, float[] bias, int bi, boolean relu, float[] y, int yi, int lanes) {
+        VectorMask<Float> m = S.indexInRange(0, lanes);
+        FloatVector a0 = FloatVector.zero(S);
+        FloatVector a1 = a0;
+        FloatVector a2 = a0;
+        FloatVector a3 = a0;
+        for (int i = 0; i < kh; i++) {
+            int s = base + i * stride;
+            for (int q = 0; q < kwc; q++, wi += oc) {
+                FloatVector w0 = FloatVector.fromArray(S, w, wi, m);
+                a0 = FloatVector.broadcast(S, x[s + q]).fma(w0, a0);
+                a1 = FloatVector.broadcast(S, x[s + q + pixelStep]).fma(w0, a1);
+                a2 = FloatVector.broadcast(S, x[s + q + 2 * pixelStep]).fma(w0, a2);
+                a3 = FloatVector.broadcast(S, x[s + q + 3 * pixelStep]).fma(w0, a3);
+            }
+        }
+        // Written out here: a mask or vector passed to a call that is not inlined, or a vector variable that may be
+        // null, is an object on the heap.
+        if (bias != null) {
+            FloatVector b = FloatVector.fromArray(S, bias, bi, m);
+            a0 = a0.add(b);
+            a1 = a1.add(b);
+            a2 = a2.add(b);
+            a3 = a3.add(b);
+        }
+        if (relu) {
+            a0 = a0.max(0f);
+            a1 = a1.max(0f);
+            a2 = a2.max(0f);
+            a3 = a3.max(0f);
+        }
+        a0.intoArray(y, yi, m);
+        a1.intoArray(y, yi + oc, m);
+        a2.intoArray(y, yi + 2 * oc, m);
+        a3.intoArray(y, yi + 3 * oc, m);
     }
 
     /**
@@ -163,7 +283,6 @@ final class VectorDirectConv {
     /** One vector of channels, its first {@code lanes} only (the last vector may be partial). */
     private static void pixel1(float[] src, int base, int stride, int kh, int kwc, float[] w, int wi, int oc,
                                float[] bias, int bi, boolean relu, float[] y, int yi, int lanes) {
-        // Made here, not passed in: a mask handed to a call that is not inlined is an object on the heap.
         VectorMask<Float> m = S.indexInRange(0, lanes);
         FloatVector a0 = FloatVector.zero(S);
         for (int i = 0; i < kh; i++) {
