@@ -18,6 +18,7 @@ final class Scratch {
     private int[] dims = new int[0];
     private float[] tail = new float[0];
     private float[] patch = new float[0];
+    private int[] taps = new int[0];
 
     private Scratch() {
     }
@@ -64,6 +65,14 @@ final class Scratch {
             patch = new float[size];
         }
         return patch;
+    }
+
+    /** A direct convolution's tap offsets within the image, from a window's first cell. */
+    int[] taps(int size) {
+        if (taps.length < size) {
+            taps = new int[size];
+        }
+        return taps;
     }
 
     /** The last, partial vector of an elementwise loop, padded to whole vectors. */

@@ -69,7 +69,14 @@ final class VectorDirectConv {
         int kwc = kw * c;
         int oc = g.outChannels();
         int rowStride = g.width() * c;
-        float[] patch = Scratch.get().patch(kh * kwc);
+        int k = kh * kwc;
+        float[] patch = Scratch.get().patch(k);
+        int[] taps = Scratch.get().taps(k);
+        for (int i = 0, p = 0; i < kh; i++) {
+            for (int q = 0; q < kwc; q++) {
+                taps[p++] = i * rowStride + q;
+            }
+        }
         int pixelStep = g.strideW() * c;
         // Output columns [owLo, owHi) have their whole window inside the image's width.
         int owLo = Math.min(g.outW(), VectorGemm.ceilDiv(g.padLeft(), g.strideW()));
@@ -85,9 +92,15 @@ final class VectorDirectConv {
                     border(g, x, xOff, n, ih0, ow, patch, w, wOff, bias, biasOff, relu, y, yRow + ow * oc);
                 }
                 int base = xOff + ((n * g.height() + ih0) * g.width() + ow * g.strideW() - g.padLeft()) * c;
-                for (; ow + PIXELS <= owHi; ow += PIXELS, base += PIXELS * pixelStep) {
-                    pixels(x, base, rowStride, pixelStep, kh, kwc, w, wOff, oc, bias, biasOff, relu, y,
-                            yRow + ow * oc);
+                if (owHi - ow >= PIXELS) {
+                    for (int o = ow; o < owHi; o += PIXELS) {
+                        // The last block ends at owHi, recomputing a few pixels (same bits) rather than leaving
+                        // them to the slower single-pixel path.
+                        int start = Math.min(o, owHi - PIXELS);
+                        pixels(x, base + (start - ow) * pixelStep, taps, k, pixelStep, w, wOff, oc, bias, biasOff,
+                                relu, y, yRow + start * oc);
+                    }
+                    ow = owHi;
                 }
                 for (; ow < owHi; ow++, base += pixelStep) {
                     pixel(x, base, rowStride, kh, kwc, w, wOff, oc, bias, biasOff, relu, y, yRow + ow * oc);
@@ -129,21 +142,20 @@ final class VectorDirectConv {
      * from {@code base}, each next one {@code pixelStep} further. Several pixels give the FMAs independent chains
      * to overlap and share each weight load.
      */
-    private static void pixels(float[] x, int base, int stride, int pixelStep, int kh, int kwc, float[] w,
-                               int wOff, int oc, float[] bias, int biasOff, boolean relu, float[] y, int yi) {
+    private static void pixels(float[] x, int base, int[] taps, int k, int pixelStep, float[] w, int wOff, int oc,
+                               float[] bias, int biasOff, boolean relu, float[] y, int yi) {
         int j = 0;
         for (; j + 2 * L <= oc; j += 2 * L) {
-            pixels2(x, base, stride, pixelStep, kh, kwc, w, wOff + j, oc, bias, biasOff + j, relu, y, yi + j);
+            pixels2(x, base, taps, k, pixelStep, w, wOff + j, oc, bias, biasOff + j, relu, y, yi + j);
         }
         for (; j < oc; j += L) {
-            pixels1(x, base, stride, pixelStep, kh, kwc, w, wOff + j, oc, bias, biasOff + j, relu, y, yi + j,
-                    oc - j);
+            pixels1(x, base, taps, k, pixelStep, w, wOff + j, oc, bias, biasOff + j, relu, y, yi + j, oc - j);
         }
     }
 
     /** Four pixels x two vectors of channels. */
-    private static void pixels2(float[] x, int base, int stride, int pixelStep, int kh, int kwc, float[] w, int wi,
-                                int oc, float[] bias, int bi, boolean relu, float[] y, int yi) {
+    private static void pixels2(float[] x, int base, int[] taps, int k, int pixelStep, float[] w, int wi, int oc,
+                                float[] bias, int bi, boolean relu, float[] y, int yi) {
         FloatVector a00 = FloatVector.zero(S);
         FloatVector a01 = a00;
         FloatVector a10 = a00;
@@ -155,24 +167,22 @@ final class VectorDirectConv {
         int p1 = pixelStep;
         int p2 = 2 * pixelStep;
         int p3 = 3 * pixelStep;
-        for (int i = 0; i < kh; i++) {
-            int s = base + i * stride;
-            for (int q = 0; q < kwc; q++, wi += oc) {
-                FloatVector w0 = FloatVector.fromArray(S, w, wi);
-                FloatVector w1 = FloatVector.fromArray(S, w, wi + L);
-                FloatVector v0 = FloatVector.broadcast(S, x[s + q]);
-                a00 = v0.fma(w0, a00);
-                a01 = v0.fma(w1, a01);
-                FloatVector v1 = FloatVector.broadcast(S, x[s + q + p1]);
-                a10 = v1.fma(w0, a10);
-                a11 = v1.fma(w1, a11);
-                FloatVector v2 = FloatVector.broadcast(S, x[s + q + p2]);
-                a20 = v2.fma(w0, a20);
-                a21 = v2.fma(w1, a21);
-                FloatVector v3 = FloatVector.broadcast(S, x[s + q + p3]);
-                a30 = v3.fma(w0, a30);
-                a31 = v3.fma(w1, a31);
-            }
+        for (int p = 0; p < k; p++, wi += oc) {
+            int s = base + taps[p];
+            FloatVector w0 = FloatVector.fromArray(S, w, wi);
+            FloatVector w1 = FloatVector.fromArray(S, w, wi + L);
+            FloatVector v0 = FloatVector.broadcast(S, x[s]);
+            a00 = v0.fma(w0, a00);
+            a01 = v0.fma(w1, a01);
+            FloatVector v1 = FloatVector.broadcast(S, x[s + p1]);
+            a10 = v1.fma(w0, a10);
+            a11 = v1.fma(w1, a11);
+            FloatVector v2 = FloatVector.broadcast(S, x[s + p2]);
+            a20 = v2.fma(w0, a20);
+            a21 = v2.fma(w1, a21);
+            FloatVector v3 = FloatVector.broadcast(S, x[s + p3]);
+            a30 = v3.fma(w0, a30);
+            a31 = v3.fma(w1, a31);
         }
         store(a00, bias, bi, relu, y, yi);
         store(a01, bias, bi + L, relu, y, yi + L);
@@ -185,23 +195,22 @@ final class VectorDirectConv {
     }
 
     /** Four pixels x one vector of channels, its first {@code lanes} only. */
-    private static void pixels1(float[] x, int base, int stride, int pixelStep, int kh, int kwc, float[] w, int wi,
-                                int oc, float[] bias, int bi, boolean relu, float[] y, int yi, int lanes) {
+    private static void pixels1(float[] x, int base, int[] taps, int k, int pixelStep, float[] w, int wi, int oc,
+                                float[] bias, int bi, boolean relu, float[] y, int yi, int lanes) {
         VectorMask<Float> m = S.indexInRange(0, lanes);
         FloatVector a0 = FloatVector.zero(S);
         FloatVector a1 = a0;
         FloatVector a2 = a0;
         FloatVector a3 = a0;
-        for (int i = 0; i < kh; i++) {
-            int s = base + i * stride;
-            for (int q = 0; q < kwc; q++, wi += oc) {
-                FloatVector w0 = FloatVector.fromArray(S, w, wi, m);
-                a0 = FloatVector.broadcast(S, x[s + q]).fma(w0, a0);
-                a1 = FloatVector.broadcast(S, x[s + q + pixelStep]).fma(w0, a1);
-                a2 = FloatVector.broadcast(S, x[s + q + 2 * pixelStep]).fma(w0, a2);
-                a3 = FloatVector.broadcast(S, x[s + q + 3 * pixelStep]).fma(w0, a3);
-            }
+        for (int p = 0; p < k; p++, wi += oc) {
+            int s = base + taps[p];
+            FloatVector w0 = FloatVector.fromArray(S, w, wi, m);
+            a0 = FloatVector.broadcast(S, x[s]).fma(w0, a0);
+            a1 = FloatVector.broadcast(S, x[s + pixelStep]).fma(w0, a1);
+            a2 = FloatVector.broadcast(S, x[s + 2 * pixelStep]).fma(w0, a2);
+            a3 = FloatVector.broadcast(S, x[s + 3 * pixelStep]).fma(w0, a3);
         }
+
         // Written out here: a mask or vector passed to a call that is not inlined, or a vector variable that may be
         // null, is an object on the heap.
         if (bias != null) {
