@@ -20,8 +20,12 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorDirectConv {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
-    /** The deepest kernel ({@code kh kw cin}) computed directly. */
-    private static final int MAX_DEPTH = 27;
+    /**
+     * The deepest kernel ({@code kh kw cin}) computed directly. Against im2col + gemm, 28x28 images, one thread
+     * (BENCHMARKS.md, "Direct convolution"): 1.8x faster at depth 9, 27 and 36, 1.5x at 72, even at 144. It must
+     * stay within one gemm depth block (320), or gemm would sum in another order and give other bits.
+     */
+    private static final int MAX_DEPTH = 96;
     /** Below this many multiply-adds the convolution runs on the calling thread. */
     private static final long PARALLEL_MIN_MACS = 1L << 17;
     /** Adjacent output pixels computed together. */

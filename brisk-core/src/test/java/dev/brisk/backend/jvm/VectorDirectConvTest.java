@@ -35,6 +35,8 @@ class VectorDirectConvTest {
             geometry(1, 7, 9, 2, 3, 2, 1, 1, 2, 0, 1, 0, 0),
             geometry(3, 5, 5, 1, 1, 1, 6, 1, 1, 0, 0, 0, 0),
             geometry(2, 4, 4, 1, 5, 5, 8, 1, 1, 2, 2, 2, 2),
+            geometry(3, 9, 11, 8, 3, 3, 40, 1, 1, 1, 1, 1, 1),
+            geometry(1, 15, 15, 10, 3, 3, 64, 2, 2, 0, 0, 0, 0),
             geometry(128, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 0, 0),
         };
         withBudgets(() -> {
@@ -50,7 +52,7 @@ class VectorDirectConvTest {
     /** Deep kernels and activations other than relu stay on the column path. */
     @Test
     void deepKernelsAndOtherActivationsAreNotDirect() {
-        ConvGeometry deep = geometry(2, 13, 13, 32, 3, 3, 64, 1, 1, 0, 0, 0, 0);
+        ConvGeometry deep = geometry(2, 13, 13, 11, 3, 3, 64, 1, 1, 0, 0, 0, 0);
         ConvGeometry shallow = geometry(2, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 0, 0);
         assertTrue(!VectorDirectConv.applies(deep, null));
         assertTrue(VectorDirectConv.applies(shallow, null));
