@@ -188,14 +188,38 @@ final class VectorDirectConv {
             a30 = v3.fma(w0, a30);
             a31 = v3.fma(w1, a31);
         }
-        store(a00, bias, bi, relu, y, yi);
-        store(a01, bias, bi + L, relu, y, yi + L);
-        store(a10, bias, bi, relu, y, yi + oc);
-        store(a11, bias, bi + L, relu, y, yi + oc + L);
-        store(a20, bias, bi, relu, y, yi + 2 * oc);
-        store(a21, bias, bi + L, relu, y, yi + 2 * oc + L);
-        store(a30, bias, bi, relu, y, yi + 3 * oc);
-        store(a31, bias, bi + L, relu, y, yi + 3 * oc + L);
+        // Written out here: a vector passed to a call that is not inlined is an object on the heap, and
+        // whether a call is inlined depends on what else the JIT has seen.
+        if (bias != null) {
+            FloatVector b0 = FloatVector.fromArray(S, bias, bi);
+            FloatVector b1 = FloatVector.fromArray(S, bias, bi + L);
+            a00 = a00.add(b0);
+            a01 = a01.add(b1);
+            a10 = a10.add(b0);
+            a11 = a11.add(b1);
+            a20 = a20.add(b0);
+            a21 = a21.add(b1);
+            a30 = a30.add(b0);
+            a31 = a31.add(b1);
+        }
+        if (relu) {
+            a00 = a00.max(0f);
+            a01 = a01.max(0f);
+            a10 = a10.max(0f);
+            a11 = a11.max(0f);
+            a20 = a20.max(0f);
+            a21 = a21.max(0f);
+            a30 = a30.max(0f);
+            a31 = a31.max(0f);
+        }
+        a00.intoArray(y, yi);
+        a01.intoArray(y, yi + L);
+        a10.intoArray(y, yi + oc);
+        a11.intoArray(y, yi + oc + L);
+        a20.intoArray(y, yi + 2 * oc);
+        a21.intoArray(y, yi + 2 * oc + L);
+        a30.intoArray(y, yi + 3 * oc);
+        a31.intoArray(y, yi + 3 * oc + L);
     }
 
     /** Four pixels x one vector of channels, its first {@code lanes} only. */
@@ -215,8 +239,7 @@ final class VectorDirectConv {
             a3 = FloatVector.broadcast(S, x[s + 3 * pixelStep]).fma(w0, a3);
         }
 
-        // Written out here: a mask or vector passed to a call that is not inlined, or a vector variable that may be
-        // null, is an object on the heap.
+        // Written out here: a mask or vector passed to a call that is not inlined is an object on the heap.
         if (bias != null) {
             FloatVector b = FloatVector.fromArray(S, bias, bi, m);
             a0 = a0.add(b);
@@ -271,10 +294,28 @@ final class VectorDirectConv {
                 a3 = v.fma(FloatVector.fromArray(S, w, wi + 3 * L), a3);
             }
         }
-        store(a0, bias, bi, relu, y, yi);
-        store(a1, bias, bi + L, relu, y, yi + L);
-        store(a2, bias, bi + 2 * L, relu, y, yi + 2 * L);
-        store(a3, bias, bi + 3 * L, relu, y, yi + 3 * L);
+        // Written out here: a vector passed to a call that is not inlined is an object on the heap, and
+        // whether a call is inlined depends on what else the JIT has seen.
+        if (bias != null) {
+            FloatVector b0 = FloatVector.fromArray(S, bias, bi);
+            FloatVector b1 = FloatVector.fromArray(S, bias, bi + 2 * L);
+            FloatVector b2 = FloatVector.fromArray(S, bias, bi + 3 * L);
+            FloatVector b3 = FloatVector.fromArray(S, bias, bi + L);
+            a0 = a0.add(b0);
+            a1 = a1.add(b3);
+            a2 = a2.add(b1);
+            a3 = a3.add(b2);
+        }
+        if (relu) {
+            a0 = a0.max(0f);
+            a1 = a1.max(0f);
+            a2 = a2.max(0f);
+            a3 = a3.max(0f);
+        }
+        a0.intoArray(y, yi);
+        a1.intoArray(y, yi + L);
+        a2.intoArray(y, yi + 2 * L);
+        a3.intoArray(y, yi + 3 * L);
     }
 
     private static void pixel2(float[] src, int base, int stride, int kh, int kwc, float[] w, int wi, int oc,
@@ -289,8 +330,20 @@ final class VectorDirectConv {
                 a1 = v.fma(FloatVector.fromArray(S, w, wi + L), a1);
             }
         }
-        store(a0, bias, bi, relu, y, yi);
-        store(a1, bias, bi + L, relu, y, yi + L);
+        // Written out here: a vector passed to a call that is not inlined is an object on the heap, and
+        // whether a call is inlined depends on what else the JIT has seen.
+        if (bias != null) {
+            FloatVector b0 = FloatVector.fromArray(S, bias, bi);
+            FloatVector b1 = FloatVector.fromArray(S, bias, bi + L);
+            a0 = a0.add(b0);
+            a1 = a1.add(b1);
+        }
+        if (relu) {
+            a0 = a0.max(0f);
+            a1 = a1.max(0f);
+        }
+        a0.intoArray(y, yi);
+        a1.intoArray(y, yi + L);
     }
 
     /** One vector of channels, its first {@code lanes} only (the last vector may be partial). */
@@ -311,16 +364,5 @@ final class VectorDirectConv {
             a0 = a0.max(0f);
         }
         a0.intoArray(y, yi, m);
-    }
-
-    /** gemm's epilogue on one accumulator: {@code + bias}, then relu, then the store. */
-    private static void store(FloatVector v, float[] bias, int bi, boolean relu, float[] y, int yi) {
-        if (bias != null) {
-            v = v.add(FloatVector.fromArray(S, bias, bi));
-        }
-        if (relu) {
-            v = v.max(0f);
-        }
-        v.intoArray(y, yi);
     }
 }
