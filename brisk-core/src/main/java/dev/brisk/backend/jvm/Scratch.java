@@ -59,7 +59,10 @@ final class Scratch {
         return columns;
     }
 
-    /** One output pixel's input window, zero where it hangs over the padding (a direct convolution's border). */
+    /**
+     * A direct convolution's small buffer: one output pixel's input window (zero over the padding), or the
+     * filter gradient's running sums.
+     */
     float[] patch(int size) {
         if (patch.length < size) {
             patch = new float[size];

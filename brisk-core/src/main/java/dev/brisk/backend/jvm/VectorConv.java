@@ -178,13 +178,25 @@ final class VectorConv {
         VectorElementwise.sumSlices(partials, slots, size, dw, dwOff);
     }
 
-    /** {@code dw = sum over images [n0, n1) of columns^T dy}, on the calling thread. */
+    /**
+     * {@code dw = sum over images [n0, n1) of columns^T dy}, on the calling thread; a shallow kernel directly
+     * ({@link VectorDirectFilterGradient}), to the same bits.
+     */
     private static void filterGradient(ConvGeometry g, int n0, int n1, float[] x, int xOff, float[] dy, int dyOff,
                                        float[] dw, int dwOff) {
+        if (VectorDirectFilterGradient.applies(g)) {
+            VectorDirectFilterGradient.filterGradient(g, n0, n1, chunkRows(g), x, xOff, dy, dyOff, dw, dwOff);
+        } else {
+            filterGradientViaColumns(g, n0, n1, chunkRows(g), x, xOff, dy, dyOff, dw, dwOff);
+        }
+    }
+
+    /** {@code dw = sum over images [n0, n1) of columns^T dy}, {@code chunk} output rows of columns at a time. */
+    static void filterGradientViaColumns(ConvGeometry g, int n0, int n1, int chunk, float[] x, int xOff, float[] dy,
+                                         int dyOff, float[] dw, int dwOff) {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         int imageRows = g.outH() * g.outW();
-        int chunk = chunkRows(g);
         int start = n0 * imageRows;
         int end = n1 * imageRows;
         if (start == end) {
@@ -225,7 +237,7 @@ final class VectorConv {
     }
 
     /** Rows per chunk: as many as fit the scratch budget, a multiple of gemm's register tile height. */
-    private static int chunkRows(ConvGeometry g) {
+    static int chunkRows(ConvGeometry g) {
         int rows = Math.max(1, CHUNK_FLOATS / Im2Col.rowLength(g));
         return rows < VectorGemm.MR ? rows : rows / VectorGemm.MR * VectorGemm.MR;
     }
