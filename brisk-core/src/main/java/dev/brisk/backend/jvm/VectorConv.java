@@ -10,7 +10,9 @@ import java.util.Arrays;
  * matrix fits in {@link #CHUNK_FLOATS} of per-thread scratch (so it is still in L2 when gemm reads it), and the
  * batch is split across threads by whole images, so that col2im's scatter never races (and gemm then runs
  * serially inside each thread). A 1x1, stride-1, unpadded kernel needs no column matrix at all, and a
- * single-channel input uses the transposed column matrix (see {@link #transposedColumns}).
+ * single-channel input uses the transposed column matrix (see {@link #transposedColumns}). Shallow kernels skip
+ * the column matrix in the forward pass ({@link VectorDirectConv}) and the filter gradient
+ * ({@link VectorDirectFilterGradient}), to the same bits.
  */
 final class VectorConv {
     /** The most floats of column matrix a thread holds at once (512 KiB). */
