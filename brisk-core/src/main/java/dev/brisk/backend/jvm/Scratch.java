@@ -17,6 +17,8 @@ final class Scratch {
     private final RegionArgs regionArgs = new RegionArgs();
     private int[] dims = new int[0];
     private float[] tail = new float[0];
+    private float[] patch = new float[0];
+    private int[] taps = new int[0];
 
     private Scratch() {
     }
@@ -55,6 +57,25 @@ final class Scratch {
             columns = new float[size];
         }
         return columns;
+    }
+
+    /**
+     * A direct convolution's small buffer: one output pixel's input window (zero over the padding), or the
+     * filter gradient's running sums.
+     */
+    float[] patch(int size) {
+        if (patch.length < size) {
+            patch = new float[size];
+        }
+        return patch;
+    }
+
+    /** A direct convolution's tap offsets within the image, from a window's first cell. */
+    int[] taps(int size) {
+        if (taps.length < size) {
+            taps = new int[size];
+        }
+        return taps;
     }
 
     /** The last, partial vector of an elementwise loop, padded to whole vectors. */

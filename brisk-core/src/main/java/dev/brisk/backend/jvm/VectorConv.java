@@ -10,7 +10,9 @@ import java.util.Arrays;
  * matrix fits in {@link #CHUNK_FLOATS} of per-thread scratch (so it is still in L2 when gemm reads it), and the
  * batch is split across threads by whole images, so that col2im's scatter never races (and gemm then runs
  * serially inside each thread). A 1x1, stride-1, unpadded kernel needs no column matrix at all, and a
- * single-channel input uses the transposed column matrix (see {@link #transposedColumns}).
+ * single-channel input uses the transposed column matrix (see {@link #transposedColumns}). Shallow kernels skip
+ * the column matrix in the forward pass ({@link VectorDirectConv}) and the filter gradient
+ * ({@link VectorDirectFilterGradient}), to the same bits.
  */
 final class VectorConv {
     /** The most floats of column matrix a thread holds at once (512 KiB). */
@@ -27,10 +29,24 @@ final class VectorConv {
 
     /**
      * {@code y = fn(conv2d(x, w) + bias)}, the bias and activation applied by gemm to each block of output rows
-     * as it is stored (see {@link VectorGemm#gemm}); a null {@code bias} or {@code fn} skips that part.
+     * as it is stored (see {@link VectorGemm#gemm}); a null {@code bias} or {@code fn} skips that part. A shallow
+     * kernel with relu or no activation is computed directly ({@link VectorDirectConv}), to the same bits.
      */
     static void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
                        UnaryFn fn, float alpha, float[] y, int yOff) {
+        if (VectorDirectConv.applies(g, fn)) {
+            VectorDirectConv.conv2d(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, y, yOff);
+        } else {
+            viaColumns(g, x, xOff, w, wOff, bias, biasOff, fn, alpha, y, yOff);
+        }
+    }
+
+    /**
+     * The forward convolution as im2col + gemm, whatever the depth: what {@link VectorDirectConv} reproduces bit
+     * for bit for shallow kernels.
+     */
+    static void viaColumns(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
+                           UnaryFn fn, float alpha, float[] y, int yOff) {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         if (isPointwise(g)) {
@@ -164,13 +180,25 @@ final class VectorConv {
         VectorElementwise.sumSlices(partials, slots, size, dw, dwOff);
     }
 
-    /** {@code dw = sum over images [n0, n1) of columns^T dy}, on the calling thread. */
+    /**
+     * {@code dw = sum over images [n0, n1) of columns^T dy}, on the calling thread; a shallow kernel directly
+     * ({@link VectorDirectFilterGradient}), to the same bits.
+     */
     private static void filterGradient(ConvGeometry g, int n0, int n1, float[] x, int xOff, float[] dy, int dyOff,
                                        float[] dw, int dwOff) {
+        if (VectorDirectFilterGradient.applies(g)) {
+            VectorDirectFilterGradient.filterGradient(g, n0, n1, chunkRows(g), x, xOff, dy, dyOff, dw, dwOff);
+        } else {
+            filterGradientViaColumns(g, n0, n1, chunkRows(g), x, xOff, dy, dyOff, dw, dwOff);
+        }
+    }
+
+    /** {@code dw = sum over images [n0, n1) of columns^T dy}, {@code chunk} output rows of columns at a time. */
+    static void filterGradientViaColumns(ConvGeometry g, int n0, int n1, int chunk, float[] x, int xOff, float[] dy,
+                                         int dyOff, float[] dw, int dwOff) {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         int imageRows = g.outH() * g.outW();
-        int chunk = chunkRows(g);
         int start = n0 * imageRows;
         int end = n1 * imageRows;
         if (start == end) {
@@ -211,7 +239,7 @@ final class VectorConv {
     }
 
     /** Rows per chunk: as many as fit the scratch budget, a multiple of gemm's register tile height. */
-    private static int chunkRows(ConvGeometry g) {
+    static int chunkRows(ConvGeometry g) {
         int rows = Math.max(1, CHUNK_FLOATS / Im2Col.rowLength(g));
         return rows < VectorGemm.MR ? rows : rows / VectorGemm.MR * VectorGemm.MR;
     }

@@ -21,7 +21,7 @@ final class VectorGemm {
     /** Columns of the register tile (two vectors). */
     static final int NR = 2 * L;
     /** Depth of a block. 320 keeps the 3x3x32 im2col depth (288) in one block; 256 and 384 measure about the same. */
-    private static final int KC = 320;
+    static final int KC = 320;
     /** Rows of op(A) swept per packed B panel (a multiple of {@link #MR}): the rows stay in L2 across panels. */
     private static final int MC = 96;
     /** Columns of a packed B block (a multiple of {@link #NR}). */

@@ -1,0 +1,96 @@
+package dev.brisk.backend.jvm;
+
+import static dev.brisk.backend.jvm.Arrays2.assertClose;
+import static dev.brisk.backend.jvm.Arrays2.uniform;
+import static dev.brisk.backend.jvm.Arrays2.withBudgets;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brisk.backend.Kernels;
+import dev.brisk.backend.Kernels.ConvGeometry;
+import dev.brisk.backend.UnaryFn;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The direct convolution gives exactly the bits of the im2col + gemm path it replaces for shallow kernels (with
+ * and without bias and relu, over padding and strides, on channel counts that are not multiples of the vector
+ * length, with one and two threads), and matches the scalar reference.
+ */
+class VectorDirectConvTest {
+    private static final Kernels SCALAR = new ScalarKernels();
+    private final Random random = new Random(20261203);
+
+    @Test
+    void directConvolutionIsTheColumnPathBitForBit() {
+        ConvGeometry[] convs = {
+            geometry(1, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 0, 0),
+            geometry(3, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 0, 0),
+            geometry(3, 9, 7, 1, 3, 3, 7, 1, 1, 0, 0, 0, 0),
+            geometry(3, 9, 7, 1, 3, 3, 33, 1, 1, 1, 1, 1, 1),
+            geometry(1, 11, 13, 1, 3, 3, 65, 2, 2, 1, 1, 1, 1),
+            geometry(3, 10, 9, 1, 3, 3, 32, 2, 1, 0, 1, 1, 0),
+            geometry(1, 6, 8, 1, 5, 3, 129, 1, 1, 2, 1, 2, 1),
+            geometry(3, 7, 5, 3, 3, 3, 16, 1, 1, 1, 1, 1, 1),
+            geometry(1, 7, 9, 2, 3, 2, 1, 1, 2, 0, 1, 0, 0),
+            geometry(3, 5, 5, 1, 1, 1, 6, 1, 1, 0, 0, 0, 0),
+            geometry(2, 4, 4, 1, 5, 5, 8, 1, 1, 2, 2, 2, 2),
+            geometry(3, 9, 11, 8, 3, 3, 40, 1, 1, 1, 1, 1, 1),
+            geometry(1, 15, 15, 10, 3, 3, 64, 2, 2, 0, 0, 0, 0),
+            geometry(128, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 0, 0),
+        };
+        withBudgets(() -> {
+            for (ConvGeometry g : convs) {
+                assertTrue(VectorDirectConv.applies(g, UnaryFn.RELU), g.toString());
+                for (int flags = 0; flags < 4; flags++) {
+                    check(g, (flags & 1) != 0, (flags & 2) != 0);
+                }
+            }
+        });
+    }
+
+    /** Deep kernels and activations other than relu stay on the column path. */
+    @Test
+    void deepKernelsAndOtherActivationsAreNotDirect() {
+        ConvGeometry deep = geometry(2, 13, 13, 11, 3, 3, 64, 1, 1, 0, 0, 0, 0);
+        ConvGeometry shallow = geometry(2, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 0, 0);
+        assertTrue(!VectorDirectConv.applies(deep, null));
+        assertTrue(VectorDirectConv.applies(shallow, null));
+        assertTrue(!VectorDirectConv.applies(shallow, UnaryFn.TANH));
+    }
+
+    private void check(ConvGeometry g, boolean withBias, boolean relu) {
+        int oc = g.outChannels();
+        int rows = g.batch() * g.outH() * g.outW();
+        float[] x = uniform(random, 3 + g.batch() * g.height() * g.width() * g.channels(), -1, 1);
+        // Zeros of both signs: a padded tap adds 0 x w to the chain, which turns a -0 sum into +0.
+        for (int i = 0; i < x.length; i += 5) {
+            x[i] = i % 2 == 0 ? 0f : -0f;
+        }
+        float[] w = uniform(random, 5 + g.kernelH() * g.kernelW() * g.channels() * oc, -1, 1);
+        w[5] = -0f;
+        float[] bias = withBias ? uniform(random, 2 + oc, -1, 1) : null;
+        UnaryFn fn = relu ? UnaryFn.RELU : null;
+        float[] columns = uniform(random, 1 + rows * oc + 3, -1, 1);
+        float[] direct = columns.clone();
+        float[] reference = columns.clone();
+        VectorConv.viaColumns(g, x, 3, w, 5, bias, 2, fn, 0f, columns, 1);
+        VectorDirectConv.conv2d(g, x, 3, w, 5, bias, 2, relu, direct, 1);
+        SCALAR.conv2dBiasActivation(g, x, 3, w, 5, bias, 2, fn, 0f, reference, 1);
+        String what = "conv2d " + g + " bias=" + withBias + " relu=" + relu;
+        for (int i = 0; i < columns.length; i++) {
+            int index = i;
+            assertEquals(Float.floatToRawIntBits(columns[i]), Float.floatToRawIntBits(direct[i]),
+                    () -> what + ": element " + index + " is " + direct[index] + ", im2col gives " + columns[index]);
+        }
+        assertClose(what + " vs reference", reference, direct, 1e-4f, 1e-4f);
+    }
+
+    /** A geometry with the output size that the padding (top, left, bottom, right) and strides give. */
+    private static ConvGeometry geometry(int n, int h, int w, int c, int kh, int kw, int oc, int sh, int sw,
+                                         int top, int left, int bottom, int right) {
+        int outH = (h + top + bottom - kh) / sh + 1;
+        int outW = (w + left + right - kw) / sw + 1;
+        return new ConvGeometry(n, h, w, c, kh, kw, oc, sh, sw, top, left, outH, outW);
+    }
+}
