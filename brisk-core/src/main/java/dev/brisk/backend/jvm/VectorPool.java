@@ -173,8 +173,16 @@ final class VectorPool {
         }
         if (rows == 2 && cols == 2 && channels % L == 0) {
             maxWindow2x2Backward(x, base, rowStride, channels, dy, gi, dx, dxBase, store);
-            return;
+        } else {
+            maxWindowBackwardMasked(x, base, rowStride, channels, rows, cols, dy, gi, dx, dxBase, store);
         }
+    }
+
+    // A method of its own, with only arrays and ints for arguments: compiled inside maxWindowBackward while the 2x2
+    // branch was the hot one, this loop's vector calls were left cold and uninlined, and it then allocated its
+    // vectors and masks on every window (9 KB per call, seen after FusedKernelsTest had run in the same JVM).
+    private static void maxWindowBackwardMasked(float[] x, int base, int rowStride, int channels, int rows, int cols,
+                                                float[] dy, int gi, float[] dx, int dxBase, boolean store) {
         for (int c = 0; c < channels; c += L) {
             VectorMask<Float> m = S.indexInRange(c, channels);
             FloatVector best = FloatVector.fromArray(S, x, base + c, m);
