@@ -12,69 +12,74 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
+import org.apache.commons.cli.Options;
 
 /**
  * {@code brisk bench}: measures the kernels' gemm peak in this JVM, then trains every requested workload x mode x
  * thread count in a fresh JVM each, one after the other, and prints a table, the scaling and eager/compiled ratios,
  * and every run's RESULT line.
  */
-@Command(name = "bench",
-        mixinStandardHelpOptions = true,
-        sortOptions = false,
-        description = {
+public final class BenchCommand implements Subcommand {
+    private static final List<String> DESCRIPTION = List.of(
             "Benchmarks the reference workloads: eager and compiled, at 1 thread and at all threads, each run in a"
                     + " fresh JVM, one at a time. Throughput is the last epoch's (the first is a warm-up).",
             "Prints a table with achieved GFLOP/s and the percentage of the measured gemm peak, then one RESULT"
-                    + " line per run."})
-public final class BenchCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+                    + " line per run.");
+    private static final Options OPTIONS = CliOptions.of(
+            CliOptions.valued("workloads", "w1,w2", "Workloads (default: w1,w2)."),
+            CliOptions.valued("modes", "compiled,eager", "Modes (default: compiled,eager)."),
+            CliOptions.valued("threads", "N[,N...]", "Thread budgets (default: 1 and the whole budget)."),
+            CliOptions.valued("epochs", "N", "Epochs per run; the last is measured (default: 2)."),
+            CliOptions.valued("seed", "S", "Seed of every run (default: 1)."),
+            CliOptions.valued("data", "DIR",
+                    "Directory of the Fashion-MNIST IDX files (default: " + FashionMnist.DEFAULT_DIR + ")."),
+            CliOptions.valued("limit", "N",
+                    "Train on the first N training samples only (quick checks, not reference figures)."),
+            CliOptions.flag("skip-gemm", "Do not measure the gemm peak (no percentage column)."),
+            CliOptions.valued("repeat", "N", "Rounds: every configuration runs once per round, round after round,"
+                    + " so that runs compared in a ratio are close in time; the table shows medians, the ratios each"
+                    + " round's and their median (default: 1)."));
 
-    @Option(names = "--workloads", split = ",", paramLabel = "w1,w2",
-            converter = TrainCommand.WorkloadConverter.class, description = "Workloads (default: w1,w2).")
     List<Workload> workloads = new ArrayList<>(List.of(Workload.values()));
-
-    @Option(names = "--modes", split = ",", paramLabel = "compiled,eager",
-            description = "Modes (default: compiled,eager).")
     List<String> modes = new ArrayList<>(List.of("compiled", "eager"));
-
-    @Option(names = "--threads", split = ",", paramLabel = "N[,N...]",
-            description = "Thread budgets (default: 1 and the whole budget).")
     List<Integer> threads;
-
-    @Option(names = "--epochs", paramLabel = "N",
-            description = "Epochs per run; the last is measured (default: ${DEFAULT-VALUE}).")
     int epochs = 2;
-
-    @Option(names = "--seed", paramLabel = "S", description = "Seed of every run (default: ${DEFAULT-VALUE}).")
     long seed = 1;
-
-    @Option(names = "--data", paramLabel = "DIR",
-            description = "Directory of the Fashion-MNIST IDX files (default: ${DEFAULT-VALUE}).")
     Path data = FashionMnist.DEFAULT_DIR;
-
-    @Option(names = "--limit", paramLabel = "N",
-            description = "Train on the first N training samples only (quick checks, not reference figures).")
     Integer limit;
-
-    @Option(names = "--skip-gemm", description = "Do not measure the gemm peak (no percentage column).")
     boolean skipGemm;
-
-    @Option(names = "--repeat", paramLabel = "N",
-            description = "Rounds: every configuration runs once per round, round after round, so that runs compared"
-                    + " in a ratio are close in time; the table shows medians, the ratios each round's and their"
-                    + " median (default: ${DEFAULT-VALUE}).")
     int repeat = 1;
 
     @Override
-    public Integer call() throws Exception {
+    public String name() {
+        return "bench";
+    }
+
+    @Override
+    public List<String> description() {
+        return DESCRIPTION;
+    }
+
+    @Override
+    public Options options() {
+        return OPTIONS;
+    }
+
+    @Override
+    public void read(OptionValues v) {
+        workloads = v.list("workloads", Workload::parse, workloads);
+        modes = v.list("modes", m -> m, modes);
+        threads = v.list("threads", OptionValues::parseInt, null);
+        epochs = v.integer("epochs", epochs);
+        seed = v.longInteger("seed", seed);
+        data = v.path("data", data);
+        limit = v.integer("limit", null);
+        skipGemm = v.flag("skip-gemm");
+        repeat = v.integer("repeat", repeat);
+    }
+
+    @Override
+    public int call() throws Exception {
         validate();
         PrintStream out = System.out;
         List<Integer> budgets = budgets();
@@ -114,26 +119,25 @@ public final class BenchCommand implements Callable<Integer> {
         }
         out.println();
         BenchReport.print(out, rounds, peak);
-        return CommandLine.ExitCode.OK;
+        return 0;
     }
 
     private void validate() {
         if (repeat < 1) {
-            throw new ParameterException(spec.commandLine(), "--repeat must be at least 1 but was " + repeat);
+            throw new UsageException("--repeat must be at least 1 but was " + repeat);
         }
         if (epochs < 1) {
-            throw new ParameterException(spec.commandLine(), "--epochs must be at least 1 but was " + epochs);
+            throw new UsageException("--epochs must be at least 1 but was " + epochs);
         }
         for (String m : modes) {
             if (!m.equals("compiled") && !m.equals("eager")) {
-                throw new ParameterException(spec.commandLine(),
-                        "Invalid mode '" + m + "': expected compiled or eager");
+                throw new UsageException("Invalid mode '" + m + "': expected compiled or eager");
             }
         }
         if (threads != null) {
             for (int t : threads) {
                 if (t < 1) {
-                    throw new ParameterException(spec.commandLine(), "--threads must be at least 1 but was " + t);
+                    throw new UsageException("--threads must be at least 1 but was " + t);
                 }
             }
         }

@@ -1,73 +1,248 @@
 package dev.brisk.cli;
 
 import java.io.IOException;
-import java.io.PrintWriter;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.IExecutionExceptionHandler;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.commons.cli.CommandLine;
+import org.apache.commons.cli.DefaultParser;
+import org.apache.commons.cli.MissingArgumentException;
+import org.apache.commons.cli.MissingOptionException;
+import org.apache.commons.cli.Option;
+import org.apache.commons.cli.Options;
+import org.apache.commons.cli.ParseException;
+import org.apache.commons.cli.UnrecognizedOptionException;
 
 /**
- * The {@code brisk} command: {@code train}, {@code bench}, {@code scaling} and {@code info}.
+ * The {@code brisk} command: {@code train}, {@code bench}, {@code scaling}, {@code info} and {@code help}.
  *
  * <p>Exit codes: 0 success, 1 the run failed (missing data, bad file: one line naming the problem, no stack trace),
- * 2 bad command line (picocli's message and usage).
+ * 2 bad command line (a message naming the option and the value, then the command's usage).
  */
-@Command(name = "brisk",
-        mixinStandardHelpOptions = true,
-        versionProvider = BriskCommand.Version.class,
-        description = "Keras-style deep learning for the JVM: train and report on the reference workloads.",
-        subcommands = {TrainCommand.class, BenchCommand.class, ScalingCommand.class, InfoCommand.class,
-            CommandLine.HelpCommand.class})
-public final class BriskCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class BriskCommand {
+    static final String DESCRIPTION =
+            "Keras-style deep learning for the JVM: train and report on the reference workloads.";
+    static final String HELP_SUMMARY = "Display help information about the specified command.";
+    static final List<String> COMMANDS = List.of("train", "bench", "scaling", "info");
+    private static final Options OPTIONS = CliOptions.of();
+
+    private BriskCommand() {
+    }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
-    }
-
-    /** The configured command line (error handling included), for {@code main} and tests. */
-    public static CommandLine commandLine() {
-        CommandLine cmd = new CommandLine(new BriskCommand());
-        cmd.setExecutionExceptionHandler(new ErrorsInWords());
-        return cmd;
-    }
-
-    @Override
-    public Integer call() {
-        throw new ParameterException(spec.commandLine(), "Missing required subcommand (train, info or help)");
+        System.exit(run(args, System.out, System.err));
     }
 
     /**
-     * Failures the user can fix (missing or corrupt data, an invalid setting reported by the library) are printed as
-     * one line with exit code 1; anything else is a bug and keeps its stack trace.
+     * Runs {@code brisk args...} as {@code main} does, without exiting: help and version go to {@code out}, usage
+     * errors and failures to {@code err}; the commands print their results on {@code System.out}.
+     *
+     * @return the exit code
      */
-    static final class ErrorsInWords implements IExecutionExceptionHandler {
-        @Override
-        public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
-            PrintWriter err = cmd.getErr();
-            if (ex instanceof IOException || ex instanceof UncheckedIOException
-                    || ex instanceof IllegalArgumentException) {
-                String msg = ex.getMessage() != null ? ex.getMessage() : ex.getClass().getSimpleName();
-                err.println("brisk " + cmd.getCommandName() + ": " + msg);
-            } else {
-                ex.printStackTrace(err);
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        CommandLine top;
+        try {
+            top = parser().parse(OPTIONS, args, true); // stops at the command's name
+        } catch (ParseException e) {
+            return usageError(err, message(e), null);
+        }
+        if (top.hasOption(CliOptions.HELP)) {
+            printTopHelp(out);
+            return 0;
+        }
+        if (top.hasOption(CliOptions.VERSION)) {
+            Version.print(out);
+            return 0;
+        }
+        List<String> rest = top.getArgList();
+        if (rest.isEmpty()) {
+            return usageError(err, "Missing required subcommand (train, bench, scaling, info or help)", null);
+        }
+        String name = rest.get(0);
+        String[] commandArgs = rest.subList(1, rest.size()).toArray(new String[0]);
+        if (name.equals("help")) {
+            return help(commandArgs, out, err);
+        }
+        Subcommand command = create(name);
+        if (command == null) {
+            return usageError(err, name.startsWith("-") ? "Unknown option: '" + name + "'"
+                    : "Unknown subcommand '" + name + "'", null);
+        }
+        return run(command, commandArgs, out, err);
+    }
+
+    private static int run(Subcommand command, String[] args, PrintStream out, PrintStream err) {
+        try {
+            CommandLine line = null;
+            try {
+                line = parse(command, args);
+            } catch (MissingOptionException e) {
+                // Thrown once every other token has parsed: -h or -V among them still asks for help or the version.
+                if (!asks(args, 'h', CliOptions.HELP) && !asks(args, 'V', CliOptions.VERSION)) {
+                    throw new UsageException(missing(e));
+                }
             }
+            if (line != null ? line.hasOption(CliOptions.HELP) : asks(args, 'h', CliOptions.HELP)) {
+                HelpPage.print(command, out);
+                return 0;
+            }
+            if (line == null || line.hasOption(CliOptions.VERSION)) {
+                Version.print(out);
+                return 0;
+            }
+            command.read(new OptionValues(line));
+            return command.call();
+        } catch (UsageException e) {
+            return usageError(err, e.getMessage(), command);
+        } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
+            String msg = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+            err.println("brisk " + command.name() + ": " + msg);
             err.flush();
-            return CommandLine.ExitCode.SOFTWARE;
+            return 1;
+        } catch (Exception e) {
+            e.printStackTrace(err);
+            err.flush();
+            return 1;
         }
     }
 
+    /**
+     * Parses {@code <command> [options]} into the command's settings without running it (for tests).
+     *
+     * @throws UsageException for an unknown command, option or value
+     */
+    static Subcommand parse(String... args) {
+        Subcommand command = args.length == 0 ? null : create(args[0]);
+        if (command == null) {
+            throw new UsageException("Unknown subcommand " + (args.length == 0 ? "(none)" : "'" + args[0] + "'"));
+        }
+        try {
+            command.read(new OptionValues(parse(command, Arrays.copyOfRange(args, 1, args.length))));
+        } catch (MissingOptionException e) {
+            throw new UsageException(missing(e));
+        }
+        return command;
+    }
+
+    /** The command's options parsed; messages in words for every parse error but a missing required option. */
+    private static CommandLine parse(Subcommand command, String[] args) throws MissingOptionException {
+        CommandLine line;
+        try {
+            line = parser().parse(command.options(), args);
+        } catch (MissingOptionException e) {
+            throw e;
+        } catch (ParseException e) {
+            throw new UsageException(message(e));
+        }
+        List<String> unmatched = line.getArgList();
+        if (!unmatched.isEmpty()) {
+            throw new UsageException((unmatched.size() == 1 ? "Unmatched argument: '" : "Unmatched arguments: '")
+                    + String.join("', '", unmatched) + "'");
+        }
+        return line;
+    }
+
+    /** No abbreviated options: {@code --epoch} is an error, not {@code --epochs}. */
+    private static DefaultParser parser() {
+        return DefaultParser.builder().setAllowPartialMatching(false).get();
+    }
+
+    private static Subcommand create(String name) {
+        return switch (name) {
+            case "train" -> new TrainCommand();
+            case "bench" -> new BenchCommand();
+            case "scaling" -> new ScalingCommand();
+            case "info" -> new InfoCommand();
+            default -> null;
+        };
+    }
+
+    /** {@code brisk help [command]}. */
+    private static int help(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 0) {
+            printTopHelp(out);
+            return 0;
+        }
+        Subcommand command = create(args[0]);
+        if (command == null) {
+            return usageError(err, "Unknown subcommand '" + args[0] + "'", null);
+        }
+        HelpPage.print(command, out);
+        return 0;
+    }
+
+    private static void printTopHelp(PrintStream out) {
+        HelpPage.printTop(OPTIONS, DESCRIPTION, COMMANDS.stream().map(BriskCommand::create).toList(), HELP_SUMMARY,
+                out);
+    }
+
+    /** The message, then the usage of the command (of {@code brisk} when null) on {@code err}: exit code 2. */
+    private static int usageError(PrintStream err, String message, Subcommand command) {
+        err.println(message);
+        if (command == null) {
+            printTopHelp(err);
+        } else {
+            HelpPage.print(command, err);
+        }
+        err.flush();
+        return 2;
+    }
+
+    /** Whether {@code --name}, or {@code -X} alone or among short flags (such as {@code -hV}), is an option here. */
+    private static boolean asks(String[] args, char shortName, String longName) {
+        for (String a : args) {
+            if (a.equals("--")) {
+                return false;
+            }
+            if (a.equals("--" + longName) || isShortFlags(a) && a.indexOf(shortName) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code -h}, {@code -V}, {@code -hV}, ...: the only short options there are. */
+    private static boolean isShortFlags(String arg) {
+        if (arg.length() < 2 || arg.charAt(0) != '-') {
+            return false;
+        }
+        for (int i = 1; i < arg.length(); i++) {
+            if (arg.charAt(i) != 'h' && arg.charAt(i) != 'V') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String message(ParseException e) {
+        if (e instanceof UnrecognizedOptionException u) {
+            return "Unknown option: '" + u.getOption() + "'";
+        }
+        if (e instanceof MissingArgumentException m) {
+            Option o = m.getOption();
+            return "Missing required parameter for option '--" + o.getLongOpt() + "' (" + o.getArgName() + ")";
+        }
+        return e.getMessage();
+    }
+
+    private static String missing(MissingOptionException e) {
+        StringBuilder names = new StringBuilder();
+        for (Object key : e.getMissingOptions()) {
+            names.append(names.isEmpty() ? "'--" : ", '--").append(key).append('\'');
+        }
+        return "Missing required option: " + names;
+    }
+
     /** The version from the jar manifest (Maven project version), or "dev" when run from classes. */
-    static final class Version implements CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            return new String[] {"brisk " + version(), "Java " + Runtime.version()};
+    static final class Version {
+        private Version() {
+        }
+
+        static void print(PrintStream out) {
+            out.println("brisk " + version());
+            out.println("Java " + Runtime.version());
+            out.flush();
         }
 
         static String version() {

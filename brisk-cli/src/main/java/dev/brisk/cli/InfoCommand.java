@@ -9,25 +9,40 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import org.apache.commons.cli.Options;
 
 /** {@code brisk info}: what this JVM and machine give Brisk (Java, Vector API, threads, kernels, data). */
-@Command(name = "info",
-        mixinStandardHelpOptions = true,
-        description = "Prints the Java version, Vector API availability, thread budget, kernel backend and whether"
-                + " Fashion-MNIST is installed.")
-public final class InfoCommand implements Callable<Integer> {
+public final class InfoCommand implements Subcommand {
     static final String VECTOR_MODULE = "jdk.incubator.vector";
+    private static final List<String> DESCRIPTION = List.of("Prints the Java version, Vector API availability,"
+            + " thread budget, kernel backend and whether Fashion-MNIST is installed.");
+    private static final Options OPTIONS = CliOptions.of(CliOptions.valued("data", "DIR",
+            "Fashion-MNIST directory to check (default: " + FashionMnist.DEFAULT_DIR + ")."));
 
-    @Option(names = "--data", paramLabel = "DIR",
-            description = "Fashion-MNIST directory to check (default: ${DEFAULT-VALUE}).")
     Path data = FashionMnist.DEFAULT_DIR;
 
     @Override
-    public Integer call() {
+    public String name() {
+        return "info";
+    }
+
+    @Override
+    public List<String> description() {
+        return DESCRIPTION;
+    }
+
+    @Override
+    public Options options() {
+        return OPTIONS;
+    }
+
+    @Override
+    public void read(OptionValues v) {
+        data = v.path("data", data);
+    }
+
+    @Override
+    public int call() {
         PrintStream out = System.out;
         out.println("brisk          " + BriskCommand.Version.version());
         out.println("java           " + Runtime.version() + " (" + System.getProperty("java.vendor") + ", "
@@ -41,7 +56,7 @@ public final class InfoCommand implements Callable<Integer> {
         out.println("max heap       " + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB");
         out.println("fashion-mnist  " + fashionMnist(data));
         out.flush();
-        return CommandLine.ExitCode.OK;
+        return 0;
     }
 
     static boolean vectorModulePresent() {

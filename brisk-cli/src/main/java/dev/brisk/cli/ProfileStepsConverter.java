@@ -1,22 +1,30 @@
 package dev.brisk.cli;
 
 import dev.brisk.profile.ProfileWindow;
-import picocli.CommandLine;
 
-/** Parses {@code --profile-steps FIRST-LAST} (e.g. {@code 11-15}); anything else is a usage error. */
-final class ProfileStepsConverter implements CommandLine.ITypeConverter<ProfileWindow> {
-    @Override
-    public ProfileWindow convert(String value) {
+/** Parses {@code --profile-steps FIRST-LAST} (e.g. {@code 11-15}); anything else is an invalid value. */
+final class ProfileStepsConverter {
+    private ProfileStepsConverter() {
+    }
+
+    /** The window, or an {@link IllegalArgumentException} saying what was expected. */
+    static ProfileWindow convert(String value) {
         String[] parts = value.split("-", -1);
-        try {
-            if (parts.length == 2) {
-                return new ProfileWindow(Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()));
+        if (parts.length == 2) {
+            int first;
+            int last;
+            try {
+                first = Integer.parseInt(parts[0].trim());
+                last = Integer.parseInt(parts[1].trim());
+            } catch (NumberFormatException e) {
+                throw expected(value);
             }
-        } catch (NumberFormatException e) {
-            // reported below
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.TypeConversionException(e.getMessage());
+            return new ProfileWindow(first, last); // its own message for 9-3 or 0-4
         }
-        throw new CommandLine.TypeConversionException("expected FIRST-LAST, e.g. 11-15, but was '" + value + "'");
+        throw expected(value);
+    }
+
+    private static IllegalArgumentException expected(String value) {
+        return new IllegalArgumentException("expected FIRST-LAST, e.g. 11-15, but was '" + value + "'");
     }
 }

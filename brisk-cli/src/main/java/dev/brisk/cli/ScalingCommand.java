@@ -13,13 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
+import org.apache.commons.cli.Options;
 
 /**
  * {@code brisk scaling}: thread scaling measured in pairs, in one JVM. One model trains the same steps on 1 thread
@@ -27,46 +21,60 @@ import picocli.CommandLine.Spec;
  * median of the ratios is the result. On a shared machine whose speed drifts from minute to minute (a host core
  * shared with another tenant), ratios of runs seconds apart say more than ratios of separate runs a minute apart.
  */
-@Command(name = "scaling",
-        mixinStandardHelpOptions = true,
-        sortOptions = false,
-        description = {
+public final class ScalingCommand implements Subcommand {
+    private static final List<String> DESCRIPTION = List.of(
             "Measures thread scaling in one JVM: trains the same compiled model on 1 thread and on N threads"
                     + " alternately, a number of steps each, and prints every pair's samples/s and ratio, then the"
                     + " median ratio in a SCALING line.",
-            "Each half of a pair is a whole pass of fit over the same samples, data batching included."})
-public final class ScalingCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+            "Each half of a pair is a whole pass of fit over the same samples, data batching included.");
+    private static final Options OPTIONS = CliOptions.of(
+            CliOptions.valued("workload", "w1|w2", "Workload (default: w1)."),
+            CliOptions.valued("threads", "N",
+                    "The thread budget compared with 1 (default: the whole budget, at least 2)."),
+            CliOptions.valued("pairs", "N", "Measured pairs (default: 10)."),
+            CliOptions.valued("warmup-pairs", "N",
+                    "Pairs run first and not counted, while the JIT compiles (default: 2)."),
+            CliOptions.valued("steps", "N", "Training steps in each half of a pair (default: 100)."),
+            CliOptions.valued("data", "DIR",
+                    "Directory of the Fashion-MNIST IDX files (default: " + FashionMnist.DEFAULT_DIR + ")."),
+            CliOptions.valued("seed", "S", "Seed of the weights (default: 1)."));
 
-    @Option(names = "--workload", paramLabel = "w1|w2", converter = TrainCommand.WorkloadConverter.class,
-            description = "Workload (default: w1).")
     Workload workload = Workload.W1;
-
-    @Option(names = "--threads", paramLabel = "N",
-            description = "The thread budget compared with 1 (default: the whole budget, at least 2).")
     Integer threads;
-
-    @Option(names = "--pairs", paramLabel = "N", description = "Measured pairs (default: ${DEFAULT-VALUE}).")
     int pairs = 10;
-
-    @Option(names = "--warmup-pairs", paramLabel = "N",
-            description = "Pairs run first and not counted, while the JIT compiles (default: ${DEFAULT-VALUE}).")
     int warmupPairs = 2;
-
-    @Option(names = "--steps", paramLabel = "N",
-            description = "Training steps in each half of a pair (default: ${DEFAULT-VALUE}).")
     int steps = 100;
-
-    @Option(names = "--data", paramLabel = "DIR",
-            description = "Directory of the Fashion-MNIST IDX files (default: ${DEFAULT-VALUE}).")
     Path data = FashionMnist.DEFAULT_DIR;
-
-    @Option(names = "--seed", paramLabel = "S", description = "Seed of the weights (default: ${DEFAULT-VALUE}).")
     long seed = 1;
 
     @Override
-    public Integer call() throws IOException {
+    public String name() {
+        return "scaling";
+    }
+
+    @Override
+    public List<String> description() {
+        return DESCRIPTION;
+    }
+
+    @Override
+    public Options options() {
+        return OPTIONS;
+    }
+
+    @Override
+    public void read(OptionValues v) {
+        workload = v.get("workload", Workload::parse, workload);
+        threads = v.integer("threads", null);
+        pairs = v.integer("pairs", pairs);
+        warmupPairs = v.integer("warmup-pairs", warmupPairs);
+        steps = v.integer("steps", steps);
+        data = v.path("data", data);
+        seed = v.longInteger("seed", seed);
+    }
+
+    @Override
+    public int call() throws IOException {
         int many = threads != null ? threads : Math.max(2, ThreadBudget.threads());
         validate(many);
         RandomSeed.set(seed);
@@ -107,22 +115,21 @@ public final class ScalingCommand implements Callable<Integer> {
                         + " min_ratio=%.3f max_ratio=%.3f samples_per_s_1=%.0f samples_per_s_%d=%.0f%n",
                 workload.id(), many, pairs, BenchReport.median(ratios), min(ratios), max(ratios),
                 BenchReport.median(ones), many, BenchReport.median(manys));
-        return CommandLine.ExitCode.OK;
+        return 0;
     }
 
     private void validate(int many) {
         if (many < 2) {
-            throw new ParameterException(spec.commandLine(), "--threads must be at least 2 but was " + many);
+            throw new UsageException("--threads must be at least 2 but was " + many);
         }
         if (pairs < 1) {
-            throw new ParameterException(spec.commandLine(), "--pairs must be at least 1 but was " + pairs);
+            throw new UsageException("--pairs must be at least 1 but was " + pairs);
         }
         if (warmupPairs < 0) {
-            throw new ParameterException(spec.commandLine(), "--warmup-pairs must be at least 0 but was "
-                    + warmupPairs);
+            throw new UsageException("--warmup-pairs must be at least 0 but was " + warmupPairs);
         }
         if (steps < 1) {
-            throw new ParameterException(spec.commandLine(), "--steps must be at least 1 but was " + steps);
+            throw new UsageException("--steps must be at least 1 but was " + steps);
         }
     }
 

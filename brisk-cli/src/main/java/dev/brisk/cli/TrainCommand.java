@@ -22,98 +22,98 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
+import org.apache.commons.cli.Options;
 
 /**
  * {@code brisk train --workload w1|w2}: trains a reference workload on Fashion-MNIST, evaluates it on the test set
  * and ends with one {@link ResultLine}.
  */
-@Command(name = "train",
-        mixinStandardHelpOptions = true,
-        sortOptions = false,
-        description = {
+public final class TrainCommand implements Subcommand {
+    private static final List<String> DESCRIPTION = List.of(
             "Trains a reference workload (shared/bench/WORKLOADS.md) on Fashion-MNIST, evaluates it on the test set"
                     + " and prints one RESULT line.",
             "  w1: MLP 784-512-512-10 on flattened images (default 5 epochs)",
-            "  w2: CNN conv32-pool-conv64-pool-dense128-dense10 (default 3 epochs)"})
-public final class TrainCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+            "  w2: CNN conv32-pool-conv64-pool-dense128-dense10 (default 3 epochs)");
+    private static final Options OPTIONS = CliOptions.of(
+            CliOptions.required("workload", "w1|w2", "Workload to train: " + Workload.validIds() + "."),
+            CliOptions.valued("epochs", "N", "Epochs to train (default: 5 for w1, 3 for w2)."),
+            CliOptions.valued("threads", "N",
+                    "Thread budget (default: -Dbrisk.threads, BRISK_THREADS, or the available processors)."),
+            CliOptions.flag("eager", "Run steps op by op instead of as a compiled plan (for debugging)."),
+            CliOptions.valued("data", "DIR",
+                    "Directory of the four Fashion-MNIST IDX files (default: " + FashionMnist.DEFAULT_DIR + ")."),
+            CliOptions.valued("batch-size", "N", "Batch size (default: " + Workloads.BATCH_SIZE + ")."),
+            CliOptions.valued("seed", "S", "Random seed for weights and shuffling (default: from the clock)."),
+            CliOptions.valued("limit", "N",
+                    "Train on the first N training samples only (quick checks); the test set is unchanged."),
+            CliOptions.flag("pipeline", "Feed training through the input pipeline (raw IDX pixels shuffled, scaled"
+                    + " on parallel workers, batched and prefetched) instead of from arrays; same batches for the same"
+                    + " seed."),
+            CliOptions.valued("profile", "FILE", "Profile a few training steps after warm-up: write their Chrome"
+                    + " trace (Perfetto) to FILE and print where the time went."),
+            CliOptions.valued("profile-steps", "FIRST-LAST", "Steps to profile, counted from 1 over the run"
+                    + " (default: 51-55, or the last 5 of a shorter run)."),
+            CliOptions.valued("verbose", "0|1|2", "0 silent, 1 progress bar, 2 one line per epoch (default: 1)."),
+            CliOptions.valued("tensorboard", "DIR", "Write TensorBoard event files to DIR/train and DIR/validation"
+                    + " (view them with tensorboard --logdir DIR)."),
+            CliOptions.valued("histogram-freq", "N", "With --tensorboard: weight and gradient histograms every N"
+                    + " epochs, 0 for none (default: 1)."),
+            CliOptions.valued("update-freq", "N", "With --tensorboard: loss and metrics every N training steps as"
+                    + " well as every epoch, 0 for every epoch only (default: 100)."),
+            CliOptions.valued("plot", "PNG",
+                    "Save the training and validation curves (loss and accuracy by epoch) as a PNG image."));
 
-    @Option(names = "--workload", required = true, paramLabel = "w1|w2",
-            converter = WorkloadConverter.class, completionCandidates = WorkloadConverter.Ids.class,
-            description = "Workload to train: ${COMPLETION-CANDIDATES}.")
     Workload workload;
-
-    @Option(names = "--epochs", paramLabel = "N",
-            description = "Epochs to train (default: 5 for w1, 3 for w2).")
     Integer epochs;
-
-    @Option(names = "--threads", paramLabel = "N",
-            description = "Thread budget (default: -Dbrisk.threads, BRISK_THREADS, or the available processors).")
     Integer threads;
-
-    @Option(names = "--eager", description = "Run steps op by op instead of as a compiled plan (for debugging).")
     boolean eager;
-
-    @Option(names = "--data", paramLabel = "DIR",
-            description = "Directory of the four Fashion-MNIST IDX files (default: ${DEFAULT-VALUE}).")
     Path data = FashionMnist.DEFAULT_DIR;
-
-    @Option(names = "--batch-size", paramLabel = "N", description = "Batch size (default: ${DEFAULT-VALUE}).")
     int batchSize = Workloads.BATCH_SIZE;
-
-    @Option(names = "--seed", paramLabel = "S",
-            description = "Random seed for weights and shuffling (default: from the clock).")
     Long seed;
-
-    @Option(names = "--limit", paramLabel = "N",
-            description = "Train on the first N training samples only (quick checks); the test set is unchanged.")
     Integer limit;
-
-    @Option(names = "--pipeline",
-            description = "Feed training through the input pipeline (raw IDX pixels shuffled, scaled on parallel "
-                    + "workers, batched and prefetched) instead of from arrays; same batches for the same seed.")
     boolean pipeline;
-
-    @Option(names = "--profile", paramLabel = "FILE",
-            description = "Profile a few training steps after warm-up: write their Chrome trace (Perfetto) to FILE"
-                    + " and print where the time went.")
     Path profile;
-
-    @Option(names = "--profile-steps", paramLabel = "FIRST-LAST", converter = ProfileStepsConverter.class,
-            description = "Steps to profile, counted from 1 over the run (default: 51-55, or the last 5 of a"
-                    + " shorter run).")
     ProfileWindow profileSteps;
-
-    @Option(names = "--verbose", paramLabel = "0|1|2",
-            description = "0 silent, 1 progress bar, 2 one line per epoch (default: ${DEFAULT-VALUE}).")
     int verbose = 1;
-
-    @Option(names = "--tensorboard", paramLabel = "DIR",
-            description = "Write TensorBoard event files to DIR/train and DIR/validation (view them with"
-                    + " tensorboard --logdir DIR).")
     Path tensorboard;
-
-    @Option(names = "--histogram-freq", paramLabel = "N",
-            description = "With --tensorboard: weight and gradient histograms every N epochs, 0 for none"
-                    + " (default: ${DEFAULT-VALUE}).")
     int histogramFreq = 1;
-
-    @Option(names = "--update-freq", paramLabel = "N",
-            description = "With --tensorboard: loss and metrics every N training steps as well as every epoch,"
-                    + " 0 for every epoch only (default: ${DEFAULT-VALUE}).")
     int updateFreq = 100;
-
-    @Option(names = "--plot", paramLabel = "PNG",
-            description = "Save the training and validation curves (loss and accuracy by epoch) as a PNG image.")
     Path plot;
+
+    @Override
+    public String name() {
+        return "train";
+    }
+
+    @Override
+    public List<String> description() {
+        return DESCRIPTION;
+    }
+
+    @Override
+    public Options options() {
+        return OPTIONS;
+    }
+
+    @Override
+    public void read(OptionValues v) {
+        workload = v.get("workload", Workload::parse, null); // required: the parser has checked it is there
+        epochs = v.integer("epochs", null);
+        threads = v.integer("threads", null);
+        eager = v.flag("eager");
+        data = v.path("data", data);
+        batchSize = v.integer("batch-size", batchSize);
+        seed = v.longInteger("seed", null);
+        limit = v.integer("limit", null);
+        pipeline = v.flag("pipeline");
+        profile = v.path("profile", null);
+        profileSteps = v.get("profile-steps", ProfileStepsConverter::convert, null);
+        verbose = v.integer("verbose", verbose);
+        tensorboard = v.path("tensorboard", null);
+        histogramFreq = v.integer("histogram-freq", histogramFreq);
+        updateFreq = v.integer("update-freq", updateFreq);
+        plot = v.path("plot", null);
+    }
 
     /** Epochs this run trains: {@code --epochs} or the workload's default. */
     public int effectiveEpochs() {
@@ -126,11 +126,11 @@ public final class TrainCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException {
+    public int call() throws IOException {
         validate();
         applySettings();
         run(System.out);
-        return CommandLine.ExitCode.OK;
+        return 0;
     }
 
     /** Rejects out-of-range values as usage errors (exit code 2). */
@@ -142,23 +142,21 @@ public final class TrainCommand implements Callable<Integer> {
         requireAtLeast("--histogram-freq", histogramFreq, 0);
         requireAtLeast("--update-freq", updateFreq, 0);
         if (plot != null && java.nio.file.Files.isDirectory(plot)) {
-            throw new ParameterException(spec.commandLine(),
-                    "Invalid value for option '--plot': " + plot + " is a directory; give a file name such as "
-                            + plot.resolve("curves.png"));
+            throw new UsageException("Invalid value for option '--plot': " + plot
+                    + " is a directory; give a file name such as " + plot.resolve("curves.png"));
         }
         if (profileSteps != null && profile == null) {
-            throw new ParameterException(spec.commandLine(), "--profile-steps needs --profile FILE");
+            throw new UsageException("--profile-steps needs --profile FILE");
         }
         if (verbose < 0 || verbose > 2) {
-            throw new ParameterException(spec.commandLine(),
-                    "Invalid value for option '--verbose': expected 0, 1 or 2 but was " + verbose);
+            throw new UsageException("Invalid value for option '--verbose': expected 0, 1 or 2 but was " + verbose);
         }
     }
 
     private void requireAtLeast(String option, Integer value, int min) {
         if (value != null && value < min) {
-            throw new ParameterException(spec.commandLine(), "Invalid value for option '" + option
-                    + "': must be at least " + min + " but was " + value);
+            throw new UsageException(
+                    "Invalid value for option '" + option + "': must be at least " + min + " but was " + value);
         }
     }
 
@@ -230,26 +228,5 @@ public final class TrainCommand implements Callable<Integer> {
         out.println(FirstStepClock.format(clock.firstStepMillis(), dataLoaded));
         out.println(result.format());
         out.flush();
-    }
-
-    /** Parses {@code w1}/{@code w2} (any case); an unknown name is a usage error naming the valid ones. */
-    static final class WorkloadConverter implements CommandLine.ITypeConverter<Workload> {
-        @Override
-        public Workload convert(String value) {
-            try {
-                return Workload.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
-
-        /** The valid names, for the help text. */
-        static final class Ids extends java.util.ArrayList<String> {
-            Ids() {
-                for (Workload w : Workload.values()) {
-                    add(w.id());
-                }
-            }
-        }
     }
 }

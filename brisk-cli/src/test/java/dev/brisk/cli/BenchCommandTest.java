@@ -21,9 +21,9 @@ class BenchCommandTest {
         int code;
         try (PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
             System.setOut(capture);
-            code = BriskCommand.commandLine().execute("bench", "--workloads", "w1", "--modes", "compiled,eager",
+            code = BriskCommand.run(new String[] {"bench", "--workloads", "w1", "--modes", "compiled,eager",
                     "--threads", "1", "--epochs", "1", "--limit", "256", "--skip-gemm", "--repeat", "2", "--data",
-                    FIXTURE.toString());
+                    FIXTURE.toString()}, capture, System.err);
         } finally {
             System.setOut(saved);
         }
@@ -45,7 +45,7 @@ class BenchCommandTest {
 
     @Test
     void unknownModeIsAUsageError() {
-        int code = BriskCommand.commandLine().execute("bench", "--modes", "fast");
+        int code = BriskCommand.run(new String[] {"bench", "--modes", "fast"}, System.out, System.err);
         assertEquals(2, code);
     }
 }

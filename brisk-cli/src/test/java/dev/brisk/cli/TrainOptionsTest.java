@@ -9,12 +9,12 @@ import dev.brisk.cli.Workloads.Workload;
 import dev.brisk.data.FashionMnist;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.profile.ProfileWindow;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 class TrainOptionsTest {
     @AfterEach
@@ -23,20 +23,16 @@ class TrainOptionsTest {
     }
 
     private static TrainCommand parse(String... args) {
-        CommandLine cmd = BriskCommand.commandLine();
-        CommandLine.ParseResult pr = cmd.parseArgs(args);
-        return (TrainCommand) pr.subcommand().commandSpec().userObject();
+        return (TrainCommand) BriskCommand.parse(args);
     }
 
     /** Runs the command line, returning exit code and stderr; never trains (only usage errors are passed). */
     private static Run execute(String... args) {
-        CommandLine cmd = BriskCommand.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int code = cmd.execute(args);
-        return new Run(code, out.toString(), err.toString());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = BriskCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     record Run(int code, String out, String err) {
