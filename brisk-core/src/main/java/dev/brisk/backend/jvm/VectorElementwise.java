@@ -41,8 +41,7 @@ final class VectorElementwise {
         }
     }
 
-    /** {@link #unary} on the calling thread. */
-    static void unaryRange(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n) {
+    private static void unaryRange(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n) {
         int full = S.loopBound(n);
         VectorUnaryLoops.apply(fn, alpha, x, xOff, y, yOff, full);
         if (full < n) {

@@ -1,6 +1,5 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.backend.UnaryFn;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -51,10 +50,6 @@ final class VectorSoftmax {
 
     private static void forwardRows(boolean log, float[] x, int xOff, float[] y, int yOff, int r0, int r1,
                                     int cols) {
-        if (cols < L) {
-            forwardNarrowRows(log, x, xOff, y, yOff, r0, r1, cols);
-            return;
-        }
         for (int r = r0; r < r1; r++) {
             forwardRow(log, x, xOff + r * cols, y, yOff + r * cols, cols);
         }
@@ -62,10 +57,6 @@ final class VectorSoftmax {
 
     private static void backwardRows(boolean log, float[] y, int yOff, float[] dy, int dyOff, float[] dx,
                                      int dxOff, int r0, int r1, int cols) {
-        if (log && cols < L) {
-            logBackwardNarrowRows(y, yOff, dy, dyOff, dx, dxOff, r0, r1, cols);
-            return;
-        }
         for (int r = r0; r < r1; r++) {
             backwardRow(log, y, yOff + r * cols, dy, dyOff + r * cols, dx, dxOff + r * cols, cols);
         }
@@ -138,78 +129,5 @@ final class VectorSoftmax {
         for (int j = upper; j < cols; j++) {
             dx[xi + j] = log ? dy[gi + j] - (float) Math.exp(y[yi + j]) * s : y[yi + j] * (dy[gi + j] - s);
         }
-    }
-
-    // Rows narrower than a vector (the loss of a 10-class model): a row on its own would be all scalar tail, with
-    // Math.exp at about 20 ns an element (31 us for 128 x 10, serial, about 1% of a W1 step). Instead the rows'
-    // exponentials run as one pass of whole vectors over the block, its last vector masked, so that every element
-    // takes the same path wherever the block is cut; maxima and sums stay per row, in element order.
-
-    private static void forwardNarrowRows(boolean log, float[] x, int xOff, float[] y, int yOff, int r0, int r1,
-                                          int cols) {
-        for (int r = r0; r < r1; r++) {
-            int xi = xOff + r * cols;
-            int yi = yOff + r * cols;
-            float max = rowMax(x, xi, cols);
-            for (int j = 0; j < cols; j++) {
-                y[yi + j] = x[xi + j] - max;
-            }
-        }
-        int from = yOff + r0 * cols;
-        exp(y, from, y, from, (r1 - r0) * cols);
-        for (int r = r0; r < r1; r++) {
-            int xi = xOff + r * cols;
-            int yi = yOff + r * cols;
-            float sum = 0f;
-            for (int j = 0; j < cols; j++) {
-                sum += y[yi + j];
-            }
-            if (log) {
-                float shift = rowMax(x, xi, cols) + (float) Math.log(sum);
-                for (int j = 0; j < cols; j++) {
-                    y[yi + j] = x[xi + j] - shift;
-                }
-            } else {
-                float inv = 1 / sum;
-                for (int j = 0; j < cols; j++) {
-                    y[yi + j] *= inv;
-                }
-            }
-        }
-    }
-
-    /** Log-softmax's {@code dx = dy - exp(y) s}, {@code s = sum(dy)}, with exp(y) computed into dx first. */
-    private static void logBackwardNarrowRows(float[] y, int yOff, float[] dy, int dyOff, float[] dx, int dxOff,
-                                              int r0, int r1, int cols) {
-        exp(y, yOff + r0 * cols, dx, dxOff + r0 * cols, (r1 - r0) * cols);
-        for (int r = r0; r < r1; r++) {
-            int gi = dyOff + r * cols;
-            int xi = dxOff + r * cols;
-            float s = 0f;
-            for (int j = 0; j < cols; j++) {
-                s += dy[gi + j];
-            }
-            for (int j = 0; j < cols; j++) {
-                dx[xi + j] = dy[gi + j] - dx[xi + j] * s;
-            }
-        }
-    }
-
-    private static float rowMax(float[] x, int xi, int cols) {
-        float max = Float.NEGATIVE_INFINITY;
-        for (int j = 0; j < cols; j++) {
-            max = Math.max(max, x[xi + j]);
-        }
-        return max;
-    }
-
-    /**
-     * {@code dst[i] = exp(src[i])} for {@code n} elements, every one through {@link VectorMath#exp} (the last few in
-     * a padded vector), by the elementwise kernel's loop: a vector handed to or returned from a method C2 has not
-     * inlined is boxed, and VectorMath.exp called from here was not inlined (allocation seen in
-     * VectorAllocationTest).
-     */
-    private static void exp(float[] src, int srcOff, float[] dst, int dstOff, int n) {
-        VectorElementwise.unaryRange(UnaryFn.EXP, 0f, src, srcOff, dst, dstOff, n);
     }
 }
