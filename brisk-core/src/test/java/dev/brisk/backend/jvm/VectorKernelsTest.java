@@ -205,7 +205,7 @@ class VectorKernelsTest {
 
     @Test
     void softmaxAndItsBackwardMatchReference() {
-        int[][] sizes = {{1, 1}, {5, 37}, {3, 1000}, {300, 257}, {2, 16}};
+        int[][] sizes = {{1, 1}, {5, 37}, {3, 1000}, {300, 257}, {2, 16}, {128, 10}, {33, 15}, {7, 1}};
         withBudgets(() -> {
             for (boolean log : new boolean[] {false, true}) {
                 for (int[] s : sizes) {
@@ -227,6 +227,30 @@ class VectorKernelsTest {
                 }
             }
         });
+    }
+
+    @Test
+    void narrowSoftmaxRowsGiveTheSameBitsHoweverTheRowsAreSplit() {
+        // 7,001 rows of 10: two threads cut the block where no vector boundary falls.
+        int rows = 7001;
+        int cols = 10;
+        float[] x = uniform(random, 3 + rows * cols, -8, 8);
+        float[] dy = uniform(random, rows * cols, -1, 1);
+        for (boolean log : new boolean[] {false, true}) {
+            float[][] y = new float[2][rows * cols];
+            float[][] dx = new float[2][rows * cols];
+            for (int threads = 1; threads <= 2; threads++) {
+                dev.brisk.parallel.ThreadBudget.set(threads);
+                try {
+                    VECTOR.softmax(log, x, 3, y[threads - 1], 0, rows, cols);
+                    VECTOR.softmaxBackward(log, y[threads - 1], 0, dy, 0, dx[threads - 1], 0, rows, cols);
+                } finally {
+                    dev.brisk.parallel.ThreadBudget.reset();
+                }
+            }
+            assertArrayEquals(y[0], y[1], "softmax log=" + log);
+            assertArrayEquals(dx[0], dx[1], "softmax backward log=" + log);
+        }
     }
 
     @Test
