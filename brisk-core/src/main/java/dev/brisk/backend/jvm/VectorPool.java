@@ -179,31 +179,36 @@ final class VectorPool {
     }
 
     // A method of its own, with only arrays and ints for arguments: compiled inside maxWindowBackward while the 2x2
-    // branch was the hot one, this loop's vector calls were left cold and uninlined, and it then allocated its
-    // vectors and masks on every window (9 KB per call, seen after FusedKernelsTest had run in the same JVM).
+    // branch was the hot one, this loop's vector calls were left cold and uninlined. And the cell that takes the
+    // gradient is found by its index, not by a mask of cells still pending carried through the loops with an
+    // early exit: after VectorKernelsTest (windows cut by padding, accumulating as well as storing) C2 kept that
+    // mask and the chosen vector boxed, 9 KB per call.
     private static void maxWindowBackwardMasked(float[] x, int base, int rowStride, int channels, int rows, int cols,
                                                 float[] dy, int gi, float[] dx, int dxBase, boolean store) {
         for (int c = 0; c < channels; c += L) {
             VectorMask<Float> m = S.indexInRange(c, channels);
+            // The first cell holding the maximum: a later cell replaces it only when strictly greater, so a NaN in
+            // the first cell, or a tie, keeps the first.
             FloatVector best = FloatVector.fromArray(S, x, base + c, m);
+            FloatVector bestCell = FloatVector.zero(S);
             for (int r = 0; r < rows; r++) {
                 for (int q = 0; q < cols; q++) {
                     FloatVector v = FloatVector.fromArray(S, x, base + r * rowStride + q * channels + c, m);
-                    best = best.blend(v, v.compare(VectorOperators.GT, best));
+                    VectorMask<Float> greater = v.compare(VectorOperators.GT, best);
+                    best = best.blend(v, greater);
+                    bestCell = bestCell.blend(r * cols + q, greater);
                 }
             }
             FloatVector grad = FloatVector.fromArray(S, dy, gi + c, m);
-            // A NaN maximum came from the first cell, which is then the one to take.
-            VectorMask<Float> nanBest = best.test(VectorOperators.IS_NAN);
-            VectorMask<Float> pending = m;
-            for (int r = 0; r < rows && (store || pending.anyTrue()); r++) {
-                for (int q = 0; q < cols && (store || pending.anyTrue()); q++) {
-                    int at = r * rowStride + q * channels + c;
-                    FloatVector v = FloatVector.fromArray(S, x, base + at, m);
-                    VectorMask<Float> hit = v.compare(VectorOperators.EQ, best).or(nanBest).and(pending);
-                    FloatVector old = store ? FloatVector.zero(S) : FloatVector.fromArray(S, dx, dxBase + at, m);
-                    old.add(grad, hit).intoArray(dx, dxBase + at, m);
-                    pending = pending.andNot(hit);
+            for (int r = 0; r < rows; r++) {
+                for (int q = 0; q < cols; q++) {
+                    int at = dxBase + r * rowStride + q * channels + c;
+                    VectorMask<Float> hit = bestCell.compare(VectorOperators.EQ, r * cols + q);
+                    if (store) {
+                        FloatVector.zero(S).add(grad, hit).intoArray(dx, at, m);
+                    } else {
+                        FloatVector.fromArray(S, dx, at, m).add(grad, hit).intoArray(dx, at, m);
+                    }
                 }
             }
         }
