@@ -11,6 +11,8 @@ import dev.brisk.losses.Loss;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.Variable;
 import dev.brisk.optimizers.Optimizer;
+import dev.brisk.parallel.Reservation;
+import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -55,6 +57,16 @@ final class StepRunner {
     private final Map<Key, Compiled> plans = new HashMap<>();
     private final EagerBuffers eagerBuffers = new EagerBuffers();
     private long seedCounter;
+    /**
+     * How many of a model's first training steps run one compute thread short of the budget, leaving a core to the
+     * JIT compiler ({@code -Dbrisk.jitWarmUpSteps}, default 1; 0 turns it off). The first step runs Vector API
+     * code that C2 has not compiled yet, while the compiler works through its queue; on two cores the second
+     * compute thread took the compiler's core. Measured on W1 (BENCHMARKS.md): the first step ended 155 ms
+     * earlier at the median of eight pairs, with no loss over the next 50 steps; W2 likewise in four pairs of four.
+     * It is always the first step, not a timed guess, so that a seed still gives the same run.
+     */
+    private static final int JIT_WARM_UP_STEPS = Integer.getInteger("brisk.jitWarmUpSteps", 1);
+    private long trainSteps;
 
     StepRunner(Model model, Kernels kernels, boolean eager) {
         this.model = model;
@@ -84,11 +96,19 @@ final class StepRunner {
         if (kind == Kind.TRAIN && model.takeGradientRequest()) {
             model.setCapturedGradients(gradients(batch, seed));
         }
+        boolean yieldToJit = kind == Kind.TRAIN && trainSteps++ < JIT_WARM_UP_STEPS && ThreadBudget.threads() > 1;
         if (eager) {
             // The previous step's values are no longer read (callers copy what they keep, as in compiled mode).
             eagerBuffers.reclaim();
             Graph g = Graph.eager(kernels, eagerBuffers, timer);
-            Traced t = trace(g, kind, batch, hyper, seed);
+            Traced t;
+            if (yieldToJit) {
+                try (Reservation jit = ThreadBudget.reserve(1)) {
+                    t = trace(g, kind, batch, hyper, seed);
+                }
+            } else {
+                t = trace(g, kind, batch, hyper, seed);
+            }
             Tensor[] preds = new Tensor[t.predictions().length];
             for (int i = 0; i < preds.length; i++) {
                 preds[i] = t.predictions()[i].value();
@@ -117,10 +137,12 @@ final class StepRunner {
                 h.set(i, hyper[i]);
             }
         }
-        if (timer == null) {
-            plan.run();
+        if (yieldToJit) {
+            try (Reservation jit = ThreadBudget.reserve(1)) {
+                execute(plan, timer);
+            }
         } else {
-            plan.run(timer);
+            execute(plan, timer);
         }
         Tensor[] preds = new Tensor[t.predictions().length];
         for (int i = 0; i < preds.length; i++) {
@@ -162,6 +184,14 @@ final class StepRunner {
             for (int i = 0; i < state.size(); i++) {
                 state.get(i).assign(saved.get(i));
             }
+        }
+    }
+
+    private static void execute(Plan plan, KernelTimer timer) {
+        if (timer == null) {
+            plan.run();
+        } else {
+            plan.run(timer);
         }
     }
 
