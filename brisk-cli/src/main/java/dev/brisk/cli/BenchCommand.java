@@ -19,7 +19,7 @@ import org.apache.commons.cli.Options;
  * thread count in a fresh JVM each, one after the other, and prints a table, the scaling and eager/compiled ratios,
  * and every run's RESULT line.
  */
-public final class BenchCommand implements Subcommand {
+public final class BenchCommand extends Subcommand {
     private static final List<String> DESCRIPTION = List.of(
             "Benchmarks the reference workloads: eager and compiled, at 1 thread and at all threads, each run in a"
                     + " fresh JVM, one at a time. Throughput is the last epoch's (the first is a warm-up).",
@@ -50,23 +50,12 @@ public final class BenchCommand implements Subcommand {
     boolean skipGemm;
     int repeat = 1;
 
-    @Override
-    public String name() {
-        return "bench";
+    BenchCommand() {
+        super("bench", DESCRIPTION, OPTIONS);
     }
 
     @Override
-    public List<String> description() {
-        return DESCRIPTION;
-    }
-
-    @Override
-    public Options options() {
-        return OPTIONS;
-    }
-
-    @Override
-    public void read(OptionValues v) {
+    void read(OptionValues v) {
         workloads = v.list("workloads", Workload::parse, workloads);
         modes = v.list("modes", m -> m, modes);
         threads = v.list("threads", OptionValues::parseInt, null);
@@ -79,7 +68,7 @@ public final class BenchCommand implements Subcommand {
     }
 
     @Override
-    public int call() throws Exception {
+    int call() throws Exception {
         validate();
         PrintStream out = System.out;
         List<Integer> budgets = budgets();

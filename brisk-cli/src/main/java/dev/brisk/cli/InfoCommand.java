@@ -12,7 +12,7 @@ import java.util.Locale;
 import org.apache.commons.cli.Options;
 
 /** {@code brisk info}: what this JVM and machine give Brisk (Java, Vector API, threads, kernels, data). */
-public final class InfoCommand implements Subcommand {
+public final class InfoCommand extends Subcommand {
     static final String VECTOR_MODULE = "jdk.incubator.vector";
     private static final List<String> DESCRIPTION = List.of("Prints the Java version, Vector API availability,"
             + " thread budget, kernel backend and whether Fashion-MNIST is installed.");
@@ -21,28 +21,17 @@ public final class InfoCommand implements Subcommand {
 
     Path data = FashionMnist.DEFAULT_DIR;
 
-    @Override
-    public String name() {
-        return "info";
+    InfoCommand() {
+        super("info", DESCRIPTION, OPTIONS);
     }
 
     @Override
-    public List<String> description() {
-        return DESCRIPTION;
-    }
-
-    @Override
-    public Options options() {
-        return OPTIONS;
-    }
-
-    @Override
-    public void read(OptionValues v) {
+    void read(OptionValues v) {
         data = v.path("data", data);
     }
 
     @Override
-    public int call() {
+    int call() {
         PrintStream out = System.out;
         out.println("brisk          " + BriskCommand.Version.version());
         out.println("java           " + Runtime.version() + " (" + System.getProperty("java.vendor") + ", "

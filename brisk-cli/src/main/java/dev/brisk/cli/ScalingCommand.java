@@ -21,7 +21,7 @@ import org.apache.commons.cli.Options;
  * median of the ratios is the result. On a shared machine whose speed drifts from minute to minute (a host core
  * shared with another tenant), ratios of runs seconds apart say more than ratios of separate runs a minute apart.
  */
-public final class ScalingCommand implements Subcommand {
+public final class ScalingCommand extends Subcommand {
     private static final List<String> DESCRIPTION = List.of(
             "Measures thread scaling in one JVM: trains the same compiled model on 1 thread and on N threads"
                     + " alternately, a number of steps each, and prints every pair's samples/s and ratio, then the"
@@ -47,23 +47,12 @@ public final class ScalingCommand implements Subcommand {
     Path data = FashionMnist.DEFAULT_DIR;
     long seed = 1;
 
-    @Override
-    public String name() {
-        return "scaling";
+    ScalingCommand() {
+        super("scaling", DESCRIPTION, OPTIONS);
     }
 
     @Override
-    public List<String> description() {
-        return DESCRIPTION;
-    }
-
-    @Override
-    public Options options() {
-        return OPTIONS;
-    }
-
-    @Override
-    public void read(OptionValues v) {
+    void read(OptionValues v) {
         workload = v.get("workload", Workload::parse, workload);
         threads = v.integer("threads", null);
         pairs = v.integer("pairs", pairs);
@@ -74,7 +63,7 @@ public final class ScalingCommand implements Subcommand {
     }
 
     @Override
-    public int call() throws IOException {
+    int call() throws IOException {
         int many = threads != null ? threads : Math.max(2, ThreadBudget.threads());
         validate(many);
         RandomSeed.set(seed);

@@ -28,7 +28,7 @@ import org.apache.commons.cli.Options;
  * {@code brisk train --workload w1|w2}: trains a reference workload on Fashion-MNIST, evaluates it on the test set
  * and ends with one {@link ResultLine}.
  */
-public final class TrainCommand implements Subcommand {
+public final class TrainCommand extends Subcommand {
     private static final List<String> DESCRIPTION = List.of(
             "Trains a reference workload (shared/bench/WORKLOADS.md) on Fashion-MNIST, evaluates it on the test set"
                     + " and prints one RESULT line.",
@@ -80,23 +80,12 @@ public final class TrainCommand implements Subcommand {
     int updateFreq = 100;
     Path plot;
 
-    @Override
-    public String name() {
-        return "train";
+    TrainCommand() {
+        super("train", DESCRIPTION, OPTIONS);
     }
 
     @Override
-    public List<String> description() {
-        return DESCRIPTION;
-    }
-
-    @Override
-    public Options options() {
-        return OPTIONS;
-    }
-
-    @Override
-    public void read(OptionValues v) {
+    void read(OptionValues v) {
         workload = v.get("workload", Workload::parse, null); // required: the parser has checked it is there
         epochs = v.integer("epochs", null);
         threads = v.integer("threads", null);
@@ -126,7 +115,7 @@ public final class TrainCommand implements Subcommand {
     }
 
     @Override
-    public int call() throws IOException {
+    int call() throws IOException {
         validate();
         applySettings();
         run(System.out);
