@@ -50,6 +50,12 @@ final class VectorSoftmax {
 
     private static void forwardRows(boolean log, float[] x, int xOff, float[] y, int yOff, int r0, int r1,
                                     int cols) {
+        if (cols < L) {
+            for (int r = r0; r < r1; r++) {
+                forwardNarrowRow(log, x, xOff + r * cols, y, yOff + r * cols, cols);
+            }
+            return;
+        }
         for (int r = r0; r < r1; r++) {
             forwardRow(log, x, xOff + r * cols, y, yOff + r * cols, cols);
         }
@@ -57,6 +63,12 @@ final class VectorSoftmax {
 
     private static void backwardRows(boolean log, float[] y, int yOff, float[] dy, int dyOff, float[] dx,
                                      int dxOff, int r0, int r1, int cols) {
+        if (cols < L) {
+            for (int r = r0; r < r1; r++) {
+                backwardNarrowRow(log, y, yOff + r * cols, dy, dyOff + r * cols, dx, dxOff + r * cols, cols);
+            }
+            return;
+        }
         for (int r = r0; r < r1; r++) {
             backwardRow(log, y, yOff + r * cols, dy, dyOff + r * cols, dx, dxOff + r * cols, cols);
         }
@@ -68,21 +80,23 @@ final class VectorSoftmax {
     // a full one (50 us against 8 us for a 128 x 10 softmax), which made the loss of a 10-class model cost more
     // than its last dense layer. Sums are added in element order, so a row's result does not depend on the vector
     // width or on what the JIT has compiled.
-    //
-    // Each vector loop is a method of its own, with only arrays and numbers crossing its boundary, entered only
-    // when the row has a whole vector: compiled inside the row method after rows narrower than a vector had made
-    // the loop look cold (VectorKernelsTest's 10-wide rows), the loop's vector calls were left uninlined and every
-    // vector was boxed (23 KB per 40 x 50 log-softmax backward).
 
     private static void forwardRow(boolean log, float[] x, int xi, float[] y, int yi, int cols) {
         int upper = S.loopBound(cols);
-        float max = upper > 0 ? maxOfVectors(x, xi, upper) : Float.NEGATIVE_INFINITY;
+        float max = Float.NEGATIVE_INFINITY;
+        if (upper > 0) {
+            FloatVector maxV = FloatVector.fromArray(S, x, xi);
+            for (int j = L; j < upper; j += L) {
+                maxV = maxV.max(FloatVector.fromArray(S, x, xi + j));
+            }
+            max = maxV.reduceLanes(VectorOperators.MAX);
+        }
         for (int j = upper; j < cols; j++) {
             max = Math.max(max, x[xi + j]);
         }
         // e = exp(x - max) goes to y first: softmax scales it in place, log-softmax only needs its sum.
-        if (upper > 0) {
-            expShiftedVectors(x, xi, y, yi, upper, max);
+        for (int j = 0; j < upper; j += L) {
+            VectorMath.exp(FloatVector.fromArray(S, x, xi + j).sub(max)).intoArray(y, yi + j);
         }
         for (int j = upper; j < cols; j++) {
             y[yi + j] = (float) Math.exp(x[xi + j] - max);
@@ -93,46 +107,20 @@ final class VectorSoftmax {
         }
         if (log) {
             float shift = max + (float) Math.log(sum);
-            if (upper > 0) {
-                shiftVectors(x, xi, y, yi, upper, shift);
+            for (int j = 0; j < upper; j += L) {
+                FloatVector.fromArray(S, x, xi + j).sub(shift).intoArray(y, yi + j);
             }
             for (int j = upper; j < cols; j++) {
                 y[yi + j] = x[xi + j] - shift;
             }
         } else {
             float inv = 1 / sum;
-            if (upper > 0) {
-                scaleVectors(y, yi, upper, inv);
+            for (int j = 0; j < upper; j += L) {
+                FloatVector.fromArray(S, y, yi + j).mul(inv).intoArray(y, yi + j);
             }
             for (int j = upper; j < cols; j++) {
                 y[yi + j] *= inv;
             }
-        }
-    }
-
-    private static float maxOfVectors(float[] x, int xi, int upper) {
-        FloatVector maxV = FloatVector.fromArray(S, x, xi);
-        for (int j = L; j < upper; j += L) {
-            maxV = maxV.max(FloatVector.fromArray(S, x, xi + j));
-        }
-        return maxV.reduceLanes(VectorOperators.MAX);
-    }
-
-    private static void expShiftedVectors(float[] x, int xi, float[] y, int yi, int upper, float max) {
-        for (int j = 0; j < upper; j += L) {
-            VectorMath.exp(FloatVector.fromArray(S, x, xi + j).sub(max)).intoArray(y, yi + j);
-        }
-    }
-
-    private static void shiftVectors(float[] x, int xi, float[] y, int yi, int upper, float shift) {
-        for (int j = 0; j < upper; j += L) {
-            FloatVector.fromArray(S, x, xi + j).sub(shift).intoArray(y, yi + j);
-        }
-    }
-
-    private static void scaleVectors(float[] y, int yi, int upper, float inv) {
-        for (int j = 0; j < upper; j += L) {
-            FloatVector.fromArray(S, y, yi + j).mul(inv).intoArray(y, yi + j);
         }
     }
 
@@ -144,29 +132,55 @@ final class VectorSoftmax {
             s += log ? dy[gi + j] : dy[gi + j] * y[yi + j];
         }
         int upper = S.loopBound(cols);
-        if (upper > 0 && log) {
-            logBackwardVectors(y, yi, dy, gi, dx, xi, upper, s);
-        } else if (upper > 0) {
-            backwardVectors(y, yi, dy, gi, dx, xi, upper, s);
+        for (int j = 0; j < upper; j += L) {
+            FloatVector yv = FloatVector.fromArray(S, y, yi + j);
+            FloatVector g = FloatVector.fromArray(S, dy, gi + j);
+            FloatVector d = log ? g.sub(VectorMath.exp(yv).mul(s)) : yv.mul(g.sub(s));
+            d.intoArray(dx, xi + j);
         }
         for (int j = upper; j < cols; j++) {
             dx[xi + j] = log ? dy[gi + j] - (float) Math.exp(y[yi + j]) * s : y[yi + j] * (dy[gi + j] - s);
         }
     }
 
-    private static void logBackwardVectors(float[] y, int yi, float[] dy, int gi, float[] dx, int xi, int upper,
-                                           float s) {
-        for (int j = 0; j < upper; j += L) {
-            FloatVector g = FloatVector.fromArray(S, dy, gi + j);
-            g.sub(VectorMath.exp(FloatVector.fromArray(S, y, yi + j)).mul(s)).intoArray(dx, xi + j);
+    // Rows narrower than a vector take these scalar twins of the row methods (the same operations in the same
+    // order as their scalar tails, so the same bits) and never enter the vector ones: run through forwardRow, they
+    // made its vector loops look cold, C2 then left VectorMath.exp out of line, and wide rows boxed every vector
+    // (VectorAllocationTest failed after VectorKernelsTest's 10-wide rows: 23 KB per 40 x 50 softmax).
+
+    private static void forwardNarrowRow(boolean log, float[] x, int xi, float[] y, int yi, int cols) {
+        float max = Float.NEGATIVE_INFINITY;
+        for (int j = 0; j < cols; j++) {
+            max = Math.max(max, x[xi + j]);
+        }
+        for (int j = 0; j < cols; j++) {
+            y[yi + j] = (float) Math.exp(x[xi + j] - max);
+        }
+        float sum = 0f;
+        for (int j = 0; j < cols; j++) {
+            sum += y[yi + j];
+        }
+        if (log) {
+            float shift = max + (float) Math.log(sum);
+            for (int j = 0; j < cols; j++) {
+                y[yi + j] = x[xi + j] - shift;
+            }
+        } else {
+            float inv = 1 / sum;
+            for (int j = 0; j < cols; j++) {
+                y[yi + j] *= inv;
+            }
         }
     }
 
-    private static void backwardVectors(float[] y, int yi, float[] dy, int gi, float[] dx, int xi, int upper,
-                                        float s) {
-        for (int j = 0; j < upper; j += L) {
-            FloatVector g = FloatVector.fromArray(S, dy, gi + j);
-            FloatVector.fromArray(S, y, yi + j).mul(g.sub(s)).intoArray(dx, xi + j);
+    private static void backwardNarrowRow(boolean log, float[] y, int yi, float[] dy, int gi, float[] dx, int xi,
+                                          int cols) {
+        float s = 0f;
+        for (int j = 0; j < cols; j++) {
+            s += log ? dy[gi + j] : dy[gi + j] * y[yi + j];
+        }
+        for (int j = 0; j < cols; j++) {
+            dx[xi + j] = log ? dy[gi + j] - (float) Math.exp(y[yi + j]) * s : y[yi + j] * (dy[gi + j] - s);
         }
     }
 }
