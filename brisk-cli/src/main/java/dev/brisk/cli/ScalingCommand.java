@@ -3,6 +3,7 @@ package dev.brisk.cli;
 import dev.brisk.cli.Workloads.Workload;
 import dev.brisk.data.FashionMnist;
 import dev.brisk.data.InMemoryDataset;
+import dev.brisk.data.UnpackedCache;
 import dev.brisk.nn.Fit;
 import dev.brisk.nn.RandomSeed;
 import dev.brisk.nn.Sequential;
@@ -68,7 +69,8 @@ public final class ScalingCommand extends Subcommand {
         validate(many);
         RandomSeed.set(seed);
         PrintStream out = System.out;
-        InMemoryDataset train = workload.prepare(FashionMnist.load(data).train());
+        InMemoryDataset train =
+                workload.prepare(FashionMnist.load(data, 255f, UnpackedCache.fromEnvironment()).train());
         int batch = Workloads.BATCH_SIZE;
         int samples = Math.min(train.size(), Math.multiplyExact(steps, batch));
         train = train.take(samples);

@@ -8,6 +8,7 @@ import dev.brisk.cli.Workloads.Workload;
 import dev.brisk.data.FashionMnist;
 import dev.brisk.data.InMemoryDataset;
 import dev.brisk.data.TrainTestSplit;
+import dev.brisk.data.UnpackedCache;
 import dev.brisk.io.tensorboard.ProfileTraces;
 import dev.brisk.nn.Fit;
 import dev.brisk.nn.RandomSeed;
@@ -162,7 +163,7 @@ public final class TrainCommand extends Subcommand {
     private void run(PrintStream out) throws IOException {
         FirstStepClock clock = new FirstStepClock();
         // The pipeline scales the raw pixels itself.
-        TrainTestSplit split = FashionMnist.load(data, pipeline ? 1f : 255f);
+        TrainTestSplit split = FashionMnist.load(data, pipeline ? 1f : 255f, UnpackedCache.fromEnvironment());
         long dataLoaded = clock.sinceJvmStart();
         InMemoryDataset train = workload.prepare(split.train());
         InMemoryDataset test = workload.prepare(pipeline ? WorkloadPipelines.scaled(split.test()) : split.test());

@@ -62,15 +62,23 @@ public final class FashionMnist {
      * stored [0, 255], for a pipeline that scales them itself.
      */
     public static TrainTestSplit load(Path dir, float pixelDivisor) throws IOException {
+        return load(dir, pixelDivisor, null);
+    }
+
+    /**
+     * As {@link #load(Path, float)}, reading the gzip-compressed files from their unpacked copies in {@code cache}
+     * (and making them on the first load) when {@code cache} is not null.
+     */
+    public static TrainTestSplit load(Path dir, float pixelDivisor, UnpackedCache cache) throws IOException {
         if (!Files.isDirectory(dir)) {
             throw new NoSuchFileException(dir.toString(), null, "Fashion-MNIST directory not found; " + HINT);
         }
         // The test set decompresses on a second thread while this one reads the six times larger training set.
-        FutureTask<InMemoryDataset> test = new FutureTask<>(() -> loadPart(dir, "t10k", pixelDivisor));
+        FutureTask<InMemoryDataset> test = new FutureTask<>(() -> loadPart(dir, "t10k", pixelDivisor, cache));
         Thread.ofPlatform().name("brisk-load-test-set").daemon().start(test);
         InMemoryDataset train;
         try {
-            train = loadPart(dir, "train", pixelDivisor);
+            train = loadPart(dir, "train", pixelDivisor, cache);
         } catch (IOException | RuntimeException e) {
             test.cancel(true);
             throw e;
@@ -96,10 +104,11 @@ public final class FashionMnist {
         }
     }
 
-    private static InMemoryDataset loadPart(Path dir, String prefix, float pixelDivisor) throws IOException {
+    private static InMemoryDataset loadPart(Path dir, String prefix, float pixelDivisor, UnpackedCache cache)
+            throws IOException {
         Path images = find(dir, prefix + "-images-idx3-ubyte");
         Path labels = find(dir, prefix + "-labels-idx1-ubyte");
-        InMemoryDataset raw = IdxDatasets.load(images, labels, pixelDivisor);
+        InMemoryDataset raw = IdxDatasets.load(images, labels, pixelDivisor, cache);
         Shape expected = Shape.of(IMAGE_SIZE, IMAGE_SIZE);
         if (!raw.featureShape().equals(expected)) {
             throw new IdxFormatException(images, images + ": images have shape " + raw.featureShape()

@@ -18,8 +18,15 @@ public final class IdxDatasets {
      *     reads like {@code "60000 images but 59999 labels in <samples> and <labels>"}
      */
     public static InMemoryDataset load(Path samplesFile, Path labelsFile, float featureDivisor) throws IOException {
-        IdxArray samples = IdxReader.read(samplesFile, featureDivisor);
-        IdxArray labels = IdxReader.read(labelsFile);
+        return load(samplesFile, labelsFile, featureDivisor, null);
+    }
+
+    /** As {@link #load(Path, Path, float)}, reading gzip-compressed files through {@code cache} when not null. */
+    public static InMemoryDataset load(Path samplesFile, Path labelsFile, float featureDivisor, UnpackedCache cache)
+            throws IOException {
+        IdxArray samples = cache == null ? IdxReader.read(samplesFile, featureDivisor)
+                : cache.read(samplesFile, featureDivisor);
+        IdxArray labels = cache == null ? IdxReader.read(labelsFile) : cache.read(labelsFile, 1f);
         if (samples.shape().rank() == 0 || labels.shape().rank() == 0 || samples.count() != labels.count()) {
             throw new IdxFormatException(labelsFile, samples.count() + " images but " + labels.count()
                     + " labels in " + samplesFile + " " + samples.shape() + " and " + labelsFile + " "

@@ -53,8 +53,17 @@ public final class IdxReader {
      * is decoded ({@code 255f} scales pixels to [0, 1]); bit-identical to reading and then dividing, in one pass.
      */
     public static IdxArray read(Path file, float divisor) throws IOException {
+        return read(file, divisor, null);
+    }
+
+    /**
+     * As {@link #read(Path, float)}; when the file is gzip-compressed and {@code unpacked} is not null, the
+     * uncompressed bytes also go to {@code unpacked} as they are read (a failing {@code unpacked} is dropped
+     * without failing the read).
+     */
+    static IdxArray read(Path file, float divisor, OutputStream unpacked) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
-            return read(in, file, divisor);
+            return read(in, file, divisor, unpacked);
         }
     }
 
@@ -68,6 +77,11 @@ public final class IdxReader {
 
     /** As {@link #read(InputStream, Path)}, with every value divided by {@code divisor} as it is decoded. */
     public static IdxArray read(InputStream in, Path source, float divisor) throws IOException {
+        return read(in, source, divisor, null);
+    }
+
+    private static IdxArray read(InputStream in, Path source, float divisor, OutputStream unpacked)
+            throws IOException {
         BufferedInputStream buffered = new BufferedInputStream(in, 1 << 16);
         if (!isGzip(buffered)) {
             return readUncompressed(buffered, source, divisor);
@@ -80,7 +94,8 @@ public final class IdxReader {
                     + e.getMessage() + ")");
         }
         try {
-            return readUncompressed(new BufferedInputStream(inflated, 1 << 16), source, divisor);
+            InputStream body = unpacked == null ? inflated : new TeeInputStream(inflated, unpacked);
+            return readUncompressed(new BufferedInputStream(body, 1 << 16), source, divisor);
         } catch (ZipException | EOFException e) {
             throw new IdxFormatException(source, inflated.count(), "truncated or corrupt gzip data after "
                     + inflated.count() + " uncompressed bytes, at offset " + inflated.count() + " (" + e.getMessage()
