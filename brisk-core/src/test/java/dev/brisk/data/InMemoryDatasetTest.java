@@ -143,6 +143,40 @@ class InMemoryDatasetTest {
     }
 
     @Test
+    void largeShuffledBatchesGatheredOnTwoThreadsMatchTheirLabels() {
+        // 100 rows of 784 floats per batch: the gather is split over the compute pool; 250 samples leave a last,
+        // partial batch of 50, and 100 is not a multiple of the 16 rows of a chunk.
+        int n = 250;
+        int row = 784;
+        float[] f = new float[n * row];
+        float[] l = new float[n];
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < row; k++) {
+                f[i * row + k] = i * 1000 + k;
+            }
+            l[i] = i;
+        }
+        InMemoryDataset ds = new InMemoryDataset(Tensor.of(f, n, row), Tensor.of(l, n));
+        dev.brisk.parallel.ThreadBudget.set(2);
+        try {
+            List<Integer> seen = new ArrayList<>();
+            for (Batch b : ds.batches(100, true, 11)) {
+                float[] features = b.features().toArray();
+                for (int r = 0; r < b.size(); r++) {
+                    int id = (int) b.labels().get(r);
+                    seen.add(id);
+                    for (int k = 0; k < row; k++) {
+                        assertEquals(id * 1000 + k, features[r * row + k], "row " + r + " of sample " + id);
+                    }
+                }
+            }
+            assertEquals(n, seen.stream().distinct().count());
+        } finally {
+            dev.brisk.parallel.ThreadBudget.reset();
+        }
+    }
+
+    @Test
     void unshuffledBatchesAreViewsOfTheDataset() {
         InMemoryDataset ds = indexed(8);
         Batch b = ds.batches(4, false, 0).iterator().next();
