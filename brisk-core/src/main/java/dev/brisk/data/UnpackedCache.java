@@ -6,13 +6,18 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
 /**
  * Unpacked copies of gzip-compressed IDX files, kept in a cache directory (as torchvision keeps its raw MNIST files)
@@ -37,7 +42,9 @@ public final class UnpackedCache {
 
     /**
      * The cache named by {@code -Dbrisk.cacheDir}, else {@code BRISK_CACHE_DIR}, else {@code $XDG_CACHE_HOME/brisk},
-     * else {@code ~/.cache/brisk}; null when the setting is {@code none} or there is no home directory.
+     * else {@code ~/.cache/brisk}. Null (no cache) when the setting is {@code none}, or when the directory it comes
+     * to is not an absolute path (a relative setting, or a JVM whose user has no home directory: {@code user.home}
+     * is then {@code ?}); a relative {@code XDG_CACHE_HOME} is ignored, as the XDG specification says.
      */
     public static UnpackedCache fromEnvironment() {
         String setting = System.getProperty(PROPERTY);
@@ -45,14 +52,26 @@ public final class UnpackedCache {
             setting = System.getenv(ENV);
         }
         if (setting != null && !setting.isBlank()) {
-            return setting.trim().equals("none") ? null : new UnpackedCache(Path.of(setting.trim()));
+            return setting.trim().equalsIgnoreCase("none") ? null : absolute(setting.trim());
         }
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        if (xdg != null && !xdg.isBlank()) {
-            return new UnpackedCache(Path.of(xdg, "brisk"));
+        UnpackedCache xdg = absolute(System.getenv("XDG_CACHE_HOME"), "brisk");
+        if (xdg != null) {
+            return xdg;
         }
-        String home = System.getProperty("user.home");
-        return home == null || home.isBlank() ? null : new UnpackedCache(Path.of(home, ".cache", "brisk"));
+        return absolute(System.getProperty("user.home"), ".cache", "brisk");
+    }
+
+    /** A cache at {@code first/more...} when that is an absolute path, else null. */
+    private static UnpackedCache absolute(String first, String... more) {
+        if (first == null || first.isBlank()) {
+            return null;
+        }
+        try {
+            Path dir = Path.of(first, more);
+            return dir.isAbsolute() ? new UnpackedCache(dir.normalize()) : null;
+        } catch (InvalidPathException e) {
+            return null;
+        }
     }
 
     /** The cache directory. */
@@ -75,7 +94,9 @@ public final class UnpackedCache {
                 IdxArray array = IdxReader.read(copy, divisor);
                 return new IdxArray(file, array.type(), array.shape(), array.values());
             } catch (IdxFormatException e) {
-                Files.deleteIfExists(copy); // not a whole IDX file (a disk that lost it, an edit): made again below
+                deleteQuietly(copy); // not a whole IDX file (a disk that lost it, an edit): made again below
+            } catch (IOException e) {
+                // Gone (another process replaced it) or unreadable (another user's cache): the source still reads.
             }
         }
         try (Fill fill = Fill.open(copy, stem)) {
@@ -86,14 +107,33 @@ public final class UnpackedCache {
     }
 
     /**
-     * The name without {@code .gz} and a hash of the directory, {@code train-images-idx3-ubyte.1f2e3d4c.}: MNIST and
-     * Fashion-MNIST name their files alike.
+     * The name without {@code .gz} and 64 bits of the SHA-256 of the file's real path,
+     * {@code train-images-idx3-ubyte.1f2e3d4c5b6a7980.}: MNIST and Fashion-MNIST name their files alike.
      */
     private static String stem(Path file) {
         String name = file.getFileName().toString();
-        Path parent = file.toAbsolutePath().normalize().getParent();
+        Path where;
+        try {
+            where = file.toRealPath();
+        } catch (IOException e) {
+            where = file.toAbsolutePath().normalize();
+        }
+        byte[] digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256").digest(where.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e); // every JVM must have it
+        }
         return name.substring(0, name.length() - ".gz".length()) + "."
-                + Integer.toHexString(parent == null ? 0 : parent.toString().hashCode()) + ".";
+                + HexFormat.of().formatHex(digest, 0, 8) + ".";
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException | SecurityException e) {
+            // a read-only cache: the copy stays, and is not used
+        }
     }
 
     /** The compressed file's size and modification time, {@code 26421856.1591315200000}. */
@@ -125,11 +165,15 @@ public final class UnpackedCache {
         }
 
         static Fill open(Path target, String stem) {
+            Path tmp = null;
             try {
                 Files.createDirectories(target.getParent());
-                Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
+                tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
                 return new Fill(target, stem, tmp, FileChannel.open(tmp, StandardOpenOption.WRITE));
             } catch (IOException | UncheckedIOException | SecurityException e) {
+                if (tmp != null) {
+                    deleteQuietly(tmp);
+                }
                 return new Fill(target, stem, null, null);
             }
         }
@@ -168,30 +212,41 @@ public final class UnpackedCache {
                     Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
                 }
                 deleteOlderCopies();
-            } catch (IOException e) {
-                failed = true;
+            } catch (IOException | RuntimeException e) {
+                failed = true; // the read succeeded; only the copy (or the tidying up) did not
             }
         }
 
-        /** Other copies of the same file (other sizes or times): the file they were made from has changed. */
+        /**
+         * Other copies of the same file (other sizes or times: the file they were made from has changed), and
+         * temporary files of it a day old (left by a process that was killed while writing one).
+         */
         private void deleteOlderCopies() throws IOException {
-            try (DirectoryStream<Path> copies = Files.newDirectoryStream(target.getParent(), stem + "*")) {
-                for (Path p : copies) {
-                    if (!p.equals(target)) {
-                        Files.deleteIfExists(p);
+            String tmpPrefix = "." + stem;
+            long dayAgo = System.currentTimeMillis() - 24L * 3600 * 1000;
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(target.getParent())) {
+                for (Path p : files) {
+                    String name = p.getFileName().toString();
+                    boolean olderCopy = name.startsWith(stem) && !p.equals(target);
+                    boolean staleTmp = name.startsWith(tmpPrefix) && name.endsWith(".tmp") && !p.equals(tmp)
+                            && Files.getLastModifiedTime(p).toMillis() < dayAgo;
+                    if (olderCopy || staleTmp) {
+                        deleteQuietly(p);
                     }
                 }
             }
         }
 
+        /** Drops the copy unless it was kept; never fails (the read it served has succeeded or failed already). */
         @Override
-        public void close() throws IOException {
+        public void close() {
             if (channel != null) {
                 try {
                     channel.close();
-                } finally {
-                    Files.deleteIfExists(tmp); // gone already when kept
+                } catch (IOException e) {
+                    // nothing to keep from a channel that cannot close
                 }
+                deleteQuietly(tmp); // gone already when kept
             }
         }
     }

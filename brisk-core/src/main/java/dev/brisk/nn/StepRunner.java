@@ -63,7 +63,9 @@ final class StepRunner {
      * code that C2 has not compiled yet, while the compiler works through its queue; on two cores the second
      * compute thread took the compiler's core. Measured on W1 (BENCHMARKS.md): the first step ended 155 ms
      * earlier at the median of eight pairs, with no loss over the next 50 steps; W2 likewise in four pairs of four.
-     * It is always the first step, not a timed guess, so that a seed still gives the same run.
+     * It is always the first step, not a timed guess, so that a seed still gives the same run. Per runner, so a
+     * model made again in a warm JVM yields a thread it no longer needs to (one step); when an input pipeline
+     * already holds all but one thread of the budget, there is nothing left to yield.
      */
     private static final int JIT_WARM_UP_STEPS = Integer.getInteger("brisk.jitWarmUpSteps", 1);
     private long trainSteps;

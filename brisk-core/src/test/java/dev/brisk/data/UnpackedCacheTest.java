@@ -124,6 +124,65 @@ class UnpackedCacheTest {
         assertEquals(4, copies(cache.dir()).size());
     }
 
+    /** An IDX file of {@code n} 28x28 images whose pixels count up, gzip-compressed, at {@code gz}. */
+    private static void writeImages(Path gz, int n) throws IOException {
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(new java.util.zip.GZIPOutputStream(
+                Files.newOutputStream(gz)))) {
+            out.writeInt(0x00000803);
+            out.writeInt(n);
+            out.writeInt(28);
+            out.writeInt(28);
+            byte[] image = new byte[28 * 28];
+            for (int i = 0; i < n; i++) {
+                for (int k = 0; k < image.length; k++) {
+                    image[k] = (byte) (i + k);
+                }
+                out.write(image);
+            }
+        }
+    }
+
+    @Test
+    void aFileReadOnTheBackgroundThreadIsCopiedWhole() throws Exception {
+        // 8,000 images, 6.3 MB unpacked: the size the reader inflates on a background thread (4-64 MB).
+        Path gz = Files.createDirectories(tmp.resolve("big")).resolve("images.gz");
+        writeImages(gz, 8000);
+        UnpackedCache cache = new UnpackedCache(tmp.resolve("cache"));
+        IdxArray direct = IdxReader.read(gz, 1f);
+        assertArrayEquals(direct.values(), cache.read(gz, 1f).values());
+        assertEquals(unpackedSize(gz), Files.size(copies(cache.dir()).get(0)));
+        assertArrayEquals(direct.values(), cache.read(gz, 1f).values());
+    }
+
+    @Test
+    void aBrokenSourceLeavesNoCopyBehind() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("broken"));
+        Path whole = dir.resolve("whole.gz");
+        writeImages(whole, 100);
+        byte[] bytes = Files.readAllBytes(whole);
+        Path cut = Files.write(dir.resolve("cut.gz"), java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        UnpackedCache cache = new UnpackedCache(tmp.resolve("cache"));
+        org.junit.jupiter.api.Assertions.assertThrows(IdxFormatException.class, () -> cache.read(cut, 1f));
+        assertEquals(List.of(), copies(cache.dir()), "no copy and no temporary file");
+    }
+
+    @Test
+    void filesOfOneNameInTwoDirectoriesKeepTheirOwnCopies() throws Exception {
+        Path a = Files.createDirectories(tmp.resolve("Aa")).resolve("t[1].gz");
+        Path b = Files.createDirectories(tmp.resolve("BB")).resolve("t[1].gz");
+        writeImages(a, 3);
+        writeImages(b, 5);
+        FileTime time = FileTime.fromMillis(1_600_000_000_000L);
+        Files.setLastModifiedTime(a, time);
+        Files.setLastModifiedTime(b, time);
+        UnpackedCache cache = new UnpackedCache(tmp.resolve("cache"));
+        for (int pass = 0; pass < 2; pass++) {
+            assertEquals(3, cache.read(a, 1f).count());
+            assertEquals(5, cache.read(b, 1f).count());
+        }
+        assertEquals(2, copies(cache.dir()).size());
+    }
+
     @Test
     void theSettingNamesTheDirectoryOrTurnsTheCacheOff() {
         String saved = System.getProperty(UnpackedCache.PROPERTY);
@@ -132,6 +191,10 @@ class UnpackedCacheTest {
             assertEquals(tmp.resolve("c"), UnpackedCache.fromEnvironment().dir());
             System.setProperty(UnpackedCache.PROPERTY, "none");
             assertNull(UnpackedCache.fromEnvironment());
+            System.setProperty(UnpackedCache.PROPERTY, "NONE");
+            assertNull(UnpackedCache.fromEnvironment());
+            System.setProperty(UnpackedCache.PROPERTY, "relative/dir");
+            assertNull(UnpackedCache.fromEnvironment(), "a relative directory would follow the working directory");
         } finally {
             if (saved == null) {
                 System.clearProperty(UnpackedCache.PROPERTY);
