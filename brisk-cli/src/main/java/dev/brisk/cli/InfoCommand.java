@@ -2,6 +2,7 @@ package dev.brisk.cli;
 
 import dev.brisk.backend.Backends;
 import dev.brisk.data.FashionMnist;
+import dev.brisk.data.UnpackedCache;
 import dev.brisk.parallel.ThreadBudget;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -44,6 +45,7 @@ public final class InfoCommand extends Subcommand {
         out.println("kernels        " + backend());
         out.println("max heap       " + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB");
         out.println("fashion-mnist  " + fashionMnist(data));
+        out.println("data cache     " + dataCache(UnpackedCache.fromEnvironment()));
         out.flush();
         return 0;
     }
@@ -85,6 +87,27 @@ public final class InfoCommand extends Subcommand {
         }
         return missing.isEmpty() ? "found at " + dir
                 : String.format(Locale.ROOT, "incomplete at %s: missing %s", dir, String.join(", ", missing));
+    }
+
+    /** Where unpacked copies of the data files are kept, and how much they hold. */
+    static String dataCache(UnpackedCache cache) {
+        if (cache == null) {
+            return "off (" + UnpackedCache.ENV + "=none, or no absolute directory for it)";
+        }
+        long files = 0;
+        long bytes = 0;
+        if (Files.isDirectory(cache.dir())) {
+            try (var entries = Files.list(cache.dir())) {
+                for (Path p : entries.filter(Files::isRegularFile).toList()) {
+                    files++;
+                    bytes += Files.size(p);
+                }
+            } catch (java.io.IOException | java.io.UncheckedIOException e) {
+                return cache.dir() + " (unreadable: " + e.getMessage() + ")";
+            }
+        }
+        return String.format(Locale.ROOT, "%s (%d file%s, %.1f MB; %s=DIR moves it, %s=none turns it off)",
+                cache.dir(), files, files == 1 ? "" : "s", bytes / 1e6, UnpackedCache.ENV, UnpackedCache.ENV);
     }
 
     /** Touches Vector API classes; only loaded once the module is known to be present. */
