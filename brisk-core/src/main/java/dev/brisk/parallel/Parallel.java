@@ -8,7 +8,9 @@ import java.util.concurrent.locks.LockSupport;
  * The shared compute pool. Kernels split loops with {@link #forRange}; the calling thread works too, a region
  * started inside another region runs inline, and the pool never holds more than the budget minus one threads.
  *
- * <p>The pool is resized lazily when {@link ThreadBudget} changes. Each thread of a region has a home run of
+ * <p>The pool is sized by the whole budget and rebuilt only when {@link ThreadBudget#threads()} changes. A region
+ * runs on {@link ThreadBudget#computeThreads()} of them: threads an input pipeline (or the first training step)
+ * reserves stay parked, without spinning, so reserving and releasing threads starts and stops none. Each thread of a region has a home run of
  * consecutive chunks, the ones a static split would give it, and takes them in order through an atomic counter (no
  * task objects are allocated per region); a thread that runs out of its own takes the next chunks of the others'.
  * So on a quiet machine every thread works on the same part of the data from call to call (its caches stay warm),
@@ -54,9 +56,9 @@ public final class Parallel {
             body.run(0, n);
             return;
         }
-        Pool p = pool(threads);
+        Pool p = pool(ThreadBudget.threads());
         synchronized (p) {
-            p.run(n, chunks, body);
+            p.run(n, chunks, Math.min(threads, p.size), body);
         }
     }
 
@@ -101,6 +103,8 @@ public final class Parallel {
         volatile RangeBody body;
         volatile int n;
         volatile int chunks;
+        /** Threads of the current region: the caller and workers 1 to {@code participants - 1}. */
+        volatile int participants;
         volatile int generation;
         volatile boolean stopped;
         volatile Thread waiter;
@@ -119,7 +123,7 @@ public final class Parallel {
             }
         }
 
-        void run(int n, int chunks, RangeBody body) {
+        void run(int n, int chunks, int participants, RangeBody body) {
             // The counters move to the new generation first, so that a worker still in the loop of the last region
             // can take no chunk while the fields below change; workers see the fields once generation is published.
             int g = generation + 1;
@@ -128,13 +132,14 @@ public final class Parallel {
             }
             this.n = n;
             this.chunks = chunks;
+            this.participants = participants;
             this.body = body;
             this.failure = null;
             this.waiter = Thread.currentThread();
             pending.set(chunks);
             generation = g;
-            for (Thread w : workers) {
-                LockSupport.unpark(w);
+            for (int w = 0; w < participants - 1; w++) {
+                LockSupport.unpark(workers[w]);
             }
             INSIDE.set(Boolean.TRUE);
             try {
@@ -168,10 +173,14 @@ public final class Parallel {
             RangeBody b = body;
             int total = n;
             int count = chunks;
-            for (int k = 0; k < size; k++) {
-                int owner = (self + k) % size;
-                int first = (int) ((long) count * owner / size);
-                int end = (int) ((long) count * (owner + 1) / size);
+            int threads = participants;
+            if (self >= threads) {
+                return;
+            }
+            for (int k = 0; k < threads; k++) {
+                int owner = (self + k) % threads;
+                int first = (int) ((long) count * owner / threads);
+                int end = (int) ((long) count * (owner + 1) / threads);
                 while (true) {
                     long v = taken.get(owner * PAD);
                     int c = first + (int) v;
@@ -201,21 +210,27 @@ public final class Parallel {
         private void workerLoop(int self) {
             INSIDE.set(Boolean.TRUE);
             int seen = 0;
+            // Only a worker that took part in the last region spins for the next one; one left out (its thread
+            // reserved by an input pipeline) parks until a region includes it again.
+            boolean included = true;
             while (!stopped) {
                 int g = generation;
                 if (g == seen) {
-                    long spinUntil = System.nanoTime() + SPIN_NANOS;
+                    long spinUntil = included ? System.nanoTime() + SPIN_NANOS : 0;
                     while (generation == seen && !stopped) {
                         if (System.nanoTime() < spinUntil) {
                             Thread.onSpinWait();
-                        } else {
+                        } else if (included) {
                             LockSupport.parkNanos(this, 1_000_000);
+                        } else {
+                            LockSupport.park(this); // run() unparks the workers it includes; shutdown() all
                         }
                     }
                     continue;
                 }
                 seen = g;
-                if (body != null) {
+                included = self < participants;
+                if (included && body != null) {
                     work(g, self);
                 }
             }

@@ -129,6 +129,67 @@ class ParallelTest {
         assertTrue(threads.size() <= 2, "threads used: " + threads);
     }
 
+    /**
+     * Reserving threads narrows the regions without stopping a worker, and releasing them starts none: the pool keeps
+     * the budget's threads, and the ones left out park (no spinning that would take a core from the pipeline).
+     */
+    @Test
+    void reservationsNarrowRegionsWithoutStartingOrStoppingWorkers() throws InterruptedException {
+        ThreadBudget.set(4);
+        RangeBody slow = (from, to) -> {
+            long until = System.nanoTime() + 20_000;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+        };
+        Parallel.forRange(64, 1, slow);
+        java.util.Set<Thread> before = computeWorkers();
+        assertEquals(3, before.size(), "compute workers: " + before);
+        try (Reservation held = ThreadBudget.reserve(2)) {
+            var during = ConcurrentHashMap.<Thread>newKeySet();
+            for (int r = 0; r < 20; r++) {
+                Parallel.forRange(64, 1, (from, to) -> {
+                    during.add(Thread.currentThread());
+                    slow.run(from, to);
+                });
+            }
+            assertTrue(during.size() <= 2, "threads used with 2 of 4 reserved: " + during);
+            for (Thread t : before) {
+                if (t.getName().endsWith("-1")) {
+                    continue; // the one worker still included
+                }
+                // A worker left out parks without a timeout once it has seen a region it is not part of.
+                long deadline = System.nanoTime() + 5_000_000_000L;
+                while (t.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                assertEquals(Thread.State.WAITING, t.getState(), t.getName());
+                assertFalse(during.contains(t), t.getName() + " ran a chunk while left out");
+            }
+        }
+        for (int r = 0; r < 20; r++) {
+            Parallel.forRange(64, 1, slow);
+        }
+        assertEquals(before, computeWorkers(), "workers were replaced");
+    }
+
+    /** The live workers of the current pool (a pool being shut down may still have some for a moment). */
+    private static java.util.Set<Thread> computeWorkers() throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (true) {
+            java.util.Set<Thread> workers = new java.util.HashSet<>();
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getName().startsWith("brisk-compute-") && t.isAlive()) {
+                    workers.add(t);
+                }
+            }
+            if (workers.size() <= 3 || System.nanoTime() > deadline) {
+                return workers;
+            }
+            Thread.sleep(1);
+        }
+    }
+
     @Test
     void exceptionsReachTheCaller() {
         ThreadBudget.set(2);
