@@ -24,7 +24,9 @@ public final class BenchCommand extends Subcommand {
             "Benchmarks the reference workloads: eager and compiled, at 1 thread and at all threads, each run in a"
                     + " fresh JVM, one at a time. Throughput is the last epoch's (the first is a warm-up).",
             "Prints a table with achieved GFLOP/s and the percentage of the measured gemm peak, then one RESULT"
-                    + " line per run.");
+                    + " line per run.",
+            "The steal column is the share of the machine's CPU time the hypervisor took for other guests during"
+                    + " the run, from the child JVM's start to its exit (Linux /proc/stat; '-' where unknown).");
     private static final Options OPTIONS = CliOptions.of(
             CliOptions.valued("workloads", "w1,w2", "Workloads (default: w1,w2)."),
             CliOptions.valued("modes", "compiled,eager", "Modes (default: compiled,eager)."),

@@ -12,7 +12,8 @@ import java.util.stream.Collectors;
 /**
  * Prints the benchmark's table, its ratios (thread scaling, eager vs compiled) and the runs' RESULT lines. With
  * several rounds the table shows each configuration's median run, and each ratio is computed within every round
- * (runs close in time, so the machine's drift cancels) and then its median taken.
+ * (runs close in time, so the machine's drift cancels) and then its median taken. The steal column is the share of
+ * the machine's CPU time the hypervisor took during each whole run (JVM start to exit, not only the measured epoch).
  */
 final class BenchReport {
     private BenchReport() {
@@ -21,24 +22,28 @@ final class BenchReport {
     /** {@code rounds}: one list per round, every round running the same configurations in the same order. */
     static void print(PrintStream out, List<List<BenchRun.Outcome>> rounds, Map<Integer, Double> gemmPeak) {
         List<BenchRun.Outcome> first = rounds.get(0);
-        out.printf(Locale.ROOT, "%-9s %-9s %7s %11s %8s %8s %10s %8s %8s %13s%n", "workload", "mode", "threads",
-                "samples/s", "cpu", "GFLOP/s", "% of gemm", "test_acc", "rss_MB", "first_step_ms");
+        out.printf(Locale.ROOT, "%-9s %-9s %7s %11s %8s %8s %10s %8s %8s %13s %6s%n", "workload", "mode",
+                "threads", "samples/s", "cpu", "GFLOP/s", "% of gemm", "test_acc", "rss_MB", "first_step_ms", "steal");
         for (int c = 0; c < first.size(); c++) {
             BenchRun.Outcome o = medianRun(runsOf(rounds, c));
             Double peak = gemmPeak.get(o.run().threads());
             String pct = peak == null ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * o.gflops() / peak);
-            out.printf(Locale.ROOT, "%-9s %-9s %7d %11.0f %8.2f %8.1f %10s %8.4f %8d %13d%n",
+            out.printf(Locale.ROOT, "%-9s %-9s %7d %11.0f %8.2f %8.1f %10s %8.4f %8d %13d %6s%n",
                     o.run().workload().id(), o.run().mode(), o.run().threads(), o.samplesPerSecond(),
-                    o.cpuUtilisation(), o.gflops(), pct, o.testAccuracy(), o.peakRssMb(), o.firstStepMillis());
+                    o.cpuUtilisation(), o.gflops(), pct, o.testAccuracy(), o.peakRssMb(), o.firstStepMillis(),
+                    o.host().stealPercent());
         }
         if (rounds.size() > 1) {
-            out.printf(Locale.ROOT, "(median run of %d rounds; samples/s of every round:)%n", rounds.size());
+            out.printf(Locale.ROOT, "(median run of %d rounds; samples/s of every round, and its steal:)%n",
+                    rounds.size());
             for (int c = 0; c < first.size(); c++) {
                 BenchRun run = first.get(c).run();
-                out.printf(Locale.ROOT, "  %s %s threads=%d: %s%n", run.workload().id(), run.mode(), run.threads(),
-                        runsOf(rounds, c).stream()
+                List<BenchRun.Outcome> runs = runsOf(rounds, c);
+                out.printf(Locale.ROOT, "  %s %s threads=%d: %s (steal %s)%n", run.workload().id(), run.mode(),
+                        run.threads(), runs.stream()
                         .map(o -> String.format(Locale.ROOT, "%.0f", o.samplesPerSecond()))
-                        .collect(Collectors.joining(" / ")));
+                        .collect(Collectors.joining(" / ")),
+                        runs.stream().map(o -> o.host().stealPercent()).collect(Collectors.joining(" / ")));
             }
         }
         out.println();

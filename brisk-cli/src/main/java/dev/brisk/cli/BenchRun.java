@@ -23,9 +23,12 @@ import java.util.regex.Pattern;
 record BenchRun(Workload workload, boolean eager, int threads) {
     private static final Pattern FIELD = Pattern.compile("(\\w+)=(\\S+)");
 
-    /** What a finished run reported. */
+    /**
+     * What a finished run reported, and {@code host}: the machine's CPU time from the child's start to its exit,
+     * measured by this JVM, whose steal says how much the hypervisor took during the run.
+     */
     record Outcome(BenchRun run, double samplesPerSecond, double cpuUtilisation, double testAccuracy, int epochs,
-                   long peakRssMb, long firstStepMillis, String resultLine) {
+                   long peakRssMb, long firstStepMillis, String resultLine, HostCpu host) {
         /** Useful training GFLOP/s, counted as WORKLOADS.md does. */
         double gflops() {
             return samplesPerSecond * run.workload().trainingFlopsPerSample() / 1e9;
@@ -54,6 +57,7 @@ record BenchRun(Workload workload, boolean eager, int threads) {
         if (limit != null) {
             command.addAll(List.of("--limit", limit.toString()));
         }
+        HostCpu before = HostCpu.now();
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         List<String> lines = new ArrayList<>();
         try (BufferedReader in = new BufferedReader(
@@ -63,6 +67,7 @@ record BenchRun(Workload workload, boolean eager, int threads) {
             }
         }
         int exit = process.waitFor();
+        HostCpu host = HostCpu.now().since(before);
         String result = find(lines, "RESULT ");
         String timing = find(lines, "TIMING ");
         if (exit != 0 || result == null) {
@@ -71,7 +76,7 @@ record BenchRun(Workload workload, boolean eager, int threads) {
         }
         return new Outcome(this, number(result, "samples_per_s"), number(result, "cpu_util"),
                 number(result, "test_acc"), (int) number(result, "epochs"), (long) number(result, "peak_rss_mb"),
-                timing == null ? -1 : (long) number(timing, "jvm_to_first_step_ms"), result);
+                timing == null ? -1 : (long) number(timing, "jvm_to_first_step_ms"), result, host);
     }
 
     private static String find(List<String> lines, String prefix) {

@@ -21,13 +21,18 @@ import org.apache.commons.cli.Options;
  * and on N threads, alternately, a few hundred milliseconds each; every pair gives a ratio of samples/s, and the
  * median of the ratios is the result. On a shared machine whose speed drifts from minute to minute (a host core
  * shared with another tenant), ratios of runs seconds apart say more than ratios of separate runs a minute apart.
+ * Each half's steal ({@link HostCpu}) shows which pairs the host disturbed; the pairs it left alone get a median
+ * of their own.
  */
 public final class ScalingCommand extends Subcommand {
     private static final List<String> DESCRIPTION = List.of(
             "Measures thread scaling in one JVM: trains the same compiled model on 1 thread and on N threads"
                     + " alternately, a number of steps each, and prints every pair's samples/s and ratio, then the"
                     + " median ratio in a SCALING line.",
-            "Each half of a pair is a whole pass of fit over the same samples, data batching included.");
+            "Each half of a pair is a whole pass of fit over the same samples, data batching included.",
+            "Every pair also shows the share of the machine's CPU time the hypervisor stole during each half"
+                    + " (Linux /proc/stat; '-' where unknown), and the SCALING line the steal over all counted"
+                    + " halves and the median ratio of the quiet pairs, those with under 2% stolen in both halves.");
     private static final Options OPTIONS = CliOptions.of(
             CliOptions.valued("workload", "w1|w2", "Workload (default: w1)."),
             CliOptions.valued("threads", "N",
@@ -39,6 +44,14 @@ public final class ScalingCommand extends Subcommand {
             CliOptions.valued("data", "DIR",
                     "Directory of the Fashion-MNIST IDX files (default: " + FashionMnist.DEFAULT_DIR + ")."),
             CliOptions.valued("seed", "S", "Seed of the weights (default: 1)."));
+
+    /**
+     * A half that lost less than this share of the machine's CPU time to the hypervisor counts as quiet. The spread
+     * of ratios between pairs the host leaves alone is a few percent; steal of 25-30%, as seen on the shared 2-vCPU
+     * benchmark machine, swamps it, and 2% is small beside it. /proc/stat counts hundredths of a second, so one jiffy
+     * of a half of 0.25 s on two vCPUs (50 jiffies) is already 2%: halves should be long enough (--steps) for this.
+     */
+    static final double QUIET_STEAL = 0.02;
 
     Workload workload = Workload.W1;
     Integer threads;
@@ -82,30 +95,42 @@ public final class ScalingCommand extends Subcommand {
         List<Double> ratios = new ArrayList<>();
         List<Double> ones = new ArrayList<>();
         List<Double> manys = new ArrayList<>();
+        List<Double> quietRatios = new ArrayList<>();
+        HostCpu counted = new HostCpu(0, 0);
         try {
             for (int p = 0; p < warmupPairs + pairs; p++) {
                 // Alternate which half goes first, so a steady drift in the machine's speed favours neither.
                 boolean oneFirst = p % 2 == 0;
-                double first = samplesPerSecond(model, train, pass, oneFirst ? 1 : many);
-                double second = samplesPerSecond(model, train, pass, oneFirst ? many : 1);
-                double one = oneFirst ? first : second;
-                double n = oneFirst ? second : first;
-                boolean counted = p >= warmupPairs;
-                if (counted) {
-                    ratios.add(n / one);
-                    ones.add(one);
-                    manys.add(n);
+                Half first = half(model, train, pass, oneFirst ? 1 : many);
+                Half second = half(model, train, pass, oneFirst ? many : 1);
+                Half one = oneFirst ? first : second;
+                Half n = oneFirst ? second : first;
+                double ratio = n.samplesPerSecond() / one.samplesPerSecond();
+                boolean isCounted = p >= warmupPairs;
+                if (isCounted) {
+                    ratios.add(ratio);
+                    ones.add(one.samplesPerSecond());
+                    manys.add(n.samplesPerSecond());
+                    counted = counted.plus(one.cpu()).plus(n.cpu());
+                    if (one.quiet() && n.quiet()) {
+                        quietRatios.add(ratio);
+                    }
                 }
-                out.printf(Locale.ROOT, "pair %d%s: 1 thread %.0f samples/s, %d threads %.0f samples/s, ratio %.2f%n",
-                        p + 1, counted ? "" : " (warm-up)", one, many, n, n / one);
+                out.printf(Locale.ROOT, "pair %d%s: 1 thread %.0f samples/s, %d threads %.0f samples/s, ratio %.2f,"
+                                + " steal %s / %s%n", p + 1, isCounted ? "" : " (warm-up)", one.samplesPerSecond(),
+                        many, n.samplesPerSecond(), ratio, one.cpu().stealPercent(), n.cpu().stealPercent());
             }
         } finally {
             ThreadBudget.reset();
         }
         out.printf(Locale.ROOT, "SCALING framework=brisk workload=%s threads=%d pairs=%d median_ratio=%.3f"
-                        + " min_ratio=%.3f max_ratio=%.3f samples_per_s_1=%.0f samples_per_s_%d=%.0f%n",
+                        + " min_ratio=%.3f max_ratio=%.3f samples_per_s_1=%.0f samples_per_s_%d=%.0f"
+                        + " steal_pct=%s quiet_pairs=%s quiet_median_ratio=%s%n",
                 workload.id(), many, pairs, BenchReport.median(ratios), min(ratios), max(ratios),
-                BenchReport.median(ones), many, BenchReport.median(manys));
+                BenchReport.median(ones), many, BenchReport.median(manys),
+                counted.known() ? String.format(Locale.ROOT, "%.1f", 100 * counted.stealFraction()) : "n/a",
+                counted.known() ? Integer.toString(quietRatios.size()) : "n/a",
+                quietRatios.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.3f", BenchReport.median(quietRatios)));
         return 0;
     }
 
@@ -124,12 +149,22 @@ public final class ScalingCommand extends Subcommand {
         }
     }
 
-    /** One pass of {@code fit} over {@code train} on a budget of {@code threads}: samples per second of wall time. */
-    private static double samplesPerSecond(Sequential model, InMemoryDataset train, Fit pass, int threads) {
+    /** One pass of {@code fit} over {@code train} on a budget of {@code threads}, and the machine's CPU meanwhile. */
+    private static Half half(Sequential model, InMemoryDataset train, Fit pass, int threads) {
         ThreadBudget.set(threads);
+        HostCpu before = HostCpu.now();
         long start = System.nanoTime();
         model.fit(train, pass);
-        return train.size() / ((System.nanoTime() - start) / 1e9);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        return new Half(train.size() / seconds, HostCpu.now().since(before));
+    }
+
+    /** One half of a pair: samples per second of wall time, and the machine's CPU time during it. */
+    record Half(double samplesPerSecond, HostCpu cpu) {
+        /** Less than {@link #QUIET_STEAL} stolen, as far as is known (an unknown steal is not quiet). */
+        boolean quiet() {
+            return cpu.stealFraction() < QUIET_STEAL; // false for NaN
+        }
     }
 
     private static double min(List<Double> values) {

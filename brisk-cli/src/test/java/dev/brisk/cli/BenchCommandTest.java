@@ -36,9 +36,13 @@ class BenchCommandTest {
             assertTrue(r.matches(ResultLine.REGEX), r);
             assertTrue(r.contains(" workload=w1 threads=1 "), r);
         }
-        assertTrue(out.lines().anyMatch(l -> l.matches("w1 +compiled +1 +\\d+ .*")), "table row for compiled");
-        assertTrue(out.lines().anyMatch(l -> l.matches("w1 +eager +1 +\\d+ .*")), "table row for eager");
-        assertTrue(out.contains("(median run of 2 rounds; samples/s of every round:)"), out);
+        String steal = "(\\d+\\.\\d%|-)";
+        assertTrue(out.lines().anyMatch(l -> l.matches("workload +mode .* first_step_ms +steal")), "header: " + out);
+        assertTrue(out.lines().anyMatch(l -> l.matches("w1 +compiled +1 +\\d+ .* " + steal)), "table row for compiled");
+        assertTrue(out.lines().anyMatch(l -> l.matches("w1 +eager +1 +\\d+ .* " + steal)), "table row for eager");
+        assertTrue(out.contains("(median run of 2 rounds; samples/s of every round, and its steal:)"), out);
+        assertTrue(out.lines().anyMatch(l -> l.matches(
+                "  w1 compiled threads=1: \\d+ / \\d+ \\(steal " + steal + " / " + steal + "\\)")), out);
         assertTrue(out.lines().anyMatch(l -> l.matches("eager/compiled step time w1 threads=1: "
                 + "\\d+\\.\\d\\d / \\d+\\.\\d\\d, median \\d+\\.\\d\\dx")), out);
     }

@@ -2,6 +2,7 @@ package dev.brisk.cli;
 
 import static dev.brisk.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.parallel.ThreadBudget;
@@ -15,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class ScalingCommandTest {
     private static final Path FIXTURE = Path.of("../brisk-core/src/test/resources/fashion-mnist-mini");
     private static final Pattern PAIR = Pattern.compile(
-            "pair (\\d+)( \\(warm-up\\))?: 1 thread (\\d+) samples/s, 2 threads (\\d+) samples/s, ratio (\\d+\\.\\d+)");
+            "pair (\\d+)( \\(warm-up\\))?: 1 thread (\\d+) samples/s, 2 threads (\\d+) samples/s, ratio (\\d+\\.\\d+),"
+                    + " steal (\\d+\\.\\d%|-) / (\\d+\\.\\d%|-)");
 
     @Test
     void printsEveryPairAndTheMedianRatio() {
@@ -37,8 +39,25 @@ class ScalingCommandTest {
         assertEquals(ratios[1], Double.parseDouble(field(last, "median_ratio")), 0.006, last);
         assertEquals(ratios[0], Double.parseDouble(field(last, "min_ratio")), 0.006, last);
         assertEquals(ratios[2], Double.parseDouble(field(last, "max_ratio")), 0.006, last);
+        assertTrue(last.endsWith(" samples_per_s_1=" + field(last, "samples_per_s_1") + " samples_per_s_2="
+                + field(last, "samples_per_s_2") + " steal_pct=" + field(last, "steal_pct") + " quiet_pairs="
+                + field(last, "quiet_pairs") + " quiet_median_ratio=" + field(last, "quiet_median_ratio")),
+                "new keys after the old ones: " + last);
+        assertTrue(field(last, "steal_pct").matches("\\d+\\.\\d|n/a"), last);
+        assertTrue(field(last, "quiet_pairs").matches("[0-3]|n/a"), last);
+        assertTrue(field(last, "quiet_median_ratio").matches("\\d+\\.\\d{3}|n/a"), last);
+        assertEquals(field(last, "quiet_pairs").matches("[1-3]"), !field(last, "quiet_median_ratio").equals("n/a"),
+                "a quiet median exactly when there are quiet pairs: " + last);
         assertTrue(r.out().contains("of 384 samples each"), r.out()); // 3 steps of 128
         assertEquals(ThreadBudget.resolve().threads(), ThreadBudget.threads(), "budget left as it was");
+    }
+
+    @Test
+    void aHalfIsQuietBelowTwoPercentStolenAndNeverWhenUnknown() {
+        assertTrue(new ScalingCommand.Half(1000, new HostCpu(200, 3)).quiet()); // 1.5%
+        assertFalse(new ScalingCommand.Half(1000, new HostCpu(200, 4)).quiet()); // 2.0%
+        assertFalse(new ScalingCommand.Half(1000, new HostCpu(0, 0)).quiet()); // shorter than a jiffy
+        assertFalse(new ScalingCommand.Half(1000, HostCpu.UNKNOWN).quiet());
     }
 
     @Test
