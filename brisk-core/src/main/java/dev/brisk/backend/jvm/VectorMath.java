@@ -28,6 +28,38 @@ final class VectorMath {
     private static final float SQRT_HALF_F = 0.707106781186547524f;
     private static final float SQRT_HALF = (float) Math.sqrt(0.5);
     private static final float INV_SQRT_2PI = (float) (1 / Math.sqrt(2 * Math.PI));
+    // The constants of exp and erf as vectors made once. Written inline (FloatVector.broadcast, or a float operand)
+    // each one is a chain of inlined Vector API calls while C2 parses; with exp and erf in one loop (GELU's
+    // gradient) that ran past C2's node-count inlining cutoff, erf was left out of line, and each vector it took
+    // and returned was allocated (VectorAllocationTest, after some test orders). Same values, so the same bits.
+    private static final FloatVector ONE = FloatVector.broadcast(S, 1f);
+    private static final FloatVector EXP_MIN_V = FloatVector.broadcast(S, EXP_MIN);
+    private static final FloatVector EXP_MAX_V = FloatVector.broadcast(S, EXP_MAX);
+    private static final FloatVector LOG2E_V = FloatVector.broadcast(S, LOG2E);
+    /** 1.5 * 2^23: adding and subtracting it rounds a float to an integer. */
+    private static final FloatVector ROUND_V = FloatVector.broadcast(S, 12582912f);
+    private static final FloatVector MINUS_LN2_HI_V = FloatVector.broadcast(S, -LN2_HI);
+    private static final FloatVector MINUS_LN2_LO_V = FloatVector.broadcast(S, -LN2_LO);
+    private static final FloatVector EXP_P0 = FloatVector.broadcast(S, 1.9875691500E-4f);
+    private static final FloatVector EXP_P1 = FloatVector.broadcast(S, 1.3981999507E-3f);
+    private static final FloatVector EXP_P2 = FloatVector.broadcast(S, 8.3334519073E-3f);
+    private static final FloatVector EXP_P3 = FloatVector.broadcast(S, 4.1665795894E-2f);
+    private static final FloatVector EXP_P4 = FloatVector.broadcast(S, 1.6666665459E-1f);
+    private static final FloatVector EXP_P5 = FloatVector.broadcast(S, 5.0000001201E-1f);
+    private static final FloatVector ERF_MIN_V = FloatVector.broadcast(S, -4f);
+    private static final FloatVector ERF_MAX_V = FloatVector.broadcast(S, 4f);
+    private static final FloatVector ERF_P0 = FloatVector.broadcast(S, -2.72614225801306e-10f);
+    private static final FloatVector ERF_P1 = FloatVector.broadcast(S, 2.77068142495902e-08f);
+    private static final FloatVector ERF_P2 = FloatVector.broadcast(S, -2.10102402082508e-06f);
+    private static final FloatVector ERF_P3 = FloatVector.broadcast(S, -5.69250639462346e-05f);
+    private static final FloatVector ERF_P4 = FloatVector.broadcast(S, -7.34990630326855e-04f);
+    private static final FloatVector ERF_P5 = FloatVector.broadcast(S, -2.95459980854025e-03f);
+    private static final FloatVector ERF_P6 = FloatVector.broadcast(S, -1.60960333262415e-02f);
+    private static final FloatVector ERF_Q0 = FloatVector.broadcast(S, -1.45660718464996e-05f);
+    private static final FloatVector ERF_Q1 = FloatVector.broadcast(S, -2.13374055278905e-04f);
+    private static final FloatVector ERF_Q2 = FloatVector.broadcast(S, -1.68282697438203e-03f);
+    private static final FloatVector ERF_Q3 = FloatVector.broadcast(S, -7.37332916720468e-03f);
+    private static final FloatVector ERF_Q4 = FloatVector.broadcast(S, -1.42647390514189e-02f);
 
     private VectorMath() {
     }
@@ -37,24 +69,24 @@ final class VectorMath {
      * exponent bits); 0 below the normal range, infinity above it, NaN for NaN.
      */
     static FloatVector exp(FloatVector v) {
-        FloatVector x = v.max(EXP_MIN).min(EXP_MAX);
-        FloatVector n = x.fma(LOG2E, 12582912f).sub(12582912f);
-        FloatVector r = n.fma(FloatVector.broadcast(S, -LN2_HI), x);
-        r = n.fma(FloatVector.broadcast(S, -LN2_LO), r);
-        FloatVector p = r.fma(1.9875691500E-4f, 1.3981999507E-3f);
-        p = p.fma(r, FloatVector.broadcast(S, 8.3334519073E-3f));
-        p = p.fma(r, FloatVector.broadcast(S, 4.1665795894E-2f));
-        p = p.fma(r, FloatVector.broadcast(S, 1.6666665459E-1f));
-        p = p.fma(r, FloatVector.broadcast(S, 5.0000001201E-1f));
-        FloatVector y = p.fma(r.mul(r), r).add(1f);
+        FloatVector x = v.max(EXP_MIN_V).min(EXP_MAX_V);
+        FloatVector n = x.fma(LOG2E_V, ROUND_V).sub(ROUND_V);
+        FloatVector r = n.fma(MINUS_LN2_HI_V, x);
+        r = n.fma(MINUS_LN2_LO_V, r);
+        FloatVector p = r.fma(EXP_P0, EXP_P1);
+        p = p.fma(r, EXP_P2);
+        p = p.fma(r, EXP_P3);
+        p = p.fma(r, EXP_P4);
+        p = p.fma(r, EXP_P5);
+        FloatVector y = p.fma(r.mul(r), r).add(ONE);
         // n can reach 128, one past the largest exponent: there 2^n is applied as 2^(n-1) * 2.
         VectorMask<Float> big = n.compare(VectorOperators.GT, 127f);
-        IntVector bits = ((IntVector) n.sub(1f, big).convert(VectorOperators.F2I, 0)).add(127)
+        IntVector bits = ((IntVector) n.sub(ONE, big).convert(VectorOperators.F2I, 0)).add(127)
                 .lanewise(VectorOperators.LSHL, 23);
         y = y.mul(bits.reinterpretAsFloats());
         y = y.add(y, big);
-        y = y.blend(0f, v.compare(VectorOperators.LT, EXP_MIN));
-        return y.blend(Float.POSITIVE_INFINITY, v.compare(VectorOperators.GT, EXP_MAX));
+        y = y.blend(0f, v.compare(VectorOperators.LT, EXP_MIN_V));
+        return y.blend(Float.POSITIVE_INFINITY, v.compare(VectorOperators.GT, EXP_MAX_V));
     }
 
     /**
@@ -128,18 +160,18 @@ final class VectorMath {
      * in float beyond).
      */
     static FloatVector erf(FloatVector v) {
-        FloatVector x = v.max(-4f).min(4f);
+        FloatVector x = v.max(ERF_MIN_V).min(ERF_MAX_V);
         FloatVector x2 = x.mul(x);
-        FloatVector p = x2.fma(-2.72614225801306e-10f, 2.77068142495902e-08f);
-        p = x2.fma(p, FloatVector.broadcast(S, -2.10102402082508e-06f));
-        p = x2.fma(p, FloatVector.broadcast(S, -5.69250639462346e-05f));
-        p = x2.fma(p, FloatVector.broadcast(S, -7.34990630326855e-04f));
-        p = x2.fma(p, FloatVector.broadcast(S, -2.95459980854025e-03f));
-        p = x2.fma(p, FloatVector.broadcast(S, -1.60960333262415e-02f));
-        FloatVector q = x2.fma(-1.45660718464996e-05f, -2.13374055278905e-04f);
-        q = x2.fma(q, FloatVector.broadcast(S, -1.68282697438203e-03f));
-        q = x2.fma(q, FloatVector.broadcast(S, -7.37332916720468e-03f));
-        q = x2.fma(q, FloatVector.broadcast(S, -1.42647390514189e-02f));
+        FloatVector p = x2.fma(ERF_P0, ERF_P1);
+        p = x2.fma(p, ERF_P2);
+        p = x2.fma(p, ERF_P3);
+        p = x2.fma(p, ERF_P4);
+        p = x2.fma(p, ERF_P5);
+        p = x2.fma(p, ERF_P6);
+        FloatVector q = x2.fma(ERF_Q0, ERF_Q1);
+        q = x2.fma(q, ERF_Q2);
+        q = x2.fma(q, ERF_Q3);
+        q = x2.fma(q, ERF_Q4);
         return x.mul(p).div(q);
     }
 }
