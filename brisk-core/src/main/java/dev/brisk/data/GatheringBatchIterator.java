@@ -12,13 +12,17 @@ import java.util.NoSuchElementException;
  * reuses for every batch (so a batch is valid only until the next call to {@link #next()}). A large batch's
  * feature rows are copied on the compute pool: between two training steps its threads are idle, and the rows
  * come from random places in a large array, so the copy waits on memory (W1: 128 rows of 784 floats from 188 MB).
+ * Features kept as bytes ({@link BytePixels}) are divided into floats as their rows are copied.
  */
 final class GatheringBatchIterator implements Iterator<Batch> {
     /** Feature rows per chunk of a split gather; a batch of fewer floats than {@link #SPLIT_MIN_FLOATS} is not split. */
     private static final int ROWS_PER_CHUNK = 16;
     private static final int SPLIT_MIN_FLOATS = 1 << 15;
 
+    /** The features, or null when they are {@link #pixels}. */
     private final Tensor features;
+    private final BytePixels pixels;
+    private final Shape featuresShape;
     private final Tensor labels;
     private final int[] order;
     private final int batchSize;
@@ -33,14 +37,24 @@ final class GatheringBatchIterator implements Iterator<Batch> {
     private final RangeBody featureRows;
 
     GatheringBatchIterator(Tensor features, Tensor labels, int batchSize, int[] order) {
+        this(features, null, features.shape(), labels, batchSize, order);
+    }
+
+    GatheringBatchIterator(BytePixels pixels, Tensor labels, int batchSize, int[] order) {
+        this(null, pixels, pixels.shape(), labels, batchSize, order);
+    }
+
+    private GatheringBatchIterator(Tensor features, BytePixels pixels, Shape featuresShape, Tensor labels,
+                                   int batchSize, int[] order) {
         this.features = features;
+        this.pixels = pixels;
+        this.featuresShape = featuresShape;
         this.labels = labels;
         this.order = order;
         this.batchSize = batchSize;
-        this.featureRow = features.shape().dropFirst().size();
+        this.featureRow = featuresShape.dropFirst().size();
         this.labelRow = labels.shape().dropFirst().size();
-        this.featureRows = (first, end) -> gather(features, featureRow, featureBuffer, batchStart + first, first,
-                end - first);
+        this.featureRows = (first, end) -> gatherFeatures(batchStart + first, first, end - first);
     }
 
     @Override
@@ -65,12 +79,22 @@ final class GatheringBatchIterator implements Iterator<Batch> {
             batchStart = from;
             Parallel.forRange(n, ROWS_PER_CHUNK, featureRows);
         } else {
-            gather(features, featureRow, featureBuffer, from, 0, n);
+            gatherFeatures(from, 0, n);
         }
         gather(labels, labelRow, labelBuffer, from, 0, n);
-        Shape fShape = features.shape().withDim(0, n);
+        Shape fShape = featuresShape.withDim(0, n);
         Shape lShape = labels.shape().withDim(0, n);
         return new Batch(Tensor.wrap(featureBuffer, 0, fShape), Tensor.wrap(labelBuffer, 0, lShape), n);
+    }
+
+    private void gatherFeatures(int from, int to, int n) {
+        if (pixels == null) {
+            gather(features, featureRow, featureBuffer, from, to, n);
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            pixels.copyRow(order[from + i], featureBuffer, (to + i) * featureRow);
+        }
     }
 
     /** Copies the rows of samples {@code order[from..from+n)} to rows {@code [to, to+n)} of {@code dst}. */

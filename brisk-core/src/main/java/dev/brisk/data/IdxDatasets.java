@@ -1,5 +1,6 @@
 package dev.brisk.data;
 
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -24,15 +25,20 @@ public final class IdxDatasets {
     /** As {@link #load(Path, Path, float)}, reading gzip-compressed files through {@code cache} when not null. */
     public static InMemoryDataset load(Path samplesFile, Path labelsFile, float featureDivisor, UnpackedCache cache)
             throws IOException {
-        IdxArray samples = cache == null ? IdxReader.read(samplesFile, featureDivisor)
-                : cache.read(samplesFile, featureDivisor);
+        // Unsigned-byte samples (images) stay bytes, divided as batches are made (BytePixels).
+        IdxReader.Contents samples = cache == null ? IdxReader.readContents(samplesFile, featureDivisor, null, true)
+                : cache.readContents(samplesFile, featureDivisor, true);
         IdxArray labels = cache == null ? IdxReader.read(labelsFile) : cache.read(labelsFile, 1f);
-        if (samples.shape().rank() == 0 || labels.shape().rank() == 0 || samples.count() != labels.count()) {
-            throw new IdxFormatException(labelsFile, samples.count() + " images but " + labels.count()
-                    + " labels in " + samplesFile + " " + samples.shape() + " and " + labelsFile + " "
+        Shape shape = samples.shape();
+        int count = shape.rank() == 0 ? 1 : shape.dim(0);
+        if (shape.rank() == 0 || labels.shape().rank() == 0 || count != labels.count()) {
+            throw new IdxFormatException(labelsFile, count + " images but " + labels.count()
+                    + " labels in " + samplesFile + " " + shape + " and " + labelsFile + " "
                     + labels.shape());
         }
-        Tensor features = Tensor.wrap(samples.values(), 0, samples.shape());
-        return new InMemoryDataset(features, labels.toTensor());
+        if (samples.bytes() != null) {
+            return new InMemoryDataset(new BytePixels(samples.bytes(), 0, shape, featureDivisor), labels.toTensor());
+        }
+        return new InMemoryDataset(Tensor.wrap(samples.values(), 0, shape), labels.toTensor());
     }
 }

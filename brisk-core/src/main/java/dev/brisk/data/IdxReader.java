@@ -62,8 +62,17 @@ public final class IdxReader {
      * without failing the read).
      */
     static IdxArray read(Path file, float divisor, OutputStream unpacked) throws IOException {
+        return readContents(file, divisor, unpacked, false).toArray();
+    }
+
+    /**
+     * As {@link #read(Path, float, OutputStream)}; with {@code keepBytes}, a file of unsigned bytes keeps them
+     * undecoded in {@link Contents#bytes()} (to be divided by {@code divisor} later, see {@link BytePixels}).
+     */
+    static Contents readContents(Path file, float divisor, OutputStream unpacked, boolean keepBytes)
+            throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
-            return read(in, file, divisor, unpacked);
+            return read(in, file, divisor, unpacked, keepBytes);
         }
     }
 
@@ -77,14 +86,14 @@ public final class IdxReader {
 
     /** As {@link #read(InputStream, Path)}, with every value divided by {@code divisor} as it is decoded. */
     public static IdxArray read(InputStream in, Path source, float divisor) throws IOException {
-        return read(in, source, divisor, null);
+        return read(in, source, divisor, null, false).toArray();
     }
 
-    private static IdxArray read(InputStream in, Path source, float divisor, OutputStream unpacked)
-            throws IOException {
+    private static Contents read(InputStream in, Path source, float divisor, OutputStream unpacked,
+                                 boolean keepBytes) throws IOException {
         BufferedInputStream buffered = new BufferedInputStream(in, 1 << 16);
         if (!isGzip(buffered)) {
-            return readUncompressed(buffered, source, divisor);
+            return readUncompressed(buffered, source, divisor, keepBytes);
         }
         CountingInputStream inflated;
         try {
@@ -95,7 +104,7 @@ public final class IdxReader {
         }
         try {
             InputStream body = unpacked == null ? inflated : new TeeInputStream(inflated, unpacked);
-            return readUncompressed(new BufferedInputStream(body, 1 << 16), source, divisor);
+            return readUncompressed(new BufferedInputStream(body, 1 << 16), source, divisor, keepBytes);
         } catch (ZipException | EOFException e) {
             throw new IdxFormatException(source, inflated.count(), "truncated or corrupt gzip data after "
                     + inflated.count() + " uncompressed bytes, at offset " + inflated.count() + " (" + e.getMessage()
@@ -112,7 +121,8 @@ public final class IdxReader {
         return b0 == GZIP_MAGIC_0 && b1 == GZIP_MAGIC_1;
     }
 
-    private static IdxArray readUncompressed(InputStream in, Path source, float divisor) throws IOException {
+    private static Contents readUncompressed(InputStream in, Path source, float divisor, boolean keepBytes)
+            throws IOException {
         byte[] magic = readHeader(in, source, 0, 4, "a 4-byte magic number");
         int magicValue = ((magic[0] & 0xFF) << 24) | ((magic[1] & 0xFF) << 16) | ((magic[2] & 0xFF) << 8)
                 | (magic[3] & 0xFF);
@@ -148,8 +158,13 @@ public final class IdxReader {
                     + type.name().toLowerCase() + ", too many to load into one Java array");
         }
         float[] values = null;
+        byte[] bytes = null;
         long read;
-        if (dataBytes >= BACKGROUND_READ_MIN && dataBytes <= BACKGROUND_READ_MAX) {
+        if (keepBytes && type == IdxType.UBYTE) {
+            // Nothing to decode, so nothing to overlap with the read.
+            bytes = readData(in, (int) dataBytes);
+            read = bytes.length;
+        } else if (dataBytes >= BACKGROUND_READ_MIN && dataBytes <= BACKGROUND_READ_MAX) {
             BackgroundRead background = BackgroundRead.start(in, dataBytes, "brisk-idx-read");
             try {
                 values = decodeWhileReading(background, type, (int) count, divisor);
@@ -177,7 +192,28 @@ public final class IdxReader {
                     + "offset " + (headerSize + dataBytes) + ": the header " + Arrays.toString(dims) + " of type "
                     + type.name().toLowerCase() + " describes exactly " + dataBytes + " bytes of data");
         }
-        return new IdxArray(source, type, Shape.of(dims), values);
+        return new Contents(source, type, Shape.of(dims), values, bytes, divisor);
+    }
+
+    /**
+     * An IDX file's contents: its values decoded to floats and divided by {@code divisor}, or (an unsigned-byte
+     * file read with {@code keepBytes}) its bytes as stored, still to be divided.
+     */
+    record Contents(Path source, IdxType type, Shape shape, float[] values, byte[] bytes, float divisor) {
+        /** The decoded form (decoding the bytes now, if that is how they were kept). */
+        IdxArray toArray() {
+            if (values != null) {
+                return new IdxArray(source, type, shape, values);
+            }
+            float[] decoded = new float[bytes.length];
+            type.decode(bytes, decoded, divisor);
+            return new IdxArray(source, type, shape, decoded);
+        }
+
+        /** The same contents, naming {@code file} in errors. */
+        Contents from(Path file) {
+            return new Contents(file, type, shape, values, bytes, divisor);
+        }
     }
 
     /**

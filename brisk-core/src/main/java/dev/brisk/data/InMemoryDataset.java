@@ -5,14 +5,19 @@ import dev.brisk.tensor.Tensor;
 
 /**
  * A dataset held in two tensors: features {@code [N, ...]} and labels {@code [N, ...]}, sample {@code i} being row
- * {@code i} of each.
+ * {@code i} of each. Images read from a file of unsigned bytes ({@link IdxDatasets}) keep their bytes, a quarter of
+ * the memory, and are divided into floats as batches are gathered; {@link #features()} makes the float tensor on
+ * first use.
  *
  * <p>Immutable and thread-safe: it views the given tensors without copying (callers must not modify them
  * afterwards), views derived with {@link #slice}, {@link #take} or {@link #reshapeFeatures} share that storage,
  * and every batch iterator owns its own buffers.
  */
 public final class InMemoryDataset implements Dataset {
+    /** The features as floats, or null when they are kept as {@link #pixels}. */
     private final Tensor features;
+    /** The features as unsigned bytes, or null when they are the float tensor {@link #features}. */
+    private final BytePixels pixels;
     private final Tensor labels;
 
     /**
@@ -21,7 +26,16 @@ public final class InMemoryDataset implements Dataset {
      * @throws IllegalArgumentException naming both shapes when they disagree or either is rank 0
      */
     public InMemoryDataset(Tensor features, Tensor labels) {
-        Shape f = features.shape();
+        this(features, null, labels);
+    }
+
+    /** A dataset whose features are unsigned bytes, divided as they are read (see {@link BytePixels}). */
+    InMemoryDataset(BytePixels pixels, Tensor labels) {
+        this(null, pixels, labels);
+    }
+
+    private InMemoryDataset(Tensor features, BytePixels pixels, Tensor labels) {
+        Shape f = features != null ? features.shape() : pixels.shape();
         Shape l = labels.shape();
         if (f.rank() == 0 || l.rank() == 0) {
             throw new IllegalArgumentException("features " + f + " and labels " + l
@@ -32,12 +46,20 @@ public final class InMemoryDataset implements Dataset {
                     + " disagree on the number of samples: " + f.dim(0) + " vs " + l.dim(0));
         }
         this.features = features;
+        this.pixels = pixels;
         this.labels = labels;
     }
 
-    /** All features, shape {@code [N, ...featureShape]}; a view of the dataset's storage, do not modify. */
+    /**
+     * All features, shape {@code [N, ...featureShape]}; a view of the dataset's storage, do not modify. For
+     * features kept as bytes the float tensor is made on the first call (4 bytes a value from then on).
+     */
     public Tensor features() {
-        return features;
+        return features != null ? features : pixels.toTensor();
+    }
+
+    private Shape featuresShape() {
+        return features != null ? features.shape() : pixels.shape();
     }
 
     /** All labels, shape {@code [N, ...labelShape]}; a view of the dataset's storage, do not modify. */
@@ -47,12 +69,12 @@ public final class InMemoryDataset implements Dataset {
 
     @Override
     public int size() {
-        return features.shape().dim(0);
+        return featuresShape().dim(0);
     }
 
     @Override
     public Shape featureShape() {
-        return features.shape().dropFirst();
+        return featuresShape().dropFirst();
     }
 
     @Override
@@ -65,6 +87,10 @@ public final class InMemoryDataset implements Dataset {
         if (batchSize <= 0) {
             throw new IllegalArgumentException("batch size must be positive, got " + batchSize);
         }
+        if (pixels != null) {
+            return () -> new GatheringBatchIterator(pixels, labels, batchSize,
+                    shuffle ? Permutations.shuffled(size(), seed) : Permutations.identity(size()));
+        }
         return () -> shuffle
                 ? new GatheringBatchIterator(features, labels, batchSize, Permutations.shuffled(size(), seed))
                 : new SlicingBatchIterator(features, labels, batchSize);
@@ -76,7 +102,8 @@ public final class InMemoryDataset implements Dataset {
             throw new IllegalArgumentException("slice [" + from + ", " + to + ") is outside a dataset of " + size()
                     + " samples");
         }
-        return new InMemoryDataset(features.slice(from, to), labels.slice(from, to));
+        return pixels != null ? new InMemoryDataset(pixels.slice(from, to), labels.slice(from, to))
+                : new InMemoryDataset(features.slice(from, to), labels.slice(from, to));
     }
 
     /** The first {@code n} samples, sharing this dataset's storage. */
@@ -93,7 +120,9 @@ public final class InMemoryDataset implements Dataset {
             throw new IllegalArgumentException("cannot view features of shape " + featureShape() + " per sample as "
                     + perSample + ": " + featureShape().size() + " vs " + perSample.size() + " elements");
         }
-        return new InMemoryDataset(features.reshape(perSample.prepend(size())), labels);
+        Shape all = perSample.prepend(size());
+        return pixels != null ? new InMemoryDataset(pixels.reshape(all), labels)
+                : new InMemoryDataset(features.reshape(all), labels);
     }
 
     /** The features flattened to one axis per sample, {@code [N, prod(featureShape)]}, sharing storage. */

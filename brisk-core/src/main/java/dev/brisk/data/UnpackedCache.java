@@ -84,15 +84,19 @@ public final class UnpackedCache {
      * is one, else from the file, making the copy as it goes when the file is gzip-compressed ({@code .gz}).
      */
     public IdxArray read(Path file, float divisor) throws IOException {
+        return readContents(file, divisor, false).toArray();
+    }
+
+    /** As {@link #read(Path, float)}, with {@link IdxReader#readContents}'s choice of keeping unsigned bytes. */
+    IdxReader.Contents readContents(Path file, float divisor, boolean keepBytes) throws IOException {
         if (!file.getFileName().toString().endsWith(".gz")) {
-            return IdxReader.read(file, divisor);
+            return IdxReader.readContents(file, divisor, null, keepBytes);
         }
         String stem = stem(file);
         Path copy = dir.resolve(stem + copyKey(file));
         if (Files.isRegularFile(copy)) {
             try {
-                IdxArray array = IdxReader.read(copy, divisor);
-                return new IdxArray(file, array.type(), array.shape(), array.values());
+                return IdxReader.readContents(copy, divisor, null, keepBytes).from(file);
             } catch (IdxFormatException e) {
                 deleteQuietly(copy); // not a whole IDX file (a disk that lost it, an edit): made again below
             } catch (IOException e) {
@@ -100,9 +104,9 @@ public final class UnpackedCache {
             }
         }
         try (Fill fill = Fill.open(copy, stem)) {
-            IdxArray array = IdxReader.read(file, divisor, fill);
+            IdxReader.Contents contents = IdxReader.readContents(file, divisor, fill, keepBytes);
             fill.keep();
-            return array;
+            return contents;
         }
     }
 

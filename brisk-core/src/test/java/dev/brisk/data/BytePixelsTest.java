@@ -1,0 +1,130 @@
+package dev.brisk.data;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.brisk.parallel.ThreadBudget;
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Images loaded from a file of unsigned bytes stay bytes ({@link BytePixels}); every batch, view and the float
+ * tensor must have the bits the same images decoded up front to floats have.
+ */
+class BytePixelsTest {
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void resetBudget() {
+        ThreadBudget.reset();
+    }
+
+    /** 300 random 28x28 images (every byte value occurs) with labels 0-9, as two IDX files; loaded as bytes. */
+    private InMemoryDataset load(float divisor) throws IOException {
+        Random r = new Random(7);
+        int n = 300;
+        byte[] pixels = new byte[n * 28 * 28];
+        r.nextBytes(pixels);
+        byte[] labels = new byte[n];
+        for (int i = 0; i < n; i++) {
+            labels[i] = (byte) r.nextInt(10);
+        }
+        Path images = dir.resolve("images-" + divisor);
+        Path labelFile = dir.resolve("labels-" + divisor);
+        Files.write(images, IdxBytes.ubyte(new int[] {n, 28, 28}, pixels));
+        Files.write(labelFile, IdxBytes.ubyte(new int[] {n}, labels));
+        return IdxDatasets.load(images, labelFile, divisor);
+    }
+
+    /** The same samples with the features decoded up front: what loading gave before bytes were kept. */
+    private static InMemoryDataset asFloats(InMemoryDataset bytes) {
+        return new InMemoryDataset(bytes.features(), bytes.labels());
+    }
+
+    private static List<float[]> epoch(InMemoryDataset ds, int batchSize, boolean shuffle) {
+        List<float[]> out = new ArrayList<>();
+        for (Batch b : ds.batches(batchSize, shuffle, 42)) {
+            out.add(b.features().toArray());
+            out.add(b.labels().toArray());
+            assertEquals(b.size(), b.features().shape().dim(0));
+        }
+        return out;
+    }
+
+    private static void assertSameEpochs(List<float[]> expected, List<float[]> actual) {
+        assertEquals(expected.size(), actual.size());
+        for (int i = 0; i < expected.size(); i++) {
+            assertArrayEquals(expected.get(i), actual.get(i), "array " + i);
+        }
+    }
+
+    @Test
+    void featuresMatchTheFloatDecodeBitForBit() throws IOException {
+        for (float divisor : new float[] {255f, 1f, 3f}) {
+            InMemoryDataset ds = load(divisor);
+            IdxArray decoded = IdxReader.read(dir.resolve("images-" + divisor), divisor);
+            assertArrayEquals(decoded.values(), ds.features().toArray(), "divisor " + divisor);
+            assertEquals(Shape.of(300, 28, 28), ds.features().shape());
+            assertSame(ds.features(), ds.features(), "the float tensor is made once");
+        }
+    }
+
+    @Test
+    void batchesMatchTheFloatDatasetInOrderAndShuffled() throws IOException {
+        InMemoryDataset bytes = load(255f);
+        InMemoryDataset floats = asFloats(bytes);
+        for (int batchSize : new int[] {1, 7, 128, 300, 1000}) {
+            for (boolean shuffle : new boolean[] {false, true}) {
+                assertSameEpochs(epoch(floats, batchSize, shuffle), epoch(bytes, batchSize, shuffle));
+            }
+        }
+    }
+
+    @Test
+    void largeBatchesGatheredOnTwoThreadsMatch() throws IOException {
+        ThreadBudget.set(2); // 64 rows of 784 floats are gathered on the compute pool
+        InMemoryDataset bytes = load(255f).flatten();
+        assertSameEpochs(epoch(asFloats(bytes), 64, true), epoch(bytes, 64, true));
+    }
+
+    @Test
+    void slicesAndReshapesMatch() throws IOException {
+        InMemoryDataset bytes = load(255f);
+        InMemoryDataset floats = asFloats(bytes);
+        InMemoryDataset[][] pairs = {
+            {floats.slice(17, 203), bytes.slice(17, 203)},
+            {floats.take(5), bytes.take(5)},
+            {floats.flatten(), bytes.flatten()},
+            {floats.reshapeFeatures(Shape.of(28, 28, 1)).slice(250, 300),
+                bytes.reshapeFeatures(Shape.of(28, 28, 1)).slice(250, 300)},
+            {floats.slice(3, 3), bytes.slice(3, 3)},
+        };
+        for (InMemoryDataset[] pair : pairs) {
+            assertEquals(pair[0].size(), pair[1].size());
+            assertEquals(pair[0].featureShape(), pair[1].featureShape());
+            assertArrayEquals(pair[0].features().toArray(), pair[1].features().toArray());
+            assertSameEpochs(epoch(pair[0], 32, true), epoch(pair[1], 32, true));
+            assertSameEpochs(epoch(pair[0], 32, false), epoch(pair[1], 32, false));
+        }
+    }
+
+    @Test
+    void labelsAreCheckedAsBefore() throws IOException {
+        InMemoryDataset bytes = load(255f);
+        assertEquals(10, bytes.numClasses());
+        bytes.checkClassLabels(10);
+        Tensor labels = bytes.labels();
+        assertEquals(Shape.of(300), labels.shape());
+    }
+}
