@@ -11,7 +11,7 @@ import java.util.NoSuchElementException;
  * Batches in a given sample order, gathered row by row into two buffers that this iterator allocates once and
  * reuses for every batch (so a batch is valid only until the next call to {@link #next()}). A large batch's
  * feature rows are copied on the compute pool: between two training steps its threads are idle, and the rows
- * come from random places in a large array, so the copy waits on memory (W1: 128 rows of 784 floats from 188 MB).
+ * come from random places in a large array, so the copy waits on memory (W1: 128 rows of 784 pixels from 47 MB).
  * Features kept as bytes ({@link BytePixels}) are divided into floats as their rows are copied.
  */
 final class GatheringBatchIterator implements Iterator<Batch> {
