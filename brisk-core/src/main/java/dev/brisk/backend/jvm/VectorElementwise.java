@@ -36,7 +36,7 @@ final class VectorElementwise {
             r.i0 = xOff;
             r.f1 = y;
             r.i1 = yOff;
-            r.forRange(n, GRAIN, (a, i0, i1) ->
+            r.forRange(n, GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) ->
                     unaryRange((UnaryFn) a.o0, a.s0, a.f0, a.i0 + i0, a.f1, a.i1 + i0, i1 - i0));
         }
     }
@@ -109,7 +109,7 @@ final class VectorElementwise {
             setBinary(r, fn, alpha, a, aOff, b, bOff, out, outOff);
             r.o1 = dims;
             r.i3 = rank;
-            r.forRange(rows, grain, (g, r0, r1) -> rows((BinaryFn) g.o0, g.s0, g.f0, g.i0, g.f1, g.i1, g.f2, g.i2,
+            r.forRange(rows, grain, Split.CHUNKS_PER_THREAD, (g, r0, r1) -> rows((BinaryFn) g.o0, g.s0, g.f0, g.i0, g.f1, g.i1, g.f2, g.i2,
                     (int[]) g.o1, g.i3, r0, r1));
         }
     }

@@ -6,7 +6,8 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The fused optimiser updates, vectorised with the same operation order as {@link ScalarKernels}. The masked tail
- * handles sizes that are not a multiple of the vector length.
+ * handles sizes that are not a multiple of the vector length. Each element is updated on its own, so a split into
+ * several chunks per thread (a slowed thread does fewer of them) gives the same bits.
  */
 final class VectorOptimizers {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -34,7 +35,7 @@ final class VectorOptimizers {
             r.s2 = beta2;
             r.s3 = epsHat;
             r.s4 = decay;
-            r.forRange(n, VectorElementwise.GRAIN, (a, i0, i1) -> adamRange(a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, a.f3,
+            r.forRange(n, VectorElementwise.GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) -> adamRange(a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, a.f3,
                     a.i3, i0, i1, a.s0, a.s1, a.s2, a.s3, a.s4));
         }
     }
@@ -73,7 +74,7 @@ final class VectorOptimizers {
             r.s0 = lr;
             r.s1 = momentum;
             r.b0 = nesterov;
-            r.forRange(n, VectorElementwise.GRAIN, (a, i0, i1) ->
+            r.forRange(n, VectorElementwise.GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) ->
                     sgdRange(a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, i0, i1, a.s0, a.s1, a.b0));
         }
     }
@@ -110,7 +111,7 @@ final class VectorOptimizers {
             r.s0 = lr;
             r.s1 = rho;
             r.s2 = eps;
-            r.forRange(n, VectorElementwise.GRAIN, (a, i0, i1) ->
+            r.forRange(n, VectorElementwise.GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) ->
                     rmspropRange(a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, i0, i1, a.s0, a.s1, a.s2));
         }
     }
