@@ -11,7 +11,8 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Max and average pooling over NHWC images, vectorised along channels (contiguous in NHWC). Windows are clipped
  * to the image, which is how padding is ignored; the semantics are those of {@link ScalarKernels}. Forward
- * passes split output rows across threads, backward passes whole images (their windows may overlap).
+ * passes split output rows across threads, backward passes whole images (their windows may overlap), several
+ * chunks per thread: every output row or image is computed on its own, so the split changes no bits.
  */
 final class VectorPool {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -27,7 +28,8 @@ final class VectorPool {
             maxPoolRows(g, x, xOff, y, yOff, 0, rows);
         } else {
             RegionArgs r = poolArgs(g, x, xOff, y, yOff);
-            r.forRange(rows, grain, (a, r0, r1) -> maxPoolRows((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, r0, r1));
+            r.forRange(rows, grain, Split.CHUNKS_PER_THREAD, (a, r0, r1) ->
+                    maxPoolRows((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, r0, r1));
         }
     }
 
@@ -69,8 +71,9 @@ final class VectorPool {
             r.s0 = alpha;
             r.f3 = gate;
             r.i3 = gateOff;
-            r.forRange(g.batch(), grain, (a, n0, n1) -> maxPoolBackwardImages((PoolGeometry) a.o0, a.f0, a.i0, a.f1,
-                    a.i1, a.f2, a.i2, n0, n1, (BinaryFn) a.o1, a.s0, a.f3, a.i3));
+            r.forRange(g.batch(), grain, Split.CHUNKS_PER_THREAD, (a, n0, n1) ->
+                    maxPoolBackwardImages((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, n0, n1,
+                            (BinaryFn) a.o1, a.s0, a.f3, a.i3));
         }
     }
 
@@ -333,7 +336,8 @@ final class VectorPool {
             avgPoolRows(g, x, xOff, y, yOff, 0, rows);
         } else {
             RegionArgs r = poolArgs(g, x, xOff, y, yOff);
-            r.forRange(rows, grain, (a, r0, r1) -> avgPoolRows((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, r0, r1));
+            r.forRange(rows, grain, Split.CHUNKS_PER_THREAD, (a, r0, r1) ->
+                    avgPoolRows((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, r0, r1));
         }
     }
 
@@ -361,7 +365,7 @@ final class VectorPool {
             avgPoolBackwardImages(g, dy, dyOff, dx, dxOff, 0, g.batch());
         } else {
             RegionArgs r = poolArgs(g, dy, dyOff, dx, dxOff);
-            r.forRange(g.batch(), grain, (a, n0, n1) ->
+            r.forRange(g.batch(), grain, Split.CHUNKS_PER_THREAD, (a, n0, n1) ->
                     avgPoolBackwardImages((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, n0, n1));
         }
     }
