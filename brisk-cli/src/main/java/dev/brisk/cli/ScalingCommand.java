@@ -128,7 +128,8 @@ public final class ScalingCommand extends Subcommand {
                         + " steal_pct=%s quiet_pairs=%s quiet_median_ratio=%s%n",
                 workload.id(), many, pairs, BenchReport.median(ratios), min(ratios), max(ratios),
                 BenchReport.median(ones), many, BenchReport.median(manys),
-                counted.known() ? String.format(Locale.ROOT, "%.1f", 100 * counted.stealFraction()) : "n/a",
+                Double.isNaN(counted.stealFraction()) ? "n/a"
+                        : String.format(Locale.ROOT, "%.1f", 100 * counted.stealFraction()),
                 counted.known() ? Integer.toString(quietRatios.size()) : "n/a",
                 quietRatios.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.3f", BenchReport.median(quietRatios)));
         return 0;

@@ -9,7 +9,8 @@ import dev.brisk.tensor.Tensor;
  * 120-150 ms just to allocate and zero the float array before the first training step could start.
  *
  * <p>A value is {@code (b & 0xFF) / divisor}, through a table of the 256 quotients, so each float has the bits an
- * up-front decode ({@link IdxType}) gives. Views made by {@link #slice} and {@link #reshape} share the bytes.
+ * up-front decode ({@link IdxType}) gives. Views made by {@link #slice} and {@link #reshape} share the bytes; each
+ * view makes its own float copy if {@link #toTensor()} is called on it.
  */
 final class BytePixels {
     private final byte[] data;
@@ -17,6 +18,8 @@ final class BytePixels {
     private final Shape shape;
     private final float divisor;
     private final float[] table;
+    /** Values per row (computed once: {@link Shape#dropFirst()} allocates, and rows are copied per batch). */
+    private final int rowSize;
     /** The whole view as floats, made by the first {@link #toTensor()} call. */
     private volatile Tensor floats;
 
@@ -35,6 +38,7 @@ final class BytePixels {
         this.shape = shape;
         this.divisor = divisor;
         this.table = table;
+        this.rowSize = shape.dropFirst().size();
     }
 
     private static float[] table(float divisor) {
@@ -52,14 +56,13 @@ final class BytePixels {
 
     /** Floats per row. */
     int rowSize() {
-        return shape.dropFirst().size();
+        return rowSize;
     }
 
     /** Copies row {@code row} as floats to {@code dst[dstOff ..]}. */
     void copyRow(int row, float[] dst, int dstOff) {
-        int size = rowSize();
-        int src = offset + row * size;
-        for (int i = 0; i < size; i++) {
+        int src = offset + row * rowSize;
+        for (int i = 0; i < rowSize; i++) {
             dst[dstOff + i] = table[data[src + i] & 0xFF];
         }
     }
@@ -67,7 +70,7 @@ final class BytePixels {
     /** Rows {@code [from, to)}, sharing the bytes. */
     BytePixels slice(int from, int to) {
         Shape sliced = shape.withDim(0, to - from);
-        return new BytePixels(data, offset + from * rowSize(), sliced, divisor, table);
+        return new BytePixels(data, offset + from * rowSize, sliced, divisor, table);
     }
 
     /** The same bytes seen as {@code newShape} (same element count). */

@@ -10,8 +10,9 @@ import dev.brisk.tensor.Tensor;
  * first use.
  *
  * <p>Immutable and thread-safe: it views the given tensors without copying (callers must not modify them
- * afterwards), views derived with {@link #slice}, {@link #take} or {@link #reshapeFeatures} share that storage,
- * and every batch iterator owns its own buffers.
+ * afterwards), views derived with {@link #slice}, {@link #take} or {@link #reshapeFeatures} share that storage
+ * (for features kept as bytes: the bytes; each view's {@link #features()} is then a float copy of its own), and
+ * every batch iterator owns its own buffers.
  */
 public final class InMemoryDataset implements Dataset {
     /** The features as floats, or null when they are kept as {@link #pixels}. */
@@ -52,7 +53,8 @@ public final class InMemoryDataset implements Dataset {
 
     /**
      * All features, shape {@code [N, ...featureShape]}; a view of the dataset's storage, do not modify. For
-     * features kept as bytes the float tensor is made on the first call (4 bytes a value from then on).
+     * features kept as bytes the float tensor is made on the first call and kept beside the bytes (4 more bytes a
+     * value from then on); training and evaluation never call it, {@link Pipeline#from(InMemoryDataset)} does.
      */
     public Tensor features() {
         return features != null ? features : pixels.toTensor();

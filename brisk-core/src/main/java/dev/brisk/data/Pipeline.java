@@ -92,7 +92,10 @@ public abstract class Pipeline<T> implements Iterable<T> {
         return from(new InMemoryDataset(features, labels));
     }
 
-    /** The samples of an in-memory dataset, in storage order; views, not copies. */
+    /**
+     * The samples of an in-memory dataset, in storage order; views, not copies, of its float features (of a
+     * dataset kept as bytes, of the float copy its {@link InMemoryDataset#features()} makes once).
+     */
     public static Pipeline<Sample> from(InMemoryDataset data) {
         IntFunction<Tensor> x = rows(data.features());
         IntFunction<Tensor> y = rows(data.labels());

@@ -3,6 +3,7 @@ package dev.brisk.data;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.Shape;
@@ -117,6 +118,35 @@ class BytePixelsTest {
             assertSameEpochs(epoch(pair[0], 32, true), epoch(pair[1], 32, true));
             assertSameEpochs(epoch(pair[0], 32, false), epoch(pair[1], 32, false));
         }
+    }
+
+    /** Gathering rows of bytes allocates no more per batch than gathering rows of floats (after warm-up). */
+    @Test
+    void gatheringBytesAllocatesNoMoreThanFloats() throws IOException {
+        ThreadBudget.set(1);
+        InMemoryDataset bytes = load(255f).flatten();
+        InMemoryDataset floats = asFloats(bytes);
+        long fromFloats = bestBytesPerEpoch(floats);
+        long fromBytes = bestBytesPerEpoch(bytes);
+        assertTrue(fromBytes <= fromFloats, "an epoch of byte rows allocated " + fromBytes + " bytes, of float rows "
+                + fromFloats);
+    }
+
+    private static long bestBytesPerEpoch(InMemoryDataset ds) {
+        com.sun.management.ThreadMXBean bean =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long tid = Thread.currentThread().threadId();
+        long best = Long.MAX_VALUE;
+        float sink = 0;
+        for (int round = 0; round < 30; round++) {
+            long before = bean.getThreadAllocatedBytes(tid);
+            for (Batch b : ds.batches(32, true, round)) {
+                sink += b.features().data()[0];
+            }
+            best = Math.min(best, bean.getThreadAllocatedBytes(tid) - before);
+        }
+        assertTrue(sink >= 0);
+        return best;
     }
 
     @Test
