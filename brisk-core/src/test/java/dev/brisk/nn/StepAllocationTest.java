@@ -4,14 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.brisk.exec.KernelTimer;
 import dev.brisk.exec.Plan;
 import dev.brisk.losses.Losses;
 import dev.brisk.nn.layers.Layers;
+import dev.brisk.ops.Node;
 import dev.brisk.optimizers.Optimizers;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.Tensor;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -87,6 +90,35 @@ class StepAllocationTest {
         return best;
     }
 
+    /**
+     * For a failure message: the instructions that allocated on the calling thread over some steps, each with its
+     * bytes per step. Allocation by C2-compiled vector code comes from boxed vectors where an inlining limit was
+     * hit, so naming the kernel is most of the diagnosis.
+     */
+    private static String allocatingInstructions(Plan plan) {
+        com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        List<Node> nodes = plan.instructionNodes();
+        long[] bytes = new long[nodes.size()];
+        long[] last = new long[1];
+        KernelTimer timer = (node, start, end) -> {
+            long now = bean.getCurrentThreadAllocatedBytes();
+            bytes[nodes.indexOf(node)] += now - last[0];
+            last[0] = now;
+        };
+        int steps = 50;
+        for (int i = 0; i < steps; i++) {
+            last[0] = bean.getCurrentThreadAllocatedBytes();
+            plan.run(timer);
+        }
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] >= steps) {
+                out.append("\n  ").append(nodes.get(i)).append(": ").append(bytes[i] / steps).append(" bytes per step");
+            }
+        }
+        return out.length() == 0 ? " (no single instruction allocated on the calling thread)" : out.toString();
+    }
+
     /** Bytes allocated so far by these threads (read one by one: the array-returning call would allocate). */
     private static long allocated(com.sun.management.ThreadMXBean bean, long[] ids) {
         long sum = 0;
@@ -103,7 +135,9 @@ class StepAllocationTest {
         long perStep = bytesPerStep(plan);
         System.out.printf("compiled step, 1 thread: %d kernels, %d planned bytes, %d bytes allocated per step%n",
                 plan.instructionCount(), plan.plannedFloats() * 4, perStep);
-        assertEquals(0, perStep, "a compiled step allocated " + perStep + " bytes");
+        if (perStep != 0) {
+            assertEquals(0, perStep, "a compiled step allocated " + perStep + " bytes" + allocatingInstructions(plan));
+        }
     }
 
     @Test
@@ -113,7 +147,11 @@ class StepAllocationTest {
         long perStep = bytesPerStep(plan);
         assertTrue(stepThreads().length >= 2, "the pool's workers are counted");
         System.out.printf("compiled step, 2 threads: %d bytes allocated per step (caller and workers)%n", perStep);
-        assertEquals(0, perStep, "a compiled step allocated " + perStep + " bytes across the pool");
+        if (perStep != 0) {
+            ThreadBudget.set(1);
+            assertEquals(0, perStep, "a compiled step allocated " + perStep + " bytes across the pool; on one thread:"
+                    + allocatingInstructions(plan));
+        }
     }
 
     @Test
@@ -124,6 +162,9 @@ class StepAllocationTest {
         model.fit(xy[0], xy[1], Fit.epochs(2).batchSize(32).verbose(0).profile(tmp.resolve("t.json"), 2, 3));
         assertNotNull(model.lastProfile());
         long perStep = bytesPerStep(model.trainPlan(32));
-        assertEquals(0, perStep, "after a profiled fit, an unprofiled step allocated " + perStep + " bytes");
+        if (perStep != 0) {
+            assertEquals(0, perStep, "after a profiled fit, an unprofiled step allocated " + perStep + " bytes"
+                    + allocatingInstructions(model.trainPlan(32)));
+        }
     }
 }
