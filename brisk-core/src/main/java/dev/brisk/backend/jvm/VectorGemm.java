@@ -32,6 +32,11 @@ final class VectorGemm {
     private static final int SPLIT_COLS_MIN = 4;
     /** Below this many multiply-adds a parallel region costs more than it saves. */
     private static final long PARALLEL_MIN_MACS = 1L << 16;
+    /**
+     * Whether a transposed B is packed by 8x8 register transposes ({@link Transpose8}, 256-bit vectors): only where
+     * the preferred vectors are at least that wide, so that 256-bit shuffles are native.
+     */
+    private static final boolean VECTOR_TRANSPOSE = L >= 8 && NR % 8 == 0;
 
     private VectorGemm() {
     }
@@ -203,33 +208,63 @@ final class VectorGemm {
      */
     private static void packB(boolean transB, float[] b, int bOff, int ldb, int pc, int kb, int jc, int nb,
                               float[] bp) {
+        // Each layout in its own method: in one, C2 reached its inlining limits and boxed the copy's vectors
+        // (the plain copy ran 4x slower).
         for (int jr = 0; jr < nb; jr += NR) {
             int cols = Math.min(NR, nb - jr);
             int dst = jr * kb;
-            if (!transB && cols == NR) {
-                int src = bOff + pc * ldb + jc + jr;
-                for (int p = 0; p < kb; p++, src += ldb, dst += NR) {
-                    FloatVector.fromArray(S, b, src).intoArray(bp, dst);
-                    FloatVector.fromArray(S, b, src + L).intoArray(bp, dst + L);
-                }
-            } else if (!transB) {
-                int src = bOff + pc * ldb + jc + jr;
-                for (int p = 0; p < kb; p++, src += ldb, dst += NR) {
-                    for (int j = 0; j < NR; j++) {
-                        bp[dst + j] = j < cols ? b[src + j] : 0f;
-                    }
-                }
+            if (!transB) {
+                copyPanel(b, bOff + pc * ldb + jc + jr, ldb, kb, cols, bp, dst);
+            } else if (cols == NR && VECTOR_TRANSPOSE) {
+                transposePanel(b, bOff + (jc + jr) * ldb + pc, ldb, kb, bp, dst);
             } else {
-                // op(B)[p][j] = b[j * ldb + p]: a transpose. Blocks of 16 depths keep the 16 panel lines being
-                // written in L1 while the NR source rows are read.
-                for (int p0 = 0; p0 < kb; p0 += 16) {
-                    int p1 = Math.min(kb, p0 + 16);
-                    for (int j = 0; j < NR; j++) {
-                        int src = bOff + (jc + jr + j) * ldb + pc;
-                        for (int p = p0; p < p1; p++) {
-                            bp[dst + p * NR + j] = j < cols ? b[src + p] : 0f;
-                        }
-                    }
+                transposeEdgePanel(b, bOff + (jc + jr) * ldb + pc, ldb, kb, cols, bp, dst);
+            }
+        }
+    }
+
+    /** One panel of B's rows {@code b[src + p * ldb ..+cols)}, zero-padded to {@link #NR} columns. */
+    private static void copyPanel(float[] b, int src, int ldb, int kb, int cols, float[] bp, int dst) {
+        if (cols == NR) {
+            for (int p = 0; p < kb; p++, src += ldb, dst += NR) {
+                FloatVector.fromArray(S, b, src).intoArray(bp, dst);
+                FloatVector.fromArray(S, b, src + L).intoArray(bp, dst + L);
+            }
+        } else {
+            for (int p = 0; p < kb; p++, src += ldb, dst += NR) {
+                for (int j = 0; j < NR; j++) {
+                    bp[dst + j] = j < cols ? b[src + j] : 0f;
+                }
+            }
+        }
+    }
+
+    /**
+     * One full panel of a transposed B, {@code op(B)[p][j] = b[src + j * ldb + p]}: 8x8 blocks transposed in
+     * registers, the panel written in order.
+     */
+    private static void transposePanel(float[] b, int src, int ldb, int kb, float[] bp, int dst) {
+        int p0 = 0;
+        for (; p0 + 8 <= kb; p0 += 8) {
+            for (int j0 = 0; j0 < NR; j0 += 8) {
+                Transpose8.block(b, src + j0 * ldb + p0, ldb, bp, dst + p0 * NR + j0, NR);
+            }
+        }
+        for (int j = 0; j < NR; j++) {
+            for (int p = p0; p < kb; p++) {
+                bp[dst + p * NR + j] = b[src + j * ldb + p];
+            }
+        }
+    }
+
+    /** A transposed panel of {@code cols <= NR} columns, zero-padded, one float at a time. */
+    private static void transposeEdgePanel(float[] b, int src, int ldb, int kb, int cols, float[] bp, int dst) {
+        // Blocks of 16 depths keep the 16 panel lines being written in L1 while the NR source rows are read.
+        for (int p0 = 0; p0 < kb; p0 += 16) {
+            int p1 = Math.min(kb, p0 + 16);
+            for (int j = 0; j < NR; j++) {
+                for (int p = p0; p < p1; p++) {
+                    bp[dst + p * NR + j] = j < cols ? b[src + j * ldb + p] : 0f;
                 }
             }
         }

@@ -40,6 +40,46 @@ class VectorKernelsTest {
         });
     }
 
+    @Test
+    void transposedBGivesTheBitsOfTheSameBStoredTransposed() {
+        // Packing absorbs the transpose, so op(B) read either way must reach the kernel as the same panels.
+        int[][] sizes = {{13, 150, 70}, {40, 64, 8}, {128, 96, 257}, {7, 33, 300}};
+        withBudgets(() -> {
+            for (int[] s : sizes) {
+                int m = s[0];
+                int n = s[1];
+                int k = s[2];
+                float[] a = uniform(random, m * k, -1, 1);
+                float[] bt = uniform(random, 3 + n * (k + 5), -1, 1);
+                float[] b = new float[k * n];
+                for (int j = 0; j < n; j++) {
+                    for (int p = 0; p < k; p++) {
+                        b[p * n + j] = bt[3 + j * (k + 5) + p];
+                    }
+                }
+                float[] viaTranspose = new float[m * n];
+                float[] stored = new float[m * n];
+                VECTOR.gemm(false, true, m, n, k, a, 0, k, bt, 3, k + 5, viaTranspose, 0, n, false);
+                VECTOR.gemm(false, false, m, n, k, a, 0, k, b, 0, n, stored, 0, n, false);
+                assertArrayEquals(stored, viaTranspose, m + "x" + n + "x" + k);
+            }
+        });
+    }
+
+    @Test
+    void eightByEightBlocksTransposeExactly() {
+        float[] src = uniform(random, 5 + 8 * 19, -1, 1);
+        float[] dst = uniform(random, 2 + 8 * 11, -1, 1);
+        float[] expected = dst.clone();
+        for (int i = 0; i < 8; i++) {
+            for (int p = 0; p < 8; p++) {
+                expected[2 + p * 11 + i] = src[5 + i * 19 + p];
+            }
+        }
+        Transpose8.block(src, 5, 19, dst, 2, 11);
+        assertArrayEquals(expected, dst);
+    }
+
     private void checkGemm(int m, int n, int k, boolean transA, boolean transB, boolean accumulate) {
         int lda = (transA ? m : k) + 3;
         int ldb = (transB ? k : n) + 2;
