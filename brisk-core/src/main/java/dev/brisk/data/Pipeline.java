@@ -167,7 +167,9 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * elements, then each output is drawn at random from the buffer and its place taken by the next input. A
      * buffer at least as large as the input gives a uniformly random permutation (and then the order is exactly
      * {@link Permutations#shuffled}{@code (n, seed + pass)}, the order {@link InMemoryDataset} shuffles to, so the
-     * same seed gives the same batches through a pipeline as through arrays).
+     * same seed gives the same batches through a pipeline as through arrays). Directly after a source made by
+     * {@code from}, {@code fromArrays}, {@code fromTensor}, {@code fromList} or {@code range}, such a shuffle
+     * holds no elements: it permutes their indexes and makes each element as it is given.
      */
     public Pipeline<T> shuffle(int bufferSize, long seed) {
         if (bufferSize < 1) {
