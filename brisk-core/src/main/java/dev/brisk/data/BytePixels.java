@@ -20,6 +20,7 @@ final class BytePixels {
     private final float[] table;
     /** Values per row (computed once: {@link Shape#dropFirst()} allocates, and rows are copied per batch). */
     private final int rowSize;
+    private final Shape rowShape;
     /** The whole view as floats, made by the first {@link #toTensor()} call. */
     private volatile Tensor floats;
 
@@ -38,7 +39,8 @@ final class BytePixels {
         this.shape = shape;
         this.divisor = divisor;
         this.table = table;
-        this.rowSize = shape.dropFirst().size();
+        this.rowShape = shape.dropFirst();
+        this.rowSize = rowShape.size();
     }
 
     private static float[] table(float divisor) {
@@ -67,6 +69,13 @@ final class BytePixels {
         }
     }
 
+    /** Row {@code row} as a new float tensor of the row's shape: a pipeline's sample, decoded as it is made. */
+    Tensor row(int row) {
+        float[] values = Tensor.storage(rowSize);
+        copyRow(row, values, 0);
+        return Tensor.wrap(values, 0, rowShape);
+    }
+
     /** Rows {@code [from, to)}, sharing the bytes. */
     BytePixels slice(int from, int to) {
         Shape sliced = shape.withDim(0, to - from);
@@ -79,6 +88,11 @@ final class BytePixels {
             throw new IllegalArgumentException("cannot view " + shape + " as " + newShape);
         }
         return new BytePixels(data, offset, newShape, divisor, table);
+    }
+
+    /** Whether {@link #toTensor()} has made the float copy (tests check that the pipeline never asks for it). */
+    boolean hasFloatCopy() {
+        return floats != null;
     }
 
     /** All rows as a float tensor, made once on the first call (for callers that need the whole array). */

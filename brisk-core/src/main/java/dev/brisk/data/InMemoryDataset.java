@@ -54,10 +54,15 @@ public final class InMemoryDataset implements Dataset {
     /**
      * All features, shape {@code [N, ...featureShape]}; a view of the dataset's storage, do not modify. For
      * features kept as bytes the float tensor is made on the first call and kept beside the bytes (4 more bytes a
-     * value from then on); training and evaluation never call it, {@link Pipeline#from(InMemoryDataset)} does.
+     * value from then on); training, evaluation and {@link Pipeline#from(InMemoryDataset)} never call it.
      */
     public Tensor features() {
         return features != null ? features : pixels.toTensor();
+    }
+
+    /** The features as unsigned bytes, or null when they are floats. */
+    BytePixels pixels() {
+        return pixels;
     }
 
     private Shape featuresShape() {

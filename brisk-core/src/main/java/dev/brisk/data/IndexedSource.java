@@ -1,6 +1,7 @@
 package dev.brisk.data;
 
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /** A source of {@code n} elements made on demand from their index (lists, rows of tensors). */
 final class IndexedSource<T> extends Pipeline<T> {
@@ -22,18 +23,44 @@ final class IndexedSource<T> extends Pipeline<T> {
 
     @Override
     Cursor<T> open(Autotuner tuner) {
-        return new Cursor<>() {
-            private int next;
+        return new IndexCursor(null);
+    }
 
-            @Override
-            public T next() {
-                return next < n ? element.apply(next++) : null;
-            }
+    /**
+     * A pass that gives the elements in the order of a permutation of {@code 0 .. n-1}, made by {@code order} on the
+     * first {@link Cursor#next()} (where a buffered shuffle does its work), each element made only as it is given.
+     */
+    Cursor<T> openPermuted(Supplier<int[]> order) {
+        return new IndexCursor(order);
+    }
 
-            @Override
-            public void close() {
-                next = n;
+    private final class IndexCursor implements Cursor<T> {
+        /** Null for storage order. */
+        private Supplier<int[]> orderSource;
+        private int[] order;
+        private int next;
+
+        IndexCursor(Supplier<int[]> orderSource) {
+            this.orderSource = orderSource;
+        }
+
+        @Override
+        public T next() {
+            if (next >= n) {
+                return null;
             }
-        };
+            if (orderSource != null) {
+                order = orderSource.get();
+                orderSource = null;
+            }
+            int i = next++;
+            return element.apply(order != null ? order[i] : i);
+        }
+
+        @Override
+        public void close() {
+            next = n;
+            order = null;
+        }
     }
 }

@@ -93,11 +93,13 @@ public abstract class Pipeline<T> implements Iterable<T> {
     }
 
     /**
-     * The samples of an in-memory dataset, in storage order; views, not copies, of its float features (of a
-     * dataset kept as bytes, of the float copy its {@link InMemoryDataset#features()} makes once).
+     * The samples of an in-memory dataset, in storage order. Float features are views, not copies; features kept
+     * as bytes are decoded into a new tensor as each sample is made, so the dataset's whole float copy
+     * ({@link InMemoryDataset#features()}) is never made.
      */
     public static Pipeline<Sample> from(InMemoryDataset data) {
-        IntFunction<Tensor> x = rows(data.features());
+        BytePixels pixels = data.pixels();
+        IntFunction<Tensor> x = pixels != null ? pixels::row : rows(data.features());
         IntFunction<Tensor> y = rows(data.labels());
         return new IndexedSource<>(data.size(), i -> new Sample(x.apply(i), y.apply(i)));
     }
@@ -165,7 +167,9 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * elements, then each output is drawn at random from the buffer and its place taken by the next input. A
      * buffer at least as large as the input gives a uniformly random permutation (and then the order is exactly
      * {@link Permutations#shuffled}{@code (n, seed + pass)}, the order {@link InMemoryDataset} shuffles to, so the
-     * same seed gives the same batches through a pipeline as through arrays).
+     * same seed gives the same batches through a pipeline as through arrays). Directly after a source made by
+     * {@code from}, {@code fromArrays}, {@code fromTensor}, {@code fromList} or {@code range}, such a shuffle
+     * holds no elements: it permutes their indexes and makes each element as it is given.
      */
     public Pipeline<T> shuffle(int bufferSize, long seed) {
         if (bufferSize < 1) {

@@ -8,6 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * {@link Pipeline#shuffle}: tf.data's buffer shuffle. When the whole pass fits in the buffer the output order is
  * {@link Permutations#shuffled}, the permutation {@link InMemoryDataset} uses, so both give the same batches.
+ * Above an {@link IndexedSource} such a pass holds no elements: it permutes the indexes and makes each element as
+ * it is given (a full-size shuffle of a dataset kept as bytes would otherwise hold every decoded sample).
  */
 final class ShuffleStage<T> extends Pipeline<T> {
     private final Pipeline<T> upstream;
@@ -28,7 +30,12 @@ final class ShuffleStage<T> extends Pipeline<T> {
 
     @Override
     Cursor<T> open(Autotuner tuner) {
-        return new ShuffleCursor(upstream.open(tuner), seed + passes.getAndIncrement());
+        long passSeed = seed + passes.getAndIncrement();
+        if (upstream instanceof IndexedSource<T> source && source.cardinality() <= bufferSize) {
+            int n = (int) source.cardinality();
+            return source.openPermuted(() -> Permutations.shuffled(n, passSeed));
+        }
+        return new ShuffleCursor(upstream.open(tuner), passSeed);
     }
 
     private final class ShuffleCursor implements Cursor<T> {
