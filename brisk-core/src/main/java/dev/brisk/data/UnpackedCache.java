@@ -103,7 +103,7 @@ public final class UnpackedCache {
                 // Gone (another process replaced it) or unreadable (another user's cache): the source still reads.
             }
         }
-        try (Fill fill = Fill.open(copy, stem)) {
+        try (Fill fill = Fill.open(copy, stem, legacyStem(file))) {
             IdxReader.Contents contents = IdxReader.readContents(file, divisor, fill, keepBytes);
             fill.keep();
             return contents;
@@ -111,25 +111,43 @@ public final class UnpackedCache {
     }
 
     /**
-     * The name without {@code .gz} and 64 bits of the SHA-256 of the file's real path,
-     * {@code train-images-idx3-ubyte.1f2e3d4c5b6a7980.}: MNIST and Fashion-MNIST name their files alike.
+     * The name without {@code .gz} and a 64-bit FNV-1a hash of the file's real path,
+     * {@code train-images-idx3-ubyte.1f2e3d4c5b6a7980.}: MNIST and Fashion-MNIST name their files alike. Not SHA-256:
+     * setting up its provider took 45-50 ms of a cold JVM's start, and only a name is hashed here.
      */
-    private static String stem(Path file) {
-        String name = file.getFileName().toString();
-        Path where;
-        try {
-            where = file.toRealPath();
-        } catch (IOException e) {
-            where = file.toAbsolutePath().normalize();
+    static String stem(Path file) {
+        long hash = 0xcbf29ce484222325L;
+        for (byte b : realPath(file).getBytes(StandardCharsets.UTF_8)) {
+            hash = (hash ^ (b & 0xFF)) * 0x100000001b3L;
         }
-        byte[] digest;
+        return baseName(file) + "." + HexFormat.of().toHexDigits(hash) + ".";
+    }
+
+    /**
+     * The stem copies were named by before: 64 bits of the SHA-256 of the real path. Computed only when a new copy
+     * is written, so that the copy it replaces is deleted rather than left behind.
+     */
+    static String legacyStem(Path file) {
         try {
-            digest = MessageDigest.getInstance("SHA-256").digest(where.toString().getBytes(StandardCharsets.UTF_8));
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(realPath(file).getBytes(StandardCharsets.UTF_8));
+            return baseName(file) + "." + HexFormat.of().formatHex(digest, 0, 8) + ".";
         } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e); // every JVM must have it
+            return null; // every JVM has SHA-256; without it there is nothing to tidy up
         }
-        return name.substring(0, name.length() - ".gz".length()) + "."
-                + HexFormat.of().formatHex(digest, 0, 8) + ".";
+    }
+
+    private static String baseName(Path file) {
+        String name = file.getFileName().toString();
+        return name.substring(0, name.length() - ".gz".length());
+    }
+
+    private static String realPath(Path file) {
+        try {
+            return file.toRealPath().toString();
+        } catch (IOException e) {
+            return file.toAbsolutePath().normalize().toString();
+        }
     }
 
     private static void deleteQuietly(Path p) {
@@ -153,32 +171,35 @@ public final class UnpackedCache {
     private static final class Fill extends OutputStream {
         private final Path target;
         private final String stem;
+        /** The stem older versions named this file's copy by, or null. */
+        private final String legacyStem;
         private final Path tmp;
         private final FileChannel channel;
         private final OutputStream out;
         private long written;
         private boolean failed;
 
-        private Fill(Path target, String stem, Path tmp, FileChannel channel) {
+        private Fill(Path target, String stem, String legacyStem, Path tmp, FileChannel channel) {
             this.target = target;
             this.stem = stem;
+            this.legacyStem = legacyStem;
             this.tmp = tmp;
             this.channel = channel;
             this.out = channel == null ? null : new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
             this.failed = channel == null;
         }
 
-        static Fill open(Path target, String stem) {
+        static Fill open(Path target, String stem, String legacyStem) {
             Path tmp = null;
             try {
                 Files.createDirectories(target.getParent());
                 tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
-                return new Fill(target, stem, tmp, FileChannel.open(tmp, StandardOpenOption.WRITE));
+                return new Fill(target, stem, legacyStem, tmp, FileChannel.open(tmp, StandardOpenOption.WRITE));
             } catch (IOException | UncheckedIOException | SecurityException e) {
                 if (tmp != null) {
                     deleteQuietly(tmp);
                 }
-                return new Fill(target, stem, null, null);
+                return new Fill(target, stem, legacyStem, null, null);
             }
         }
 
@@ -222,8 +243,9 @@ public final class UnpackedCache {
         }
 
         /**
-         * Other copies of the same file (other sizes or times: the file they were made from has changed), and
-         * temporary files of it a day old (left by a process that was killed while writing one).
+         * Other copies of the same file (other sizes or times: the file they were made from has changed; or named
+         * the way older versions named them), and temporary files of it a day old (left by a process that was
+         * killed while writing one).
          */
         private void deleteOlderCopies() throws IOException {
             String tmpPrefix = "." + stem;
@@ -231,7 +253,8 @@ public final class UnpackedCache {
             try (DirectoryStream<Path> files = Files.newDirectoryStream(target.getParent())) {
                 for (Path p : files) {
                     String name = p.getFileName().toString();
-                    boolean olderCopy = name.startsWith(stem) && !p.equals(target);
+                    boolean olderCopy = (name.startsWith(stem) || legacyStem != null && name.startsWith(legacyStem))
+                            && !p.equals(target);
                     boolean staleTmp = name.startsWith(tmpPrefix) && name.endsWith(".tmp") && !p.equals(tmp)
                             && Files.getLastModifiedTime(p).toMillis() < dayAgo;
                     if (olderCopy || staleTmp) {

@@ -102,6 +102,19 @@ class UnpackedCacheTest {
     }
 
     @Test
+    void aCopyNamedTheOldWayIsReplacedNotLeftBehind() throws Exception {
+        Path gz = data().resolve(IMAGES);
+        Path cacheDir = Files.createDirectories(tmp.resolve("cache"));
+        String key = Files.size(gz) + "." + Files.getLastModifiedTime(gz).toMillis();
+        Path legacy = cacheDir.resolve(UnpackedCache.legacyStem(gz) + key);
+        Files.write(legacy, new byte[] {1, 2, 3});
+        Path other = cacheDir.resolve("t10k-images-idx3-ubyte.0123456789abcdef." + key);
+        Files.write(other, new byte[] {4});
+        new UnpackedCache(cacheDir).read(gz, 255f);
+        assertEquals(List.of(other, cacheDir.resolve(UnpackedCache.stem(gz) + key)), copies(cacheDir));
+    }
+
+    @Test
     void aCacheThatCannotBeWrittenStillReads() throws Exception {
         Path gz = data().resolve(IMAGES);
         Path notADirectory = Files.writeString(tmp.resolve("file"), "x");
