@@ -121,6 +121,11 @@ final class VectorGemm {
     static void gemmBlock(boolean transA, boolean transB, int i0, int i1, int j0, int j1, int k,
                           float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float[] c, int cOff, int ldc,
                           boolean accumulate, float[] bias, int biasOff, UnaryFn fn, float alpha) {
+        if (j1 - j0 <= VectorGemmNarrow.MAX_COLS) {
+            VectorGemmNarrow.gemmBlock(transA, transB, i0, i1, j0, j1, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc,
+                    accumulate, bias, biasOff, fn, alpha);
+            return;
+        }
         boolean epilogue = bias != null || fn != null;
         // A bias and relu are applied to each register tile right after it is stored (still in L1); other
         // functions in a pass over each block of rows (see VectorEpilogue).

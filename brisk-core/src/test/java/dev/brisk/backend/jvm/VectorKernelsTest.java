@@ -5,6 +5,7 @@ import static dev.brisk.backend.jvm.Arrays2.levels;
 import static dev.brisk.backend.jvm.Arrays2.uniform;
 import static dev.brisk.backend.jvm.Arrays2.withBudgets;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
@@ -62,6 +63,59 @@ class VectorKernelsTest {
                 VECTOR.gemm(false, true, m, n, k, a, 0, k, bt, 3, k + 5, viaTranspose, 0, n, false);
                 VECTOR.gemm(false, false, m, n, k, a, 0, k, b, 0, n, stored, 0, n, false);
                 assertArrayEquals(stored, viaTranspose, m + "x" + n + "x" + k);
+            }
+        });
+    }
+
+    @Test
+    void narrowResultsGiveTheBitsOfTheSameColumnsOfAWideOne() {
+        // A C at most one vector wide has its own tile; each element must still get the wide path's sums.
+        int wide = 40;
+        int[][] sizes = {{128, 10, 512}, {512, 10, 128}, {13, 7, 700}, {6, 1, 3}, {31, 16, 33}};
+        withBudgets(() -> {
+            for (int[] s : sizes) {
+                int m = s[0];
+                int n = s[1];
+                int k = s[2];
+                for (int flags = 0; flags < 16; flags++) {
+                    boolean transA = (flags & 1) != 0;
+                    boolean transB = (flags & 2) != 0;
+                    boolean accumulate = (flags & 4) != 0;
+                    boolean epilogue = (flags & 8) != 0;
+                    float[] a = uniform(random, m * k, -1, 1);
+                    float[] bWide = uniform(random, k * wide, -1, 1);
+                    float[] b = new float[k * n];
+                    for (int p = 0; p < k; p++) {
+                        for (int j = 0; j < n; j++) {
+                            // op(B) of the narrow product is the first n columns of the wide one's
+                            int src = transB ? j * k + p : p * wide + j;
+                            b[transB ? j * k + p : p * n + j] = bWide[src];
+                        }
+                    }
+                    float[] bias = uniform(random, wide, -1, 1);
+                    float[] cWide = uniform(random, m * wide, -1, 1);
+                    float[] c = new float[m * n];
+                    for (int i = 0; i < m; i++) {
+                        System.arraycopy(cWide, i * wide, c, i * n, n);
+                    }
+                    int lda = transA ? m : k;
+                    if (epilogue) {
+                        VECTOR.gemmBiasActivation(transA, transB, m, wide, k, a, 0, lda, bWide, 0, transB ? k : wide,
+                                bias, 0, UnaryFn.RELU, 0f, cWide, 0, wide);
+                        VECTOR.gemmBiasActivation(transA, transB, m, n, k, a, 0, lda, b, 0, transB ? k : n, bias, 0,
+                                UnaryFn.RELU, 0f, c, 0, n);
+                    } else {
+                        VECTOR.gemm(transA, transB, m, wide, k, a, 0, lda, bWide, 0, transB ? k : wide, cWide, 0,
+                                wide, accumulate);
+                        VECTOR.gemm(transA, transB, m, n, k, a, 0, lda, b, 0, transB ? k : n, c, 0, n, accumulate);
+                    }
+                    for (int i = 0; i < m; i++) {
+                        for (int j = 0; j < n; j++) {
+                            assertEquals(cWide[i * wide + j], c[i * n + j], m + "x" + n + "x" + k + " flags " + flags
+                                    + " at (" + i + ", " + j + ")");
+                        }
+                    }
+                }
             }
         });
     }

@@ -1,0 +1,146 @@
+package dev.brisk.backend.jvm;
+
+import dev.brisk.backend.UnaryFn;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * gemm for a C at most one vector wide (a 10-class output layer and its weight gradient). {@link VectorGemm}'s
+ * register tile is two vectors wide, so 10 columns used 10 of its 32 lanes and went through a scratch tile; here a
+ * tile is {@link VectorGemm#MR} rows of one vector, stored with a lane mask. The depth blocks and each element's
+ * chain of multiply-adds are VectorGemm's, so the result has the same bits.
+ */
+final class VectorGemmNarrow {
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    /** The widest C this path takes. */
+    static final int MAX_COLS = S.length();
+    private static final int MR = VectorGemm.MR;
+
+    private VectorGemmNarrow() {
+    }
+
+    /** {@link VectorGemm#gemmBlock} for {@code j1 - j0 <= MAX_COLS}. */
+    static void gemmBlock(boolean transA, boolean transB, int i0, int i1, int j0, int j1, int k,
+                          float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float[] c, int cOff, int ldc,
+                          boolean accumulate, float[] bias, int biasOff, UnaryFn fn, float alpha) {
+        int cols = j1 - j0;
+        boolean epilogue = bias != null || fn != null;
+        boolean perTile = epilogue && (fn == null || fn == UnaryFn.RELU);
+        int kc = VectorGemm.ceilDiv(k, VectorGemm.ceilDiv(k, VectorGemm.KC));
+        float[] panel = Scratch.get().packB(kc * MAX_COLS);
+        // op(A)[i][p] is a[aOff + i * rowStep + p * depthStep].
+        int rowStep = transA ? 1 : lda;
+        int depthStep = transA ? lda : 1;
+        int fullRows = i0 + (i1 - i0) / MR * MR;
+        for (int pc = 0; pc < k; pc += kc) {
+            int kb = Math.min(kc, k - pc);
+            pack(transB, b, bOff, ldb, pc, kb, j0, cols, panel);
+            boolean add = accumulate || pc > 0;
+            boolean tileEpilogue = perTile && pc + kb == k;
+            for (int i = i0; i < i1; ) {
+                int ai = aOff + i * rowStep + pc * depthStep;
+                int ci = cOff + i * ldc + j0;
+                int rows = i < fullRows ? MR : 1;
+                if (rows == MR) {
+                    kernel(kb, a, ai, rowStep, depthStep, panel, c, ci, ldc, add, cols);
+                } else {
+                    row(kb, a, ai, depthStep, panel, c, ci, add, cols);
+                }
+                if (tileEpilogue) {
+                    VectorEpilogue.biasRelu(c, ci, ldc, rows, cols, bias, biasOff + j0, fn == UnaryFn.RELU);
+                }
+                i += rows;
+            }
+        }
+        if (epilogue && !perTile) {
+            VectorEpilogue.biasActivation(c, cOff + i0 * ldc + j0, ldc, i1 - i0, cols, bias, biasOff + j0, fn, alpha);
+        }
+    }
+
+    /** Rows {@code [pc, pc+kb)} of op(B)'s columns {@code [j0, j0+cols)}, each padded with zeros to one vector. */
+    private static void pack(boolean transB, float[] b, int bOff, int ldb, int pc, int kb, int j0, int cols,
+                             float[] panel) {
+        for (int p = 0; p < kb; p++) {
+            int dst = p * MAX_COLS;
+            for (int j = 0; j < MAX_COLS; j++) {
+                panel[dst + j] = j >= cols ? 0f
+                        : transB ? b[bOff + (j0 + j) * ldb + pc + p] : b[bOff + (pc + p) * ldb + j0 + j];
+            }
+        }
+    }
+
+    /**
+     * {@code C[MR x cols] (+)= A[MR x kb] panel[kb x cols]}, the rows of C {@code ldc} apart. The sums go through a
+     * scratch tile rather than being handed to another method (a vector passed to a method C2 does not inline
+     * is boxed) or stored with masks here (C1 gave up on this method with them: out of virtual registers, and
+     * C2 then never compiled it).
+     */
+    private static void kernel(int kb, float[] a, int ai, int rowStep, int depthStep, float[] panel,
+                               float[] c, int ci, int ldc, boolean add, int cols) {
+        int r1 = rowStep;
+        int r2 = 2 * rowStep;
+        int r3 = 3 * rowStep;
+        int r4 = 4 * rowStep;
+        int r5 = 5 * rowStep;
+        FloatVector c0 = FloatVector.zero(S);
+        FloatVector c1 = c0;
+        FloatVector c2 = c0;
+        FloatVector c3 = c0;
+        FloatVector c4 = c0;
+        FloatVector c5 = c0;
+        for (int p = 0, bi = 0; p < kb; p++, ai += depthStep, bi += MAX_COLS) {
+            FloatVector bp = FloatVector.fromArray(S, panel, bi);
+            c0 = FloatVector.broadcast(S, a[ai]).fma(bp, c0);
+            c1 = FloatVector.broadcast(S, a[ai + r1]).fma(bp, c1);
+            c2 = FloatVector.broadcast(S, a[ai + r2]).fma(bp, c2);
+            c3 = FloatVector.broadcast(S, a[ai + r3]).fma(bp, c3);
+            c4 = FloatVector.broadcast(S, a[ai + r4]).fma(bp, c4);
+            c5 = FloatVector.broadcast(S, a[ai + r5]).fma(bp, c5);
+        }
+        float[] tile = Scratch.get().tile(MR * MAX_COLS);
+        c0.intoArray(tile, 0);
+        c1.intoArray(tile, MAX_COLS);
+        c2.intoArray(tile, 2 * MAX_COLS);
+        c3.intoArray(tile, 3 * MAX_COLS);
+        c4.intoArray(tile, 4 * MAX_COLS);
+        c5.intoArray(tile, 5 * MAX_COLS);
+        merge(tile, MR, cols, c, ci, ldc, add);
+    }
+
+    /** One row of C: the rows left below the last whole tile. */
+    private static void row(int kb, float[] a, int ai, int depthStep, float[] panel, float[] c, int ci, boolean add,
+                            int cols) {
+        FloatVector acc = FloatVector.zero(S);
+        for (int p = 0, bi = 0; p < kb; p++, ai += depthStep, bi += MAX_COLS) {
+            acc = FloatVector.broadcast(S, a[ai]).fma(FloatVector.fromArray(S, panel, bi), acc);
+        }
+        float[] tile = Scratch.get().tile(MAX_COLS);
+        acc.intoArray(tile, 0);
+        merge(tile, 1, cols, c, ci, 0, add);
+    }
+
+    /**
+     * {@code C (+)=} the first {@code cols} lanes of each of a scratch tile's {@code rows} rows: masked vectors
+     * where a whole vector fits in C's array (a masked access past its end takes the Vector API's slow path, which
+     * allocates), one float at a time at the end.
+     */
+    private static void merge(float[] tile, int rows, int cols, float[] c, int ci, int ldc, boolean add) {
+        VectorMask<Float> mask = S.indexInRange(0, cols);
+        for (int i = 0; i < rows; i++) {
+            int o = ci + i * ldc;
+            int t = i * MAX_COLS;
+            if (o + MAX_COLS <= c.length) {
+                FloatVector v = FloatVector.fromArray(S, tile, t);
+                if (add) {
+                    v = v.add(FloatVector.fromArray(S, c, o, mask));
+                }
+                v.intoArray(c, o, mask);
+            } else {
+                for (int j = 0; j < cols; j++) {
+                    c[o + j] = add ? tile[t + j] + c[o + j] : tile[t + j];
+                }
+            }
+        }
+    }
+}
