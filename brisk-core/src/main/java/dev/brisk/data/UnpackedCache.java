@@ -103,7 +103,7 @@ public final class UnpackedCache {
                 // Gone (another process replaced it) or unreadable (another user's cache): the source still reads.
             }
         }
-        try (Fill fill = Fill.open(copy, stem, legacyStem(file))) {
+        try (Fill fill = Fill.open(copy, stem, file)) {
             IdxReader.Contents contents = IdxReader.readContents(file, divisor, fill, keepBytes);
             fill.keep();
             return contents;
@@ -124,8 +124,8 @@ public final class UnpackedCache {
     }
 
     /**
-     * The stem copies were named by before: 64 bits of the SHA-256 of the real path. Computed only when a new copy
-     * is written, so that the copy it replaces is deleted rather than left behind.
+     * The stem copies were named by before: 64 bits of the SHA-256 of the real path. Computed only after a new copy
+     * has been written, so that the copy it replaces is deleted rather than left behind.
      */
     static String legacyStem(Path file) {
         try {
@@ -171,35 +171,35 @@ public final class UnpackedCache {
     private static final class Fill extends OutputStream {
         private final Path target;
         private final String stem;
-        /** The stem older versions named this file's copy by, or null. */
-        private final String legacyStem;
+        /** The compressed file, to find the name older versions gave its copy. */
+        private final Path source;
         private final Path tmp;
         private final FileChannel channel;
         private final OutputStream out;
         private long written;
         private boolean failed;
 
-        private Fill(Path target, String stem, String legacyStem, Path tmp, FileChannel channel) {
+        private Fill(Path target, String stem, Path source, Path tmp, FileChannel channel) {
             this.target = target;
             this.stem = stem;
-            this.legacyStem = legacyStem;
+            this.source = source;
             this.tmp = tmp;
             this.channel = channel;
             this.out = channel == null ? null : new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
             this.failed = channel == null;
         }
 
-        static Fill open(Path target, String stem, String legacyStem) {
+        static Fill open(Path target, String stem, Path source) {
             Path tmp = null;
             try {
                 Files.createDirectories(target.getParent());
                 tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
-                return new Fill(target, stem, legacyStem, tmp, FileChannel.open(tmp, StandardOpenOption.WRITE));
+                return new Fill(target, stem, source, tmp, FileChannel.open(tmp, StandardOpenOption.WRITE));
             } catch (IOException | UncheckedIOException | SecurityException e) {
                 if (tmp != null) {
                     deleteQuietly(tmp);
                 }
-                return new Fill(target, stem, legacyStem, null, null);
+                return new Fill(target, stem, source, null, null);
             }
         }
 
@@ -248,14 +248,17 @@ public final class UnpackedCache {
          * killed while writing one).
          */
         private void deleteOlderCopies() throws IOException {
+            String legacyStem = legacyStem(source);
             String tmpPrefix = "." + stem;
+            String legacyTmpPrefix = legacyStem == null ? tmpPrefix : "." + legacyStem;
             long dayAgo = System.currentTimeMillis() - 24L * 3600 * 1000;
             try (DirectoryStream<Path> files = Files.newDirectoryStream(target.getParent())) {
                 for (Path p : files) {
                     String name = p.getFileName().toString();
                     boolean olderCopy = (name.startsWith(stem) || legacyStem != null && name.startsWith(legacyStem))
                             && !p.equals(target);
-                    boolean staleTmp = name.startsWith(tmpPrefix) && name.endsWith(".tmp") && !p.equals(tmp)
+                    boolean staleTmp = (name.startsWith(tmpPrefix) || name.startsWith(legacyTmpPrefix))
+                            && name.endsWith(".tmp") && !p.equals(tmp)
                             && Files.getLastModifiedTime(p).toMillis() < dayAgo;
                     if (olderCopy || staleTmp) {
                         deleteQuietly(p);

@@ -1,8 +1,8 @@
 package dev.brisk.nn;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.brisk.exec.KernelTimer;
 import dev.brisk.exec.Plan;
@@ -136,7 +136,7 @@ class StepAllocationTest {
         System.out.printf("compiled step, 1 thread: %d kernels, %d planned bytes, %d bytes allocated per step%n",
                 plan.instructionCount(), plan.plannedFloats() * 4, perStep);
         if (perStep != 0) {
-            assertEquals(0, perStep, "a compiled step allocated " + perStep + " bytes" + allocatingInstructions(plan));
+            fail("a compiled step allocated " + perStep + " bytes" + allocatingInstructions(plan));
         }
     }
 
@@ -149,7 +149,7 @@ class StepAllocationTest {
         System.out.printf("compiled step, 2 threads: %d bytes allocated per step (caller and workers)%n", perStep);
         if (perStep != 0) {
             ThreadBudget.set(1);
-            assertEquals(0, perStep, "a compiled step allocated " + perStep + " bytes across the pool; on one thread:"
+            fail("a compiled step allocated " + perStep + " bytes across the pool; on one thread:"
                     + allocatingInstructions(plan));
         }
     }
@@ -163,7 +163,7 @@ class StepAllocationTest {
         assertNotNull(model.lastProfile());
         long perStep = bytesPerStep(model.trainPlan(32));
         if (perStep != 0) {
-            assertEquals(0, perStep, "after a profiled fit, an unprofiled step allocated " + perStep + " bytes"
+            fail("after a profiled fit, an unprofiled step allocated " + perStep + " bytes"
                     + allocatingInstructions(model.trainPlan(32)));
         }
     }

@@ -36,7 +36,7 @@ final class VectorGemm {
      * Whether a transposed B is packed by 8x8 register transposes ({@link Transpose8}, 256-bit vectors): only where
      * the preferred vectors are at least that wide, so that 256-bit shuffles are native.
      */
-    private static final boolean VECTOR_TRANSPOSE = L >= 8 && NR % 8 == 0;
+    private static final boolean VECTOR_TRANSPOSE = L >= 8;
 
     private VectorGemm() {
     }

@@ -28,7 +28,9 @@ final class VectorGemmNarrow {
         boolean epilogue = bias != null || fn != null;
         boolean perTile = epilogue && (fn == null || fn == UnaryFn.RELU);
         int kc = VectorGemm.ceilDiv(k, VectorGemm.ceilDiv(k, VectorGemm.KC));
-        float[] panel = Scratch.get().packB(kc * MAX_COLS);
+        Scratch scratch = Scratch.get();
+        float[] panel = scratch.packB(kc * MAX_COLS);
+        float[] tile = scratch.tile(MR * MAX_COLS);
         // op(A)[i][p] is a[aOff + i * rowStep + p * depthStep].
         int rowStep = transA ? 1 : lda;
         int depthStep = transA ? lda : 1;
@@ -43,9 +45,9 @@ final class VectorGemmNarrow {
                 int ci = cOff + i * ldc + j0;
                 int rows = i < fullRows ? MR : 1;
                 if (rows == MR) {
-                    kernel(kb, a, ai, rowStep, depthStep, panel, c, ci, ldc, add, cols);
+                    kernel(kb, a, ai, rowStep, depthStep, panel, tile, c, ci, ldc, add, cols);
                 } else {
-                    row(kb, a, ai, depthStep, panel, c, ci, add, cols);
+                    row(kb, a, ai, depthStep, panel, tile, c, ci, add, cols);
                 }
                 if (tileEpilogue) {
                     VectorEpilogue.biasRelu(c, ci, ldc, rows, cols, bias, biasOff + j0, fn == UnaryFn.RELU);
@@ -76,7 +78,7 @@ final class VectorGemmNarrow {
      * is boxed) or stored with masks here (C1 gave up on this method with them: out of virtual registers, and
      * C2 then never compiled it).
      */
-    private static void kernel(int kb, float[] a, int ai, int rowStep, int depthStep, float[] panel,
+    private static void kernel(int kb, float[] a, int ai, int rowStep, int depthStep, float[] panel, float[] tile,
                                float[] c, int ci, int ldc, boolean add, int cols) {
         int r1 = rowStep;
         int r2 = 2 * rowStep;
@@ -98,7 +100,6 @@ final class VectorGemmNarrow {
             c4 = FloatVector.broadcast(S, a[ai + r4]).fma(bp, c4);
             c5 = FloatVector.broadcast(S, a[ai + r5]).fma(bp, c5);
         }
-        float[] tile = Scratch.get().tile(MR * MAX_COLS);
         c0.intoArray(tile, 0);
         c1.intoArray(tile, MAX_COLS);
         c2.intoArray(tile, 2 * MAX_COLS);
@@ -109,13 +110,12 @@ final class VectorGemmNarrow {
     }
 
     /** One row of C: the rows left below the last whole tile. */
-    private static void row(int kb, float[] a, int ai, int depthStep, float[] panel, float[] c, int ci, boolean add,
-                            int cols) {
+    private static void row(int kb, float[] a, int ai, int depthStep, float[] panel, float[] tile, float[] c, int ci,
+                            boolean add, int cols) {
         FloatVector acc = FloatVector.zero(S);
         for (int p = 0, bi = 0; p < kb; p++, ai += depthStep, bi += MAX_COLS) {
             acc = FloatVector.broadcast(S, a[ai]).fma(FloatVector.fromArray(S, panel, bi), acc);
         }
-        float[] tile = Scratch.get().tile(MAX_COLS);
         acc.intoArray(tile, 0);
         merge(tile, 1, cols, c, ci, 0, add);
     }

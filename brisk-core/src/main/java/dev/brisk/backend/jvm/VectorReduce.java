@@ -164,7 +164,8 @@ final class VectorReduce {
                 columnSums2(x, base, r0, r1, inner, dst, d);
                 columnSums1(x, base + 2 * L, r0, r1, inner, dst, d + 2 * L);
             }
-            default -> columnSums4(x, base, r0, r1, inner, dst, d);
+            case 4 -> columnSums4(x, base, r0, r1, inner, dst, d);
+            default -> throw new IllegalArgumentException("column sums take 1 to 4 vectors, not " + inner / L);
         }
     }
 
