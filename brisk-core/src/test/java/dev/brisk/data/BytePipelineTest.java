@@ -11,7 +11,6 @@ import dev.brisk.tensor.Tensor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.UnaryOperator;
@@ -50,15 +49,7 @@ class BytePipelineTest {
 
     /** Two passes (epochs) of {@code recipe} applied to a pipeline over {@code data}: every batch's arrays. */
     private static List<float[]> twoEpochs(InMemoryDataset data, UnaryOperator<Pipeline<Sample>> recipe) {
-        Pipeline<Batch> p = recipe.apply(Pipeline.from(data)).batch(32);
-        List<float[]> out = new ArrayList<>();
-        for (int epoch = 0; epoch < 2; epoch++) {
-            for (Batch b : p) {
-                out.add(b.features().toArray());
-                out.add(b.labels().toArray());
-            }
-        }
-        return out;
+        return DeterminismTest.twoEpochs(recipe.apply(Pipeline.from(data)).batch(32));
     }
 
     private static void assertSameBits(List<float[]> expected, List<float[]> actual, String what) {

@@ -54,8 +54,8 @@ class DeterminismTest {
         return prefetch == 0 ? batches : batches.prefetch(prefetch);
     }
 
-    /** Two passes (epochs), every batch's values. */
-    private static List<float[]> twoEpochs(Pipeline<Batch> p) {
+    /** Two passes (epochs), every batch's values (also used by {@link BytePipelineTest}). */
+    static List<float[]> twoEpochs(Pipeline<Batch> p) {
         List<float[]> out = new ArrayList<>();
         for (int epoch = 0; epoch < 2; epoch++) {
             for (Batch b : p) {
