@@ -40,6 +40,15 @@ public interface Dataset {
      */
     Iterable<Batch> batches(int batchSize, boolean shuffle, long seed);
 
+    /**
+     * As {@link #batches(int, boolean, long)}, but a dataset that gathers each batch's rows may gather the
+     * features straight into the tensor {@code into} names for it (the batch's features are then a view of that
+     * tensor); the others ignore {@code into}.
+     */
+    default Iterable<Batch> batches(int batchSize, boolean shuffle, long seed, FeatureDestination into) {
+        return batches(batchSize, shuffle, seed);
+    }
+
     /** Number of batches per epoch for {@code batchSize}: {@code ceil(size() / batchSize)}. */
     default int batchCount(int batchSize) {
         if (batchSize <= 0) {

@@ -12,7 +12,9 @@ import java.util.NoSuchElementException;
  * reuses for every batch (so a batch is valid only until the next call to {@link #next()}). A large batch's
  * feature rows are copied on the compute pool: between two training steps its threads are idle, and the rows
  * come from random places in a large array, so the copy waits on memory (W1: 128 rows of 784 pixels from 47 MB).
- * Features kept as bytes ({@link BytePixels}) are divided into floats as their rows are copied.
+ * Features kept as bytes ({@link BytePixels}) are divided into floats as their rows are copied. Given a
+ * {@link FeatureDestination}, the feature rows go straight into the tensor it names (a compiled step's input), which
+ * saves the consumer a copy of the whole batch: at two threads that copy read rows the other core had just written.
  */
 final class GatheringBatchIterator implements Iterator<Batch> {
     /** Feature rows per chunk of a split gather; a batch of fewer floats than {@link #SPLIT_MIN_FLOATS} is not split. */
@@ -25,32 +27,39 @@ final class GatheringBatchIterator implements Iterator<Batch> {
     private final Shape featuresShape;
     private final Tensor labels;
     private final int[] order;
+    private final FeatureDestination into;
     private final int batchSize;
     private final int featureRow;
     private final int labelRow;
     private float[] featureBuffer;
     private float[] labelBuffer;
+    /** Where the current batch's feature rows go: {@link #featureBuffer} or the destination's storage. */
+    private float[] target;
+    private int targetOffset;
     private int next;
     /** The batch's first position in {@code order}, for {@link #featureRows}. */
     private int batchStart;
     /** Copies feature rows {@code [from, to)} of the current batch (made once: a region allocates nothing). */
     private final RangeBody featureRows;
 
-    GatheringBatchIterator(Tensor features, Tensor labels, int batchSize, int[] order) {
-        this(features, null, features.shape(), labels, batchSize, order);
+    /** Batches of {@code features} rows; {@code into} may be null (every batch in this iterator's buffer). */
+    GatheringBatchIterator(Tensor features, Tensor labels, int batchSize, int[] order, FeatureDestination into) {
+        this(features, null, features.shape(), labels, batchSize, order, into);
     }
 
-    GatheringBatchIterator(BytePixels pixels, Tensor labels, int batchSize, int[] order) {
-        this(null, pixels, pixels.shape(), labels, batchSize, order);
+    /** Batches of byte rows divided into floats; {@code into} may be null. */
+    GatheringBatchIterator(BytePixels pixels, Tensor labels, int batchSize, int[] order, FeatureDestination into) {
+        this(null, pixels, pixels.shape(), labels, batchSize, order, into);
     }
 
     private GatheringBatchIterator(Tensor features, BytePixels pixels, Shape featuresShape, Tensor labels,
-                                   int batchSize, int[] order) {
+                                   int batchSize, int[] order, FeatureDestination into) {
         this.features = features;
         this.pixels = pixels;
         this.featuresShape = featuresShape;
         this.labels = labels;
         this.order = order;
+        this.into = into;
         this.batchSize = batchSize;
         this.featureRow = featuresShape.dropFirst().size();
         this.labelRow = labels.shape().dropFirst().size();
@@ -70,10 +79,20 @@ final class GatheringBatchIterator implements Iterator<Batch> {
         int from = next;
         int n = (int) Math.min((long) batchSize, order.length - from);
         next = from + n;
-        if (featureBuffer == null) {
-            int rows = Math.min(batchSize, order.length);
-            featureBuffer = new float[Math.multiplyExact(rows, featureRow)];
-            labelBuffer = new float[Math.multiplyExact(rows, labelRow)];
+        if (labelBuffer == null) {
+            labelBuffer = new float[Math.multiplyExact(Math.min(batchSize, order.length), labelRow)];
+        }
+        Shape fShape = featuresShape.withDim(0, n);
+        Tensor destination = into == null ? null : into.featuresFor(n);
+        if (destination != null && destination.size() == fShape.size()) {
+            target = destination.data();
+            targetOffset = destination.offset();
+        } else {
+            if (featureBuffer == null) {
+                featureBuffer = new float[Math.multiplyExact(Math.min(batchSize, order.length), featureRow)];
+            }
+            target = featureBuffer;
+            targetOffset = 0;
         }
         if ((long) n * featureRow >= SPLIT_MIN_FLOATS) {
             batchStart = from;
@@ -81,28 +100,30 @@ final class GatheringBatchIterator implements Iterator<Batch> {
         } else {
             gatherFeatures(from, 0, n);
         }
-        gather(labels, labelRow, labelBuffer, from, 0, n);
-        Shape fShape = featuresShape.withDim(0, n);
+        gather(labels, labelRow, labelBuffer, 0, from, 0, n);
         Shape lShape = labels.shape().withDim(0, n);
-        return new Batch(Tensor.wrap(featureBuffer, 0, fShape), Tensor.wrap(labelBuffer, 0, lShape), n);
+        return new Batch(Tensor.wrap(target, targetOffset, fShape), Tensor.wrap(labelBuffer, 0, lShape), n);
     }
 
     private void gatherFeatures(int from, int to, int n) {
         if (pixels == null) {
-            gather(features, featureRow, featureBuffer, from, to, n);
+            gather(features, featureRow, target, targetOffset, from, to, n);
             return;
         }
         for (int i = 0; i < n; i++) {
-            pixels.copyRow(order[from + i], featureBuffer, (to + i) * featureRow);
+            pixels.copyRow(order[from + i], target, targetOffset + (to + i) * featureRow);
         }
     }
 
-    /** Copies the rows of samples {@code order[from..from+n)} to rows {@code [to, to+n)} of {@code dst}. */
-    private void gather(Tensor src, int row, float[] dst, int from, int to, int n) {
+    /**
+     * Copies the rows of samples {@code order[from..from+n)} to rows {@code [to, to+n)} of {@code dst}, whose row
+     * 0 starts at {@code dstOff}.
+     */
+    private void gather(Tensor src, int row, float[] dst, int dstOff, int from, int to, int n) {
         float[] data = src.data();
         int base = src.offset();
         for (int i = 0; i < n; i++) {
-            System.arraycopy(data, base + order[from + i] * row, dst, (to + i) * row, row);
+            System.arraycopy(data, base + order[from + i] * row, dst, dstOff + (to + i) * row, row);
         }
     }
 }

@@ -91,15 +91,20 @@ public final class InMemoryDataset implements Dataset {
 
     @Override
     public Iterable<Batch> batches(int batchSize, boolean shuffle, long seed) {
+        return batches(batchSize, shuffle, seed, null);
+    }
+
+    @Override
+    public Iterable<Batch> batches(int batchSize, boolean shuffle, long seed, FeatureDestination into) {
         if (batchSize <= 0) {
             throw new IllegalArgumentException("batch size must be positive, got " + batchSize);
         }
         if (pixels != null) {
             return () -> new GatheringBatchIterator(pixels, labels, batchSize,
-                    shuffle ? Permutations.shuffled(size(), seed) : Permutations.identity(size()));
+                    shuffle ? Permutations.shuffled(size(), seed) : Permutations.identity(size()), into);
         }
         return () -> shuffle
-                ? new GatheringBatchIterator(features, labels, batchSize, Permutations.shuffled(size(), seed))
+                ? new GatheringBatchIterator(features, labels, batchSize, Permutations.shuffled(size(), seed), into)
                 : new SlicingBatchIterator(features, labels, batchSize);
     }
 

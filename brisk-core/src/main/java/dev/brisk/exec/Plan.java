@@ -43,14 +43,19 @@ public final class Plan {
         return inputs.containsKey(node);
     }
 
-    /** Copies {@code value} into the buffer of an INPUT node, checking the shape. */
+    /**
+     * Copies {@code value} into the buffer of an INPUT node, checking the shape; a value that already is that
+     * buffer (a batch gathered into {@link #input(Node)}) is not copied.
+     */
     public void feed(Node node, Tensor value) {
         Tensor t = input(node);
         if (!t.shape().equals(value.shape())) {
             throw new IllegalArgumentException("input '" + node.scope() + "' expects shape " + t.shape()
                     + " but was fed " + value.shape());
         }
-        t.copyFrom(value);
+        if (value.data() != t.data() || value.offset() != t.offset()) {
+            t.copyFrom(value);
+        }
     }
 
     /** Runs every instruction once, in order, or side by side where the schedule grouped independent ones. */

@@ -2,6 +2,7 @@ package dev.brisk.nn;
 
 import dev.brisk.data.Batch;
 import dev.brisk.data.Dataset;
+import dev.brisk.data.FeatureDestination;
 import dev.brisk.data.Permutations;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
@@ -19,6 +20,14 @@ interface BatchSource {
     Tensor[] allTargets();
 
     Iterable<StepBatch> batches(int batchSize, boolean shuffle, long seed);
+
+    /**
+     * As {@link #batches(int, boolean, long)}; a source that gathers rows may put a single input's rows into the
+     * tensor {@code into} names (see {@link Dataset#batches(int, boolean, long, FeatureDestination)}).
+     */
+    default Iterable<StepBatch> batches(int batchSize, boolean shuffle, long seed, FeatureDestination into) {
+        return batches(batchSize, shuffle, seed);
+    }
 
     default int steps(int batchSize) {
         return (size() + batchSize - 1) / batchSize;
@@ -43,7 +52,12 @@ interface BatchSource {
 
             @Override
             public Iterable<StepBatch> batches(int batchSize, boolean shuffle, long seed) {
-                Iterable<Batch> inner = dataset.batches(batchSize, shuffle, seed);
+                return batches(batchSize, shuffle, seed, null);
+            }
+
+            @Override
+            public Iterable<StepBatch> batches(int batchSize, boolean shuffle, long seed, FeatureDestination into) {
+                Iterable<Batch> inner = dataset.batches(batchSize, shuffle, seed, into);
                 return () -> new Iterator<>() {
                     final Iterator<Batch> it = inner.iterator();
 
@@ -95,8 +109,13 @@ interface BatchSource {
 
             @Override
             public Iterable<StepBatch> batches(int batchSize, boolean shuffle, long seed) {
+                return batches(batchSize, shuffle, seed, null);
+            }
+
+            @Override
+            public Iterable<StepBatch> batches(int batchSize, boolean shuffle, long seed, FeatureDestination into) {
                 return () -> new ArrayBatches(x, y == null ? new Tensor[0] : y, batchSize,
-                        shuffle ? Permutations.shuffled(n, seed) : null);
+                        shuffle ? Permutations.shuffled(n, seed) : null, x.length == 1 ? into : null);
             }
         };
     }
@@ -108,22 +127,27 @@ interface BatchSource {
         }
     }
 
-    /** Batches of arrays: views when in order, rows gathered into reused buffers when shuffled. */
+    /**
+     * Batches of arrays: views when in order, rows gathered into reused buffers when shuffled (the first input's
+     * straight into the destination's tensor, when one is given and it names one of the right size).
+     */
     final class ArrayBatches implements Iterator<StepBatch> {
         private final Tensor[] x;
         private final Tensor[] y;
         private final int batchSize;
         private final int[] order;
+        private final FeatureDestination into;
         private final int n;
         private int next;
         private Tensor[] xBuf;
         private Tensor[] yBuf;
 
-        ArrayBatches(Tensor[] x, Tensor[] y, int batchSize, int[] order) {
+        ArrayBatches(Tensor[] x, Tensor[] y, int batchSize, int[] order, FeatureDestination into) {
             this.x = x;
             this.y = y;
             this.batchSize = batchSize;
             this.order = order;
+            this.into = into;
             this.n = x[0].shape().dim(0);
         }
 
@@ -148,8 +172,9 @@ interface BatchSource {
                     xBuf = buffers(x);
                     yBuf = buffers(y);
                 }
-                bx = gather(x, xBuf, size);
-                by = gather(y, yBuf, size);
+                Tensor destination = into == null ? null : into.featuresFor(size);
+                bx = gather(x, xBuf, destination, size);
+                by = gather(y, yBuf, null, size);
             }
             next += size;
             return new StepBatch(bx, by, size);
@@ -171,16 +196,20 @@ interface BatchSource {
             return out;
         }
 
-        private Tensor[] gather(Tensor[] src, Tensor[] buf, int size) {
+        /** Gathers {@code size} rows of each array; the first into {@code destination} if it fits exactly. */
+        private Tensor[] gather(Tensor[] src, Tensor[] buf, Tensor destination, int size) {
             Tensor[] out = new Tensor[src.length];
             for (int i = 0; i < src.length; i++) {
                 int row = src[i].size() / n;
+                Shape shape = src[i].shape().withDim(0, size);
+                boolean direct = i == 0 && destination != null && destination.size() == shape.size();
                 float[] s = src[i].data();
-                float[] d = buf[i].data();
+                float[] d = direct ? destination.data() : buf[i].data();
+                int dOff = direct ? destination.offset() : buf[i].offset();
                 for (int r = 0; r < size; r++) {
-                    System.arraycopy(s, src[i].offset() + order[next + r] * row, d, r * row, row);
+                    System.arraycopy(s, src[i].offset() + order[next + r] * row, d, dOff + r * row, row);
                 }
-                out[i] = buf[i].slice(0, size);
+                out[i] = direct ? Tensor.wrap(d, dOff, shape) : buf[i].slice(0, size);
             }
             return out;
         }

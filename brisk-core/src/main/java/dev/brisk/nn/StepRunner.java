@@ -86,6 +86,19 @@ final class StepRunner {
         return c == null ? null : c.plan();
     }
 
+    /**
+     * The input buffer of the compiled training step for batches of {@code batchSize}, for a model with one input:
+     * a batch gathered straight into it needs no copy ({@link Plan#feed} sees that it is already there). Null in
+     * eager mode, before that step is compiled, and for models with several inputs.
+     */
+    Tensor trainFeatures(int batchSize) {
+        Compiled c = eager ? null : plans.get(new Key(Kind.TRAIN, batchSize));
+        if (c == null || c.traced().x().length != 1 || !c.plan().hasInput(c.traced().x()[0])) {
+            return null;
+        }
+        return c.plan().input(c.traced().x()[0]);
+    }
+
     Result run(Kind kind, StepBatch batch) {
         return run(kind, batch, null);
     }

@@ -104,7 +104,9 @@ final class Training {
             long samples = 0;
             int batchIndex = 0;
             Map<String, Double> logs = new LinkedHashMap<>();
-            Iterator<StepBatch> batches = train.batches(options.batchSize, options.shuffle, seed + epoch).iterator();
+            // Gathered batches go straight into the compiled step's input buffer, once it exists.
+            Iterator<StepBatch> batches = train.batches(options.batchSize, options.shuffle, seed + epoch,
+                    runner::trainFeatures).iterator();
             while (true) {
                 timeline.beginStep(globalStep + 1);
                 if (!batches.hasNext()) {

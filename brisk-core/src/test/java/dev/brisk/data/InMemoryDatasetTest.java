@@ -177,6 +177,52 @@ class InMemoryDatasetTest {
     }
 
     @Test
+    void shuffledBatchesGoStraightIntoADestinationOfTheRightSize() {
+        // Floats and bytes (divided as rows are copied), 40 rows of 784 (split over two threads) and 10 rows.
+        byte[] raw = new byte[130 * 784];
+        new java.util.Random(3).nextBytes(raw);
+        float[] labels = new float[130];
+        for (int i = 0; i < labels.length; i++) {
+            labels[i] = i;
+        }
+        InMemoryDataset bytes = new InMemoryDataset(new BytePixels(raw, 0, Shape.of(130, 784), 255f),
+                Tensor.of(labels, 130));
+        InMemoryDataset[] datasets = {indexed(25), bytes, bytes.slice(0, 50).reshapeFeatures(Shape.of(28, 28, 1))};
+        dev.brisk.parallel.ThreadBudget.set(2);
+        try {
+            for (InMemoryDataset ds : datasets) {
+                int batch = ds.size() > 100 ? 40 : 10;
+                Tensor full = Tensor.zeros(ds.featureShape().prepend(batch));
+                List<Integer> asked = new ArrayList<>();
+                FeatureDestination into = rows -> {
+                    asked.add(rows);
+                    // A full batch goes into `full`; the last, partial one is offered a tensor of the wrong size.
+                    return rows == batch ? full : Tensor.zeros(ds.featureShape().prepend(batch));
+                };
+                Iterator<Batch> plain = ds.batches(batch, true, 9).iterator();
+                Iterator<Batch> direct = ds.batches(batch, true, 9, into).iterator();
+                while (plain.hasNext()) {
+                    Batch expected = plain.next();
+                    Batch actual = direct.next();
+                    assertEquals(expected.features().shape(), actual.features().shape());
+                    assertArrayEquals(expected.features().toArray(), actual.features().toArray());
+                    assertArrayEquals(expected.labels().toArray(), actual.labels().toArray());
+                    boolean isFull = actual.size() == batch;
+                    assertEquals(isFull, actual.features().data() == full.data(),
+                            "batch of " + actual.size() + " rows went into the destination");
+                    if (isFull) {
+                        assertArrayEquals(expected.features().toArray(), full.toArray());
+                    }
+                }
+                assertFalse(direct.hasNext());
+                assertEquals(ds.batchCount(batch), asked.size());
+            }
+        } finally {
+            dev.brisk.parallel.ThreadBudget.reset();
+        }
+    }
+
+    @Test
     void unshuffledBatchesAreViewsOfTheDataset() {
         InMemoryDataset ds = indexed(8);
         Batch b = ds.batches(4, false, 0).iterator().next();
