@@ -1,6 +1,8 @@
 package dev.brisk.backend.jvm;
 
 import dev.brisk.backend.Kernels.ConvGeometry;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The column matrix of a convolution: row {@code (n, oh, ow)} holds the {@code kh x kw x c} input cells that
@@ -8,6 +10,7 @@ import dev.brisk.backend.Kernels.ConvGeometry;
  * padding, so that {@code conv2d = columns x kernel} with the kernel viewed as a {@code (kh kw c) x oc} matrix.
  */
 final class Im2Col {
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     /** Runs shorter than this are copied by a plain loop, which beats arraycopy's call for a few floats. */
     private static final int SHORT_RUN = 32;
 
@@ -112,12 +115,23 @@ final class Im2Col {
                     continue;
                 }
                 int dst = dxOff + ((n * g.height() + ih) * g.width() + iw0 + jLo) * c;
-                int from = src + jLo * c;
-                int len = (jHi - jLo) * c;
-                for (int t = 0; t < len; t++) {
-                    dx[dst + t] += cols[from + t];
-                }
+                addRun(cols, src + jLo * c, dx, dst, (jHi - jLo) * c);
             }
+        }
+    }
+
+    /**
+     * {@code dx[dst ..] += cols[from ..]} for {@code len} floats, whole vectors first. The scalar loop was not
+     * vectorised by C2 (it cannot tell the two arrays apart): W2's second convolution spent 2.4-3 ms of its 10 ms
+     * input gradient here. Each float gets the same single add either way.
+     */
+    private static void addRun(float[] cols, int from, float[] dx, int dst, int len) {
+        int t = 0;
+        for (int upper = S.loopBound(len); t < upper; t += S.length()) {
+            FloatVector.fromArray(S, dx, dst + t).add(FloatVector.fromArray(S, cols, from + t)).intoArray(dx, dst + t);
+        }
+        for (; t < len; t++) {
+            dx[dst + t] += cols[from + t];
         }
     }
 
