@@ -47,7 +47,7 @@ final class BenchReport {
             }
         }
         out.println();
-        printRatios(out, rounds);
+        printRatios(out, rounds, gemmPeak);
         out.println();
         for (List<BenchRun.Outcome> round : rounds) {
             for (BenchRun.Outcome o : round) {
@@ -56,7 +56,13 @@ final class BenchReport {
         }
     }
 
-    private static void printRatios(PrintStream out, List<List<BenchRun.Outcome>> rounds) {
+    /**
+     * Thread scaling and eager/compiled ratios. Each scaling line also gives how much the gemm peak measured in
+     * this JVM gained from the same threads: what the machine allowed FMA-bound work at the time (on a shared
+     * host, two vCPUs have given it 1.7-2.3x).
+     */
+    private static void printRatios(PrintStream out, List<List<BenchRun.Outcome>> rounds,
+                                    Map<Integer, Double> gemmPeak) {
         List<BenchRun.Outcome> first = rounds.get(0);
         BiPredicate<BenchRun, BenchRun> scaling = (a, b) -> a.workload() == b.workload() && a.eager() == b.eager()
                 && a.threads() == 1 && b.threads() > 1;
@@ -67,8 +73,12 @@ final class BenchReport {
                 BenchRun a = first.get(i).run();
                 BenchRun b = first.get(j).run();
                 if (scaling.test(a, b)) {
-                    out.printf(Locale.ROOT, "scaling %s %s 1 -> %d threads: %s%n", a.workload().id(), a.mode(),
-                            b.threads(), ratios(rounds, j, i));
+                    Double one = gemmPeak.get(1);
+                    Double many = gemmPeak.get(b.threads());
+                    String gemm = one == null || many == null ? ""
+                            : String.format(Locale.ROOT, " (gemm peak: %.2fx)", many / one);
+                    out.printf(Locale.ROOT, "scaling %s %s 1 -> %d threads: %s%s%n", a.workload().id(), a.mode(),
+                            b.threads(), ratios(rounds, j, i), gemm);
                 }
                 if (eagerVsCompiled.test(a, b)) {
                     // step time eager / compiled = samples/s compiled / samples/s eager
