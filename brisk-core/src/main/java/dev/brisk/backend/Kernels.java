@@ -133,12 +133,6 @@ public interface Kernels {
     void copy(float[] x, int xOff, float[] y, int yOff, int n);
 
     /**
-     * {@code y[i] = (x[i] & 0xFF) / divisor} for {@code n} unsigned bytes (image pixels), each quotient correctly
-     * rounded: the same bits as {@code (float) b / divisor} in Java.
-     */
-    void unsignedBytesToFloats(byte[] x, int xOff, float[] y, int yOff, int n, float divisor);
-
-    /**
      * Copies a {@code rows x cols} block between matrices with row strides {@code xStride} and {@code yStride}
      * (concatenation and slicing along an axis). The default loops over {@link #copy}.
      */

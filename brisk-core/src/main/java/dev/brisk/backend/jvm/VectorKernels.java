@@ -141,11 +141,6 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
-    public void unsignedBytesToFloats(byte[] x, int xOff, float[] y, int yOff, int n, float divisor) {
-        VectorBytes.unsignedToFloats(x, xOff, y, yOff, n, divisor);
-    }
-
-    @Override
     public void transpose(float[] x, int xOff, float[] y, int yOff, int batch, int rows, int cols) {
         int tilesPerMatrix = VectorGemm.ceilDiv(rows, TILE);
         int tiles = batch * tilesPerMatrix;

@@ -486,30 +486,6 @@ class VectorKernelsTest {
     }
 
     @Test
-    void unsignedBytesBecomeTheQuotientsOfTheReferenceBitForBit() {
-        // Every byte value, at sizes around the vector lengths and with offsets on both sides.
-        byte[] x = new byte[3 + 1000];
-        for (int i = 0; i < x.length; i++) {
-            x[i] = (byte) (i * 7 + 3);
-        }
-        for (float divisor : new float[] {255f, 1f, 3f, 0.1f, 1e-30f}) {
-            for (int n : new int[] {0, 1, 7, 8, 15, 16, 17, 63, 64, 65, 129, 784, 1000}) {
-                float[] expected = new float[6 + n];
-                float[] actual = new float[6 + n];
-                java.util.Arrays.fill(expected, -1f);
-                java.util.Arrays.fill(actual, -1f);
-                int xOff = n == 1000 ? 3 : 2;
-                SCALAR.unsignedBytesToFloats(x, xOff, expected, 5, n, divisor);
-                VECTOR.unsignedBytesToFloats(x, xOff, actual, 5, n, divisor);
-                assertArrayEquals(expected, actual, "n = " + n + ", divisor " + divisor);
-                for (int i = 0; i < n; i++) {
-                    assertEquals((float) (x[xOff + i] & 0xFF) / divisor, actual[5 + i], "element " + i);
-                }
-            }
-        }
-    }
-
-    @Test
     void dropoutMatchesReferenceExactly() {
         withBudgets(() -> {
             int n = 70001;
