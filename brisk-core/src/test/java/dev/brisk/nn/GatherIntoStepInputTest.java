@@ -6,12 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.brisk.data.Batch;
-import dev.brisk.data.Dataset;
 import dev.brisk.data.FeatureDestination;
+import dev.brisk.data.ForwardingDataset;
 import dev.brisk.data.InMemoryDataset;
 import dev.brisk.losses.Losses;
 import dev.brisk.optimizers.Optimizers;
-import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,34 +23,13 @@ import org.junit.jupiter.api.Test;
  */
 class GatherIntoStepInputTest {
     /** The dataset, recording what the training loop offered as destinations (or ignoring them). */
-    private static final class Recording implements Dataset {
-        final InMemoryDataset inner;
+    private static final class Recording extends ForwardingDataset {
         final boolean passOn;
         final List<Tensor> offered = new ArrayList<>();
 
         Recording(InMemoryDataset inner, boolean passOn) {
-            this.inner = inner;
+            super(inner);
             this.passOn = passOn;
-        }
-
-        @Override
-        public int size() {
-            return inner.size();
-        }
-
-        @Override
-        public Shape featureShape() {
-            return inner.featureShape();
-        }
-
-        @Override
-        public Shape labelShape() {
-            return inner.labelShape();
-        }
-
-        @Override
-        public Iterable<Batch> batches(int batchSize, boolean shuffle, long seed) {
-            return inner.batches(batchSize, shuffle, seed);
         }
 
         @Override

@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.brisk.callbacks.History;
 import dev.brisk.data.Batch;
 import dev.brisk.data.Dataset;
+import dev.brisk.data.ForwardingDataset;
 import dev.brisk.data.InMemoryDataset;
 import dev.brisk.nn.Fit;
 import dev.brisk.nn.Model;
-import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -26,20 +26,9 @@ class InputWaitTest {
     Path tmp;
 
     /** A dataset whose every batch takes at least {@link #SLEEP_MS} to arrive, like a slow input pipeline. */
-    private record SlowDataset(Dataset inner) implements Dataset {
-        @Override
-        public int size() {
-            return inner.size();
-        }
-
-        @Override
-        public Shape featureShape() {
-            return inner.featureShape();
-        }
-
-        @Override
-        public Shape labelShape() {
-            return inner.labelShape();
+    private static final class SlowDataset extends ForwardingDataset {
+        SlowDataset(Dataset inner) {
+            super(inner);
         }
 
         @Override
