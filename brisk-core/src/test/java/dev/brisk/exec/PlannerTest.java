@@ -76,4 +76,28 @@ class PlannerTest {
                 () -> plan.feed(x, Tensor.zeros(3, 2)));
         assertTrue(e.getMessage().contains("pixels") && e.getMessage().contains("(2, 3)"), e.getMessage());
     }
+
+    @Test
+    void feedingTheInputBufferItselfCopiesNothingAndAnyOtherValueIsCopied() {
+        Graph g = Graph.symbolic(k);
+        Node x = g.input("x", Shape.of(2, 3));
+        Node y = g.scale(x, 2f);
+        Plan plan = Planner.compile(g.nodes(), List.of(y), k);
+        Tensor buffer = plan.input(x);
+        for (int i = 0; i < 6; i++) {
+            buffer.set(i, i);
+        }
+        plan.feed(x, Tensor.wrap(buffer.data(), buffer.offset(), Shape.of(2, 3))); // a batch gathered in place
+        plan.run();
+        assertEquals(10f, plan.output(y).get(5));
+        // Any other value is copied in.
+        float[] shifted = new float[7];
+        for (int i = 0; i < 7; i++) {
+            shifted[i] = 10 * i;
+        }
+        plan.feed(x, Tensor.wrap(shifted, 1, Shape.of(2, 3)));
+        plan.run();
+        assertEquals(20f, plan.output(y).get(0));
+        assertEquals(120f, plan.output(y).get(5));
+    }
 }
