@@ -4,6 +4,7 @@ import dev.brisk.backend.Kernels;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.tensor.Tensor;
+import java.util.List;
 
 /**
  * Eager execution: computes a node the moment it is made, into a freshly allocated tensor (as op-by-op frameworks
@@ -50,6 +51,30 @@ public final class EagerRunner {
         if (KernelBinder.callsKernel(node.op())) {
             timer.record(node, start, System.nanoTime());
         }
+    }
+
+    /**
+     * Computes a chain built inside {@code Graph.fusing} as the one fused kernel call a compiled plan
+     * makes for it (see {@link Fusion}), storing the result in the chain's last node only: a product or convolution
+     * {@code nodes.get(0)}, then optionally the add of {@code bias} and the unary {@code activation}; or max
+     * pooling's gradient, then the activation gradient {@code gate} taking it as its upstream gradient.
+     */
+    public static void runChain(List<Node> nodes, Node bias, Node activation, Node gate, Kernels kernels,
+                                EagerBuffers buffers, KernelTimer timer) {
+        long start = timer == null ? 0 : System.nanoTime();
+        Fusion.Group group = new Fusion.Group(List.copyOf(nodes), bias, activation, gate);
+        Node last = group.last();
+        Tensor out = buffers == null ? Tensor.zeros(last.shape()) : buffers.take(last.shape());
+        FusedBinder.bind(group, out, NODE_VALUES, kernels).run();
+        last.setValue(out);
+        if (timer != null) {
+            timer.record(group.describe(), start, System.nanoTime());
+        }
+    }
+
+    /** True unless fusion is turned off ({@code -Dbrisk.fusion=false}), for plans and eager chains alike. */
+    public static boolean fuses() {
+        return Fusion.enabledByDefault();
     }
 
     private static void compute(Node node, Kernels kernels, EagerBuffers buffers) {

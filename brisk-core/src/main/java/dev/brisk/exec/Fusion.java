@@ -1,17 +1,12 @@
 package dev.brisk.exec;
 
-import dev.brisk.backend.BinaryFn;
-import dev.brisk.backend.UnaryFn;
-import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
-import dev.brisk.ops.UnaryAttrs;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Finds the chains of nodes that the planner runs as one kernel call, so that elementwise work is done while a
@@ -24,24 +19,21 @@ import java.util.Set;
  *       {@link dev.brisk.backend.Kernels#maxPool2dBackwardGated}.</li>
  * </ul>
  * A node is folded into the next one only when that is its one reader and it is not an output, so its value is
- * never needed. The exception is a relu's input, which the relu's gradient also reads: {@code relu'(z)} only asks
- * whether {@code z > 0}, which {@code relu(z) > 0} answers the same way (NaN included), so the gradient reads the
- * relu's output instead (see {@link #source}). Fusion changes how many passes run, never the arithmetic of an
- * element: the fused kernels give the same bits.
+ * never needed (relu's gradient reads relu's output, not its input, so that a relu's input can be folded away too:
+ * see {@code Autodiff}). Fusion changes how many passes run, never the arithmetic of an element: the
+ * fused kernels give the same bits. Eager graphs run the same chains as one call when they are built inside
+ * {@code Graph.fusing} (see {@link EagerRunner#runChain}).
  */
 final class Fusion {
     /** The system property that turns fusion off ({@code -Dbrisk.fusion=false}), to compare against. */
     static final String PROPERTY = "brisk.fusion";
-    private static final Set<BinaryFn> GATES = Set.of(BinaryFn.RELU_GRAD, BinaryFn.LEAKY_RELU_GRAD,
-            BinaryFn.SIGMOID_GRAD, BinaryFn.TANH_GRAD, BinaryFn.GELU_GRAD);
 
     /**
      * One fused chain: {@code nodes} in the order they compute (the anchor first); only the last one's value
      * exists. {@code bias} (or null) is the bias the chain adds, {@code activation} (or null) its unary node, and
-     * for a gated pooling gradient {@code gate} is the activation gradient's node. {@code redirected} (or null) is
-     * the relu input whose gradients read the relu's output instead.
+     * for a gated pooling gradient {@code gate} is the activation gradient's node.
      */
-    record Group(List<Node> nodes, Node bias, Node activation, Node gate, Node redirected) {
+    record Group(List<Node> nodes, Node bias, Node activation, Node gate) {
         Node anchor() {
             return nodes.get(0);
         }
@@ -51,13 +43,12 @@ final class Fusion {
         }
 
         /** The node that names this chain in profiles: the anchor's op, with every node listed in its attributes. */
-        Node describe(Fusion fusion) {
+        Node describe() {
             List<Node> inputs = new ArrayList<>();
             for (Node n : nodes) {
                 for (Node in : n.inputs()) {
-                    Node src = fusion.source(in);
-                    if (!nodes.contains(src) && !inputs.contains(src)) {
-                        inputs.add(src);
+                    if (!nodes.contains(in) && !inputs.contains(in)) {
+                        inputs.add(in);
                     }
                 }
             }
@@ -67,7 +58,6 @@ final class Fusion {
     }
 
     private final Map<Node, Group> groupOf = new IdentityHashMap<>();
-    private final Map<Node, Node> substitutes = new IdentityHashMap<>();
 
     private Fusion() {
     }
@@ -127,69 +117,26 @@ final class Fusion {
     private static Group epilogueChain(Node anchor, List<List<Node>> readers, boolean[] kept) {
         List<Node> chain = new ArrayList<>(List.of(anchor));
         Node cur = anchor;
-        Node bias = null;
         Node next = soleReader(cur, readers, kept);
-        if (next != null && next.op() == OpType.BINARY && ((BinaryAttrs) next.attrs()).fn() == BinaryFn.ADD
-                && next.shape().equals(cur.shape())) {
-            Node other = next.input(0) == cur ? next.input(1) : next.input(0);
-            int channels = cur.shape().dim(-1);
-            if (other != cur && other.shape().rank() == 1 && other.shape().dim(0) == channels) {
-                bias = other;
-                chain.add(next);
-                cur = next;
-            }
+        Node bias = next == null ? null : ChainLinks.biasOf(next, cur);
+        if (bias != null) {
+            chain.add(next);
+            cur = next;
         }
-        Node activation = kept[cur.id()] ? null : activationReader(cur, readers.get(cur.id()));
-        Node redirected = null;
-        if (activation != null) {
+        Node activation = soleReader(cur, readers, kept);
+        if (activation != null && ChainLinks.activates(activation, cur)) {
             chain.add(activation);
-            redirected = readers.get(cur.id()).size() > 1 ? cur : null;
+        } else {
+            activation = null;
         }
-        return chain.size() == 1 ? null : new Group(chain, bias, activation, null, redirected);
-    }
-
-    /**
-     * The unary node that is the one reader of {@code x} besides relu gradients reading {@code x} as the relu's
-     * input (which can read the relu's output instead), or null.
-     */
-    private static Node activationReader(Node x, List<Node> xReaders) {
-        Node unary = null;
-        List<Node> gradients = new ArrayList<>();
-        for (Node r : xReaders) {
-            if (r.op() == OpType.UNARY && unary == null) {
-                unary = r;
-            } else if (r.op() == OpType.BINARY && ((BinaryAttrs) r.attrs()).fn() == BinaryFn.RELU_GRAD
-                    && r.input(0) == x && r.input(1) != x) {
-                gradients.add(r);
-            } else {
-                return null;
-            }
-        }
-        if (unary == null || unary.shape().size() != x.shape().size()) {
-            return null;
-        }
-        if (!gradients.isEmpty()) {
-            if (((UnaryAttrs) unary.attrs()).fn() != UnaryFn.RELU) {
-                return null;
-            }
-            for (Node grad : gradients) {
-                if (grad.id() < unary.id()) {
-                    return null;
-                }
-            }
-        }
-        return unary;
+        return chain.size() == 1 ? null : new Group(chain, bias, activation, null);
     }
 
     /** Max pooling's gradient whose one reader is an activation gradient taking it as the upstream gradient. */
     private static Group gatedPoolGradient(Node poolGrad, List<List<Node>> readers, boolean[] kept) {
         Node next = soleReader(poolGrad, readers, kept);
-        if (next == null || next.op() != OpType.BINARY || !GATES.contains(((BinaryAttrs) next.attrs()).fn())
-                || next.input(1) != poolGrad || next.input(0) == poolGrad
-                || !next.input(0).shape().equals(poolGrad.shape()) || !next.shape().equals(poolGrad.shape())) {
-            return null;
-        }
-        return new Group(List.of(poolGrad, next), null, null, next, null);
+        return next != null && ChainLinks.gates(next, poolGrad)
+                ? new Group(List.of(poolGrad, next), null, null, next) : null;
     }
 
     /** The one node reading {@code x}, or null when there are several or {@code x} is an output. */
@@ -201,9 +148,6 @@ final class Fusion {
     private void add(Group g) {
         for (Node n : g.nodes()) {
             groupOf.put(n, g);
-        }
-        if (g.redirected() != null) {
-            substitutes.put(g.redirected(), g.activation());
         }
     }
 
@@ -225,8 +169,4 @@ final class Fusion {
         return g == null ? n : g.last();
     }
 
-    /** The node whose value a reader of {@code n} reads: a relu's output for its folded-away input, else itself. */
-    Node source(Node n) {
-        return substitutes.getOrDefault(n, n);
-    }
 }

@@ -47,7 +47,7 @@ public final class Planner {
             lastUse[n.id()] = n.id();
             int at = fusion.runsAt(n).id();
             for (Node in : n.inputs()) {
-                Node r = root.get(fusion.source(in));
+                Node r = root.get(in);
                 lastUse[r.id()] = Math.max(lastUse[r.id()], at);
             }
         }
@@ -69,7 +69,7 @@ public final class Planner {
         KernelBinder.Buffers buffers = new KernelBinder.Buffers() {
             @Override
             public Tensor valueOf(Node node) {
-                return values.get(fusion.source(node));
+                return values.get(node);
             }
 
             @Override
@@ -109,7 +109,7 @@ public final class Planner {
                     : KernelBinder.bind(n, out, buffers, kernels);
             if (instruction != null) {
                 code.add(instruction);
-                codeNodes.add(chain != null ? chain.describe(fusion) : n);
+                codeNodes.add(chain != null ? chain.describe() : n);
                 codeOutputs.add(out);
             }
             for (Node dead : releaseAt.get(n.id())) {

@@ -37,6 +37,10 @@ public final class Autodiff {
         if (loss.shape().rank() != 0) {
             throw new IllegalArgumentException("gradients need a scalar loss, got shape " + loss.shape());
         }
+        return g.fusing(() -> backwardPass(g, loss, wrt));
+    }
+
+    private static List<Node> backwardPass(Graph g, Node loss, List<Node> wrt) {
         List<Node> nodes = g.nodes();
         boolean[] needed = dependsOnAny(nodes, wrt, loss);
         Map<Node, Node> grads = new IdentityHashMap<>();
@@ -61,6 +65,17 @@ public final class Autodiff {
             out.add(d != null ? d : g.constant(dev.brisk.tensor.Tensor.zeros(w.shape())));
         }
         return out;
+    }
+
+    /**
+     * True when the gradient of {@code fn} reads the op's input (not only its output and the upstream gradient), so
+     * that the input's value must be kept: an eager fused chain then stops before the activation.
+     */
+    static boolean unaryGradientReadsInput(UnaryFn fn) {
+        return switch (fn) {
+            case LOG, SQUARE, ABS, LEAKY_RELU, GELU, CLIP_PROB, NON_FINITE -> true;
+            default -> false;
+        };
     }
 
     /** needed[i]: node i lies on a path from some node of {@code wrt} to {@code loss}. */
@@ -147,7 +162,9 @@ public final class Autodiff {
             case SQUARE -> g.mul(dy, g.scale(x, 2f));
             case ABS -> g.mul(dy, sign(g, x));
             case RECIPROCAL -> g.neg(g.mul(dy, g.square(y)));
-            case RELU -> g.binary(BinaryFn.RELU_GRAD, x, dy);
+            // relu'(x) only asks whether x > 0, which relu(x) > 0 answers the same way (NaN included); reading the
+            // output lets the pre-activation go (fused away in plans and in eager fused chains).
+            case RELU -> g.binary(BinaryFn.RELU_GRAD, y, dy);
             case LEAKY_RELU -> g.binary(BinaryFn.LEAKY_RELU_GRAD, a.alpha(), x, dy);
             case SIGMOID -> g.binary(BinaryFn.SIGMOID_GRAD, y, dy);
             case TANH -> g.binary(BinaryFn.TANH_GRAD, y, dy);

@@ -4,6 +4,7 @@ import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
 import dev.brisk.backend.ReduceFn;
 import dev.brisk.backend.UnaryFn;
+import dev.brisk.exec.ChainLinks;
 import dev.brisk.exec.EagerBuffers;
 import dev.brisk.exec.EagerRunner;
 import dev.brisk.exec.KernelTimer;
@@ -49,6 +50,11 @@ public final class Graph {
     private final EagerBuffers buffers;
     private final KernelTimer timer;
     private String scope = "";
+    private int fusingDepth;
+    private EagerChain pending;
+    /** Nodes a fused call computed past without keeping their value, each with {@link #sideEffectsRun} by then. */
+    private final Map<Node, Integer> foldedAway = new IdentityHashMap<>();
+    private int sideEffectsRun;
 
     private Graph(boolean eager, Kernels kernels, EagerBuffers buffers, KernelTimer timer) {
         this.eager = eager;
@@ -102,6 +108,48 @@ public final class Graph {
 
     public String scope() {
         return scope;
+    }
+
+    /**
+     * Runs {@code body}, the ops of one layer or of a backward pass. In an eager graph, the chains built inside it
+     * that a compiled plan runs as one fused kernel call (a product or convolution with its bias add and
+     * activation; max pooling's gradient with the activation gradient after it) run as one call here too, with the
+     * same bits, and the nodes before a chain's last get no value of their own. Such a node read later (by an op, or
+     * returned by {@code body}) is computed then from its inputs, which is exact as long as no variable has changed
+     * since. A symbolic graph, or fusion turned off ({@code -Dbrisk.fusion=false}), just runs {@code body}.
+     */
+    public <T> T fusing(Supplier<T> body) {
+        if (!eager || !EagerRunner.fuses()) {
+            return body.get();
+        }
+        fusingDepth++;
+        boolean finished = false;
+        T result;
+        try {
+            result = body.get();
+            finished = true;
+        } finally {
+            fusingDepth--;
+            if (finished) {
+                flush(false);
+            } else {
+                pending = null;
+            }
+        }
+        if (result instanceof Node n) {
+            materialize(n);
+        } else if (result instanceof Node[] array) {
+            for (Node n : array) {
+                materialize(n);
+            }
+        } else if (result instanceof Iterable<?> items) {
+            for (Object o : items) {
+                if (o instanceof Node n) {
+                    materialize(n);
+                }
+            }
+        }
+        return result;
     }
 
     // ---- leaves ----
@@ -379,8 +427,68 @@ public final class Graph {
     private Node add(Node n) {
         nodes.add(n);
         if (eager) {
-            EagerRunner.run(n, kernels, buffers, timer);
+            runEagerly(n);
         }
         return n;
+    }
+
+    private void runEagerly(Node n) {
+        if (pending != null) {
+            if (pending.tryAppend(n)) {
+                return;
+            }
+            // An op that neither reads the chain nor changes a variable may run before it.
+            if (n.isSideEffect() || pending.isReadBy(n)) {
+                flush(pending.isReadInsideBy(n));
+            }
+        }
+        for (Node in : n.inputs()) {
+            materialize(in);
+        }
+        if (pending == null && fusingDepth > 0 && ChainLinks.anchors(n)) {
+            pending = new EagerChain(n);
+            return;
+        }
+        if (n.isSideEffect()) {
+            sideEffectsRun++;
+        }
+        EagerRunner.run(n, kernels, buffers, timer);
+    }
+
+    /** Runs the held-back chain: as one fused call, or node by node when a reader needs a value inside it. */
+    private void flush(boolean nodeByNode) {
+        EagerChain chain = pending;
+        if (chain == null) {
+            return;
+        }
+        pending = null;
+        List<Node> links = chain.nodes();
+        if (nodeByNode || links.size() == 1) {
+            for (Node n : links) {
+                EagerRunner.run(n, kernels, buffers, timer);
+            }
+            return;
+        }
+        EagerRunner.runChain(links, chain.bias(), chain.activation(), chain.gate(), kernels, buffers, timer);
+        for (Node n : links.subList(0, links.size() - 1)) {
+            foldedAway.put(n, sideEffectsRun);
+        }
+    }
+
+    /** Gives a node folded into a fused call its own value, computed from its inputs. */
+    private void materialize(Node n) {
+        Integer sideEffectsThen = foldedAway.remove(n);
+        if (sideEffectsThen == null) {
+            return;
+        }
+        if (sideEffectsThen != sideEffectsRun) {
+            throw new IllegalStateException("node " + n + " (layer '" + n.scope() + "') was computed inside a fused"
+                    + " kernel call without keeping its value, and a variable has changed since, so it cannot be"
+                    + " computed again; read it inside the same Graph.fusing block, or run with -Dbrisk.fusion=false");
+        }
+        for (Node in : n.inputs()) {
+            materialize(in);
+        }
+        EagerRunner.run(n, kernels, buffers, timer);
     }
 }

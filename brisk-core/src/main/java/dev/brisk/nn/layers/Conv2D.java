@@ -80,11 +80,14 @@ public final class Conv2D extends Layer {
 
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
-        Node y = g.conv2d(inputs.get(0), g.variable(kernel), strideH, strideW, padding == Padding.SAME);
-        if (useBias) {
-            y = g.add(y, g.variable(bias));
-        }
-        return activation.apply(g, y);
+        // One fused call in eager mode too, as in a compiled plan.
+        return g.fusing(() -> {
+            Node y = g.conv2d(inputs.get(0), g.variable(kernel), strideH, strideW, padding == Padding.SAME);
+            if (useBias) {
+                y = g.add(y, g.variable(bias));
+            }
+            return activation.apply(g, y);
+        });
     }
 
     /** The convolution attributes (for tests). */

@@ -61,11 +61,14 @@ public final class Dense extends Layer {
 
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
-        Node y = g.matmul(inputs.get(0), g.variable(kernel));
-        if (useBias) {
-            y = g.add(y, g.variable(bias));
-        }
-        return activation.apply(g, y);
+        // One fused call in eager mode too, as in a compiled plan.
+        return g.fusing(() -> {
+            Node y = g.matmul(inputs.get(0), g.variable(kernel));
+            if (useBias) {
+                y = g.add(y, g.variable(bias));
+            }
+            return activation.apply(g, y);
+        });
     }
 
     public Variable kernel() {
