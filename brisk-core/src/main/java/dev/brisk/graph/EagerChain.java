@@ -36,8 +36,9 @@ final class EagerChain {
         if (activation != null) {
             return false;
         }
-        if (nodes.size() == 1 && ChainLinks.biasOf(n, anchor) != null) {
-            bias = ChainLinks.biasOf(n, anchor);
+        Node addedBias = nodes.size() == 1 ? ChainLinks.biasOf(n, anchor) : null;
+        if (addedBias != null) {
+            bias = addedBias;
             nodes.add(n);
             return true;
         }
