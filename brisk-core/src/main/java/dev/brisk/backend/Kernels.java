@@ -133,12 +133,6 @@ public interface Kernels {
     void copy(float[] x, int xOff, float[] y, int yOff, int n);
 
     /**
-     * {@code y[i] = (x[i] & 0xFF) / divisor} for {@code n} unsigned bytes (image pixels into a batch), with the bits
-     * of that float division; on the calling thread.
-     */
-    void unsignedBytesToFloats(byte[] x, int xOff, float divisor, float[] y, int yOff, int n);
-
-    /**
      * Copies a {@code rows x cols} block between matrices with row strides {@code xStride} and {@code yStride}
      * (concatenation and slicing along an axis). The default loops over {@link #copy}.
      */

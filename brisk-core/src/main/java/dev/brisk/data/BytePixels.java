@@ -1,7 +1,5 @@
 package dev.brisk.data;
 
-import dev.brisk.backend.Backends;
-import dev.brisk.backend.Kernels;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 
@@ -10,16 +8,16 @@ import dev.brisk.tensor.Tensor;
  * batch. Fashion-MNIST's 60,000 training images take 47 MB this way against 188 MB as floats, and a cold JVM took
  * 120-150 ms just to allocate and zero the float array before the first training step could start.
  *
- * <p>A value is {@code (b & 0xFF) / divisor}, computed by the backend's {@link Kernels#unsignedBytesToFloats}, so
- * each float has the bits an up-front decode ({@link IdxType}) gives. Views made by {@link #slice} and
- * {@link #reshape} share the bytes; each view makes its own float copy if {@link #toTensor()} is called on it.
+ * <p>A value is {@code (b & 0xFF) / divisor}, through a table of the 256 quotients, so each float has the bits an
+ * up-front decode ({@link IdxType}) gives. Views made by {@link #slice} and {@link #reshape} share the bytes; each
+ * view makes its own float copy if {@link #toTensor()} is called on it.
  */
 final class BytePixels {
     private final byte[] data;
     private final int offset;
     private final Shape shape;
     private final float divisor;
-    private final Kernels kernels = Backends.get();
+    private final float[] table;
     /** Values per row (computed once: {@link Shape#dropFirst()} allocates, and rows are copied per batch). */
     private final int rowSize;
     private final Shape rowShape;
@@ -28,6 +26,10 @@ final class BytePixels {
 
     /** The bytes {@code data[offset ..]} as a {@code shape} array ({@code [N, ...]}), each divided by {@code divisor}. */
     BytePixels(byte[] data, int offset, Shape shape, float divisor) {
+        this(data, offset, shape, divisor, table(divisor));
+    }
+
+    private BytePixels(byte[] data, int offset, Shape shape, float divisor, float[] table) {
         if (shape.rank() == 0 || offset < 0 || (long) offset + shape.size() > data.length) {
             throw new IllegalArgumentException("shape " + shape + " at offset " + offset + " does not fit "
                     + data.length + " bytes");
@@ -36,8 +38,17 @@ final class BytePixels {
         this.offset = offset;
         this.shape = shape;
         this.divisor = divisor;
+        this.table = table;
         this.rowShape = shape.dropFirst();
         this.rowSize = rowShape.size();
+    }
+
+    private static float[] table(float divisor) {
+        float[] t = new float[256];
+        for (int b = 0; b < 256; b++) {
+            t[b] = b / divisor;
+        }
+        return t;
     }
 
     /** {@code [N, ...]}. */
@@ -52,7 +63,10 @@ final class BytePixels {
 
     /** Copies row {@code row} as floats to {@code dst[dstOff ..]}. */
     void copyRow(int row, float[] dst, int dstOff) {
-        kernels.unsignedBytesToFloats(data, offset + row * rowSize, divisor, dst, dstOff, rowSize);
+        int src = offset + row * rowSize;
+        for (int i = 0; i < rowSize; i++) {
+            dst[dstOff + i] = table[data[src + i] & 0xFF];
+        }
     }
 
     /** Row {@code row} as a new float tensor of the row's shape: a pipeline's sample, decoded as it is made. */
@@ -65,7 +79,7 @@ final class BytePixels {
     /** Rows {@code [from, to)}, sharing the bytes. */
     BytePixels slice(int from, int to) {
         Shape sliced = shape.withDim(0, to - from);
-        return new BytePixels(data, offset + from * rowSize, sliced, divisor);
+        return new BytePixels(data, offset + from * rowSize, sliced, divisor, table);
     }
 
     /** The same bytes seen as {@code newShape} (same element count). */
@@ -73,7 +87,7 @@ final class BytePixels {
         if (newShape.size() != shape.size()) {
             throw new IllegalArgumentException("cannot view " + shape + " as " + newShape);
         }
-        return new BytePixels(data, offset, newShape, divisor);
+        return new BytePixels(data, offset, newShape, divisor, table);
     }
 
     /** Whether {@link #toTensor()} has made the float copy (tests check that the pipeline never asks for it). */
@@ -89,7 +103,9 @@ final class BytePixels {
                 t = floats;
                 if (t == null) {
                     float[] values = new float[shape.size()];
-                    kernels.unsignedBytesToFloats(data, offset, divisor, values, 0, values.length);
+                    for (int i = 0; i < values.length; i++) {
+                        values[i] = table[data[offset + i] & 0xFF];
+                    }
                     t = Tensor.wrap(values, 0, shape);
                     floats = t;
                 }

@@ -576,13 +576,6 @@ public final class ScalarKernels implements Kernels {
     }
 
     @Override
-    public void unsignedBytesToFloats(byte[] x, int xOff, float divisor, float[] y, int yOff, int n) {
-        for (int i = 0; i < n; i++) {
-            y[yOff + i] = (x[xOff + i] & 0xFF) / divisor;
-        }
-    }
-
-    @Override
     public void transpose(float[] x, int xOff, float[] y, int yOff, int batch, int rows, int cols) {
         for (int bt = 0; bt < batch; bt++) {
             int base = bt * rows * cols;

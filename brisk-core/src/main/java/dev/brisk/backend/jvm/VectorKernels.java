@@ -141,11 +141,6 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
-    public void unsignedBytesToFloats(byte[] x, int xOff, float divisor, float[] y, int yOff, int n) {
-        VectorBytes.unsignedToFloats(x, xOff, divisor, y, yOff, n);
-    }
-
-    @Override
     public void transpose(float[] x, int xOff, float[] y, int yOff, int batch, int rows, int cols) {
         int tilesPerMatrix = VectorGemm.ceilDiv(rows, TILE);
         int tiles = batch * tilesPerMatrix;

@@ -486,26 +486,6 @@ class VectorKernelsTest {
     }
 
     @Test
-    void unsignedBytesToFloatsMatchReferenceBitForBit() {
-        byte[] x = new byte[300];
-        random.nextBytes(x);
-        x[5] = (byte) 0xFF;
-        x[6] = 0;
-        for (float divisor : new float[] {255f, 1f, 3f, 0.7f}) {
-            for (int n : new int[] {0, 1, 7, 15, 16, 17, 33, 129, 290}) {
-                float[] expected = new float[n + 9];
-                float[] actual = new float[n + 9];
-                SCALAR.unsignedBytesToFloats(x, 3, divisor, expected, 4, n);
-                VECTOR.unsignedBytesToFloats(x, 3, divisor, actual, 4, n);
-                assertArrayEquals(expected, actual, "divisor " + divisor + " n " + n);
-            }
-        }
-        float[] y = new float[1];
-        SCALAR.unsignedBytesToFloats(new byte[] {(byte) 200}, 0, 255f, y, 0, 1);
-        assertEquals(200 / 255f, y[0]); // unsigned, not -56
-    }
-
-    @Test
     void dropoutMatchesReferenceExactly() {
         withBudgets(() -> {
             int n = 70001;
