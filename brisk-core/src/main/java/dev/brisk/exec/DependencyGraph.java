@@ -2,6 +2,7 @@ package dev.brisk.exec;
 
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
+import dev.brisk.ops.ShapeInference;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,11 +46,14 @@ final class DependencyGraph {
             if (node.op() != OpType.UPDATE && node.op() != OpType.ASSIGN) {
                 w.add(outputs.get(i).data()); // a fused chain's node is made for the profile and has no buffer
             }
-            if (node.op() == OpType.DROPOUT) {
+            if (ShapeInference.auxShape(node) != null) {
                 w.add(buffers.auxOf(node).data());
             }
             if (node.op() == OpType.DROPOUT_GRAD) {
                 r.add(buffers.auxOf(node.input(1)).data());
+            }
+            if (node.op() == OpType.SPARSE_SOFTMAX_XENT_GRAD) {
+                r.add(buffers.auxOf(node.input(2)).data());
             }
             reads[i] = r.toArray(new float[0][]);
             writes[i] = w.toArray(new float[0][]);

@@ -3,6 +3,8 @@ package dev.brisk.exec;
 import dev.brisk.backend.Kernels;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
+import dev.brisk.ops.ShapeInference;
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.List;
 
@@ -93,8 +95,9 @@ public final class EagerRunner {
             }
             return;
         }
-        if (op == OpType.DROPOUT) {
-            node.setAux(buffers == null ? Tensor.zeros(node.shape()) : buffers.take(node.shape()));
+        Shape auxShape = ShapeInference.auxShape(node);
+        if (auxShape != null) {
+            node.setAux(buffers == null ? Tensor.zeros(auxShape) : buffers.take(auxShape));
         }
         Tensor out = node.isSideEffect() ? null
                 : buffers == null ? Tensor.zeros(node.shape()) : buffers.take(node.shape());

@@ -80,6 +80,20 @@ public final class KernelBinder {
             case AVG_POOL_GRAD -> avgPoolGrad((PoolGradAttrs) node.attrs(), in[0], out, k);
             case DROPOUT -> dropout((DropoutAttrs) node.attrs(), in[0], in[1], buffers.auxOf(node), out, k);
             case DROPOUT_GRAD -> dropoutGrad(node, in[0], buffers.auxOf(node.input(1)), out, k);
+            case SPARSE_SOFTMAX_XENT -> {
+                Tensor probs = buffers.auxOf(node);
+                int rows = in[0].shape().dim(0);
+                int cols = in[0].shape().dim(1);
+                yield () -> k.sparseSoftmaxCrossEntropy(in[0].data(), in[0].offset(), in[1].data(), in[1].offset(),
+                        probs.data(), probs.offset(), out.data(), out.offset(), rows, cols);
+            }
+            case SPARSE_SOFTMAX_XENT_GRAD -> {
+                Tensor probs = buffers.auxOf(node.input(2));
+                int rows = out.shape().dim(0);
+                int cols = out.shape().dim(1);
+                yield () -> k.sparseSoftmaxCrossEntropyBackward(probs.data(), probs.offset(), in[1].data(),
+                        in[1].offset(), in[0].data(), in[0].offset(), out.data(), out.offset(), rows, cols);
+            }
             case ASSIGN -> () -> k.copy(in[1].data(), in[1].offset(), in[0].data(), in[0].offset(), in[0].size());
             case UPDATE -> update((UpdateAttrs) node.attrs(), in, k);
         };

@@ -3,7 +3,9 @@ package dev.brisk.exec;
 import dev.brisk.backend.Kernels;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
+import dev.brisk.ops.ShapeInference;
 import dev.brisk.parallel.Parallel;
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -100,8 +102,9 @@ public final class Planner {
                     yield Tensor.wrap(buf, 0, n.shape());
                 }
             };
-            if (n.op() == OpType.DROPOUT) {
-                aux.put(n, Tensor.zeros(n.shape()));
+            Shape auxShape = ShapeInference.auxShape(n);
+            if (auxShape != null) {
+                aux.put(n, Tensor.zeros(auxShape));
             }
             values.put(n, out);
             Fusion.Group chain = fusion.endedBy(n);

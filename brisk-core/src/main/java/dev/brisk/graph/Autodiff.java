@@ -127,6 +127,7 @@ public final class Autodiff {
             case BROADCAST_TO -> new Node[] {unbroadcast(g, dy, in[0].shape())};
             case SOFTMAX -> new Node[] {g.softmaxGrad(((SoftmaxAttrs) n.attrs()).log(), n, dy)};
             case GATHER_ROWS -> new Node[] {g.scatterRows(dy, in[1], in[0].shape()), null};
+            case SPARSE_SOFTMAX_XENT -> new Node[] {g.sparseSoftmaxCrossEntropyGrad(dy, in[1], n), null};
             case CONV2D -> {
                 ConvAttrs a = (ConvAttrs) n.attrs();
                 yield new Node[] {

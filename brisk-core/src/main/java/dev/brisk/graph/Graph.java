@@ -336,6 +336,15 @@ public final class Graph {
         return op(OpType.GATHER_ROWS, NoAttrs.INSTANCE, x, index);
     }
 
+    /**
+     * Per-row softmax cross-entropy of {@code logits} ({@code [rows, cols]}) against class indexes ({@code [rows]},
+     * as floats): {@code logsumexp(logits[r]) - logits[r, index[r]]}, the value of
+     * {@code -gatherRows(logSoftmax(logits), index)} in one kernel, whose gradient reads the probabilities it kept.
+     */
+    public Node sparseSoftmaxCrossEntropy(Node logits, Node index) {
+        return op(OpType.SPARSE_SOFTMAX_XENT, NoAttrs.INSTANCE, logits, index);
+    }
+
     // ---- convolution and pooling ----
 
     public Node conv2d(Node x, Node kernel, int strideH, int strideW, boolean same) {
@@ -398,6 +407,10 @@ public final class Graph {
 
     Node avgPoolGrad(Node dy, PoolAttrs pool, Shape inputShape) {
         return op(OpType.AVG_POOL_GRAD, new PoolGradAttrs(pool, inputShape), dy);
+    }
+
+    Node sparseSoftmaxCrossEntropyGrad(Node dy, Node index, Node xentNode) {
+        return op(OpType.SPARSE_SOFTMAX_XENT_GRAD, NoAttrs.INSTANCE, dy, index, xentNode);
     }
 
     Node dropoutGrad(Node dy, Node dropoutNode) {

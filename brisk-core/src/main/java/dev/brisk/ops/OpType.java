@@ -37,6 +37,17 @@ public enum OpType {
     GATHER_ROWS,
     /** Backward of GATHER_ROWS: inputs are the upstream gradient {@code [rows]} and the indexes. */
     SCATTER_ROWS,
+    /**
+     * Softmax cross-entropy against class indexes, per row: inputs are logits {@code [rows, cols]} and
+     * {@code [rows]} class indexes; the output is {@code [rows]}, {@code logsumexp(x[r]) - x[r, index[r]]}. Keeps the
+     * row probabilities (its aux value, {@code [rows, cols]}) for its gradient.
+     */
+    SPARSE_SOFTMAX_XENT,
+    /**
+     * Backward of SPARSE_SOFTMAX_XENT: inputs are the upstream gradient {@code [rows]}, the class indexes and the
+     * SPARSE_SOFTMAX_XENT node (whose probabilities it reads); {@code dx = dy[r] (p - onehot(index[r]))}.
+     */
+    SPARSE_SOFTMAX_XENT_GRAD,
     /** 2-D convolution, NHWC ({@link ConvAttrs}). */
     CONV2D,
     /** Gradient of CONV2D with respect to its input: inputs are dy and the kernel. */

@@ -29,6 +29,8 @@ public final class ShapeInference {
             case SOFTMAX_GRAD, DROPOUT_GRAD -> sameShapes(op, inputs.get(0).shape(), inputs.get(1).shape());
             case GATHER_ROWS -> gather(inputs.get(0).shape(), inputs.get(1).shape());
             case SCATTER_ROWS -> ((ShapeAttrs) attrs).shape();
+            case SPARSE_SOFTMAX_XENT -> gather(inputs.get(0).shape(), inputs.get(1).shape());
+            case SPARSE_SOFTMAX_XENT_GRAD -> xentGrad(inputs);
             case CONV2D -> conv(inputs.get(0).shape(), inputs.get(1).shape(), (ConvAttrs) attrs);
             case CONV2D_GRAD_INPUT, CONV2D_GRAD_FILTER -> ((ConvGradAttrs) attrs).resultShape();
             case MAX_POOL_GRAD, AVG_POOL_GRAD -> ((PoolGradAttrs) attrs).resultShape();
@@ -36,6 +38,29 @@ public final class ShapeInference {
             case ASSIGN -> sameShapes(op, inputs.get(0).shape(), inputs.get(1).shape());
             case UPDATE -> Shape.scalar();
         };
+    }
+
+    /**
+     * The shape of the value a node keeps beside its output for its gradient, or null for nodes that keep none:
+     * DROPOUT its mask, SPARSE_SOFTMAX_XENT its row probabilities.
+     */
+    public static Shape auxShape(Node node) {
+        return switch (node.op()) {
+            case DROPOUT -> node.shape();
+            case SPARSE_SOFTMAX_XENT -> node.input(0).shape();
+            default -> null;
+        };
+    }
+
+    private static Shape xentGrad(List<Node> inputs) {
+        Node xent = inputs.get(2);
+        if (xent.op() != OpType.SPARSE_SOFTMAX_XENT) {
+            throw new IllegalArgumentException("SPARSE_SOFTMAX_XENT_GRAD reads a SPARSE_SOFTMAX_XENT node, got "
+                    + xent.op());
+        }
+        sameShapes(OpType.SPARSE_SOFTMAX_XENT_GRAD, inputs.get(0).shape(), xent.shape());
+        sameShapes(OpType.SPARSE_SOFTMAX_XENT_GRAD, inputs.get(1).shape(), xent.input(1).shape());
+        return xent.input(0).shape();
     }
 
     private static Shape sameShapes(OpType op, Shape a, Shape b) {

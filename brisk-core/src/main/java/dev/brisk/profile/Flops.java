@@ -13,7 +13,7 @@ import dev.brisk.tensor.Shape;
  * multiply and an add are two). Matrix products and convolutions are exact: {@code 2*m*n*k}, and 2 x output
  * elements x kernel window x input channels for a convolution and for both of its gradients. Elementwise ops count
  * one per element, reductions one per input element, pooling one per window element, softmax five and its
- * gradient four per element, optimiser steps what their update rule does per weight (Adam 12). Data movement
+ * gradient four per element (a softmax cross-entropy five per logit, its gradient one), optimiser steps what their update rule does per weight (Adam 12). Data movement
  * (copies, transposes, slices, gathers, broadcasts) counts zero. A fused call counts what its nodes would.
  */
 final class Flops {
@@ -48,6 +48,9 @@ final class Flops {
             case REDUCE -> n.input(0).shape().size();
             case SOFTMAX -> SOFTMAX_PER_ELEMENT * size;
             case SOFTMAX_GRAD -> SOFTMAX_GRAD_PER_ELEMENT * size;
+            // Softmax of the logits (the loss of a row is then one subtraction); the gradient is a multiply.
+            case SPARSE_SOFTMAX_XENT -> SOFTMAX_PER_ELEMENT * n.input(0).shape().size();
+            case SPARSE_SOFTMAX_XENT_GRAD -> size;
             case MAX_POOL, AVG_POOL -> size * window((PoolAttrs) n.attrs());
             case MAX_POOL_GRAD -> n.input(1).shape().size() * window(((PoolGradAttrs) n.attrs()).pool());
             case AVG_POOL_GRAD -> n.input(0).shape().size() * window(((PoolGradAttrs) n.attrs()).pool());

@@ -254,6 +254,12 @@ class GradientCheckTest {
                 gaussian(75, 1, 4, 5));
         GradCheck.op(k, "gatherRows(logSoftmax)", (g, xs) -> g.gatherRows(g.logSoftmax(xs.get(0)),
                 g.input("idx", idx)), gaussian(76, 1, 4, 5));
+        GradCheck.op(k, "sparseSoftmaxCrossEntropy", (g, xs) -> g.sparseSoftmaxCrossEntropy(xs.get(0),
+                g.input("idx", idx)), gaussian(77, 1.5, 4, 5));
+        // rows wider than a vector take the vector kernel's other path
+        Tensor wideIdx = Tensor.of(new float[] {0, 19, 33}, 3);
+        GradCheck.op(k, "sparseSoftmaxCrossEntropy wide", (g, xs) -> g.sparseSoftmaxCrossEntropy(xs.get(0),
+                g.input("idx", wideIdx)), gaussian(78, 1.5, 3, 37));
     }
 
     // ---- convolution and pooling ----

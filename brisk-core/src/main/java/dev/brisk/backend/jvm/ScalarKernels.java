@@ -221,20 +221,31 @@ public final class ScalarKernels implements Kernels {
         for (int r = 0; r < rows; r++) {
             int xi = xOff + r * cols;
             int yi = yOff + r * cols;
-            float max = Float.NEGATIVE_INFINITY;
-            for (int j = 0; j < cols; j++) {
-                max = Math.max(max, x[xi + j]);
-            }
-            double sum = 0;
-            for (int j = 0; j < cols; j++) {
-                sum += Math.exp(x[xi + j] - max);
-            }
+            float max = rowMax(x, xi, cols);
+            double sum = expSum(x, xi, cols, max);
             for (int j = 0; j < cols; j++) {
                 y[yi + j] = log
                         ? (float) (x[xi + j] - max - Math.log(sum))
                         : (float) (Math.exp(x[xi + j] - max) / sum);
             }
         }
+    }
+
+    private static float rowMax(float[] x, int xi, int cols) {
+        float max = Float.NEGATIVE_INFINITY;
+        for (int j = 0; j < cols; j++) {
+            max = Math.max(max, x[xi + j]);
+        }
+        return max;
+    }
+
+    /** {@code sum exp(x - max)} over one row, in double. */
+    private static double expSum(float[] x, int xi, int cols, float max) {
+        double sum = 0;
+        for (int j = 0; j < cols; j++) {
+            sum += Math.exp(x[xi + j] - max);
+        }
+        return sum;
     }
 
     @Override
@@ -270,6 +281,38 @@ public final class ScalarKernels implements Kernels {
         Arrays.fill(dx, dxOff, dxOff + rows * cols, 0f);
         for (int r = 0; r < rows; r++) {
             dx[dxOff + r * cols + classIndex(index[indexOff + r], r, cols)] = dy[dyOff + r];
+        }
+    }
+
+    @Override
+    public void sparseSoftmaxCrossEntropy(float[] x, int xOff, float[] index, int indexOff, float[] probs,
+                                          int probsOff, float[] loss, int lossOff, int rows, int cols) {
+        for (int r = 0; r < rows; r++) {
+            int label = classIndex(index[indexOff + r], r, cols);
+            int xi = xOff + r * cols;
+            int pi = probsOff + r * cols;
+            // As softmax above, so the loss has the bits of -gatherRows(logSoftmax(x)) on this backend.
+            float max = rowMax(x, xi, cols);
+            double sum = expSum(x, xi, cols, max);
+            for (int j = 0; j < cols; j++) {
+                probs[pi + j] = (float) (Math.exp(x[xi + j] - max) / sum);
+            }
+            loss[lossOff + r] = -(float) (x[xi + label] - max - Math.log(sum));
+        }
+    }
+
+    @Override
+    public void sparseSoftmaxCrossEntropyBackward(float[] probs, int probsOff, float[] index, int indexOff,
+                                                  float[] dy, int dyOff, float[] dx, int dxOff, int rows, int cols) {
+        for (int r = 0; r < rows; r++) {
+            int label = classIndex(index[indexOff + r], r, cols);
+            float g = dy[dyOff + r];
+            int pi = probsOff + r * cols;
+            int xi = dxOff + r * cols;
+            for (int j = 0; j < cols; j++) {
+                dx[xi + j] = g * probs[pi + j];
+            }
+            dx[xi + label] = g * (probs[pi + label] - 1f);
         }
     }
 

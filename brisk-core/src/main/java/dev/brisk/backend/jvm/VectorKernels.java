@@ -75,6 +75,18 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
+    public void sparseSoftmaxCrossEntropy(float[] x, int xOff, float[] index, int indexOff, float[] probs,
+                                          int probsOff, float[] loss, int lossOff, int rows, int cols) {
+        VectorSoftmax.crossEntropy(x, xOff, index, indexOff, probs, probsOff, loss, lossOff, rows, cols);
+    }
+
+    @Override
+    public void sparseSoftmaxCrossEntropyBackward(float[] probs, int probsOff, float[] index, int indexOff,
+                                                  float[] dy, int dyOff, float[] dx, int dxOff, int rows, int cols) {
+        VectorSoftmax.crossEntropyBackward(probs, probsOff, index, indexOff, dy, dyOff, dx, dxOff, rows, cols);
+    }
+
+    @Override
     public void scatterRows(float[] dy, int dyOff, float[] index, int indexOff, float[] dx, int dxOff, int rows,
                             int cols) {
         reference.scatterRows(dy, dyOff, index, indexOff, dx, dxOff, rows, cols);

@@ -48,6 +48,84 @@ final class VectorSoftmax {
         }
     }
 
+    /**
+     * Softmax cross-entropy of each row against its class index: the probabilities into {@code p}, and
+     * {@code loss[r] = -(x[r, index[r]] - shift)} with log-softmax's {@code shift}, so that the loss has the bits of
+     * {@code -gatherRows(logSoftmax(x))} and the probabilities those of {@code softmax(x)}.
+     */
+    static void crossEntropy(float[] x, int xOff, float[] index, int indexOff, float[] p, int pOff, float[] loss,
+                             int lossOff, int rows, int cols) {
+        int grain = rowGrain(cols);
+        if (Split.serial(rows, grain)) {
+            crossEntropyRows(x, xOff, index, indexOff, p, pOff, loss, lossOff, 0, rows, cols);
+        } else {
+            RegionArgs r = rowArgs(false, x, xOff, index, indexOff, cols);
+            r.f2 = p;
+            r.i3 = pOff;
+            r.f3 = loss;
+            r.i4 = lossOff;
+            r.forRange(rows, grain, (a, r0, r1) ->
+                    crossEntropyRows(a.f0, a.i0, a.f1, a.i1, a.f2, a.i3, a.f3, a.i4, r0, r1, a.i2));
+        }
+    }
+
+    /** {@code dx = dy[r] (p - onehot(index[r]))}. */
+    static void crossEntropyBackward(float[] p, int pOff, float[] index, int indexOff, float[] dy, int dyOff,
+                                     float[] dx, int dxOff, int rows, int cols) {
+        int grain = rowGrain(cols);
+        if (Split.serial(rows, grain)) {
+            crossEntropyBackwardRows(p, pOff, index, indexOff, dy, dyOff, dx, dxOff, 0, rows, cols);
+        } else {
+            RegionArgs r = rowArgs(false, p, pOff, index, indexOff, cols);
+            r.f2 = dy;
+            r.i3 = dyOff;
+            r.f3 = dx;
+            r.i4 = dxOff;
+            r.forRange(rows, grain, (a, r0, r1) ->
+                    crossEntropyBackwardRows(a.f0, a.i0, a.f1, a.i1, a.f2, a.i3, a.f3, a.i4, r0, r1, a.i2));
+        }
+    }
+
+    private static void crossEntropyRows(float[] x, int xOff, float[] index, int indexOff, float[] p, int pOff,
+                                         float[] loss, int lossOff, int r0, int r1, int cols) {
+        for (int r = r0; r < r1; r++) {
+            int label = ScalarKernels.classIndex(index[indexOff + r], r, cols);
+            int xi = xOff + r * cols;
+            float shift = cols < L ? forwardNarrowRow(false, x, xi, p, pOff + r * cols, cols)
+                    : forwardRow(false, x, xi, p, pOff + r * cols, cols);
+            loss[lossOff + r] = -(x[xi + label] - shift);
+        }
+    }
+
+    private static void crossEntropyBackwardRows(float[] p, int pOff, float[] index, int indexOff, float[] dy,
+                                                 int dyOff, float[] dx, int dxOff, int r0, int r1, int cols) {
+        for (int r = r0; r < r1; r++) {
+            int label = ScalarKernels.classIndex(index[indexOff + r], r, cols);
+            float g = dy[dyOff + r];
+            int pi = pOff + r * cols;
+            int xi = dxOff + r * cols;
+            if (cols < L) {
+                for (int j = 0; j < cols; j++) {
+                    dx[xi + j] = p[pi + j] * g;
+                }
+            } else {
+                scaleRow(p, pi, g, dx, xi, cols);
+            }
+            dx[xi + label] = g * (p[pi + label] - 1f);
+        }
+    }
+
+    /** {@code y = x g} over one row at least a vector wide. */
+    private static void scaleRow(float[] x, int xi, float g, float[] y, int yi, int cols) {
+        int upper = S.loopBound(cols);
+        for (int j = 0; j < upper; j += L) {
+            FloatVector.fromArray(S, x, xi + j).mul(g).intoArray(y, yi + j);
+        }
+        for (int j = upper; j < cols; j++) {
+            y[yi + j] = x[xi + j] * g;
+        }
+    }
+
     private static RegionArgs rowArgs(boolean log, float[] first, int firstOff, float[] second, int secondOff,
                                       int cols) {
         RegionArgs r = RegionArgs.get();
@@ -93,7 +171,8 @@ final class VectorSoftmax {
     // than its last dense layer. Sums are added in element order, so a row's result does not depend on the vector
     // width or on what the JIT has compiled.
 
-    private static void forwardRow(boolean log, float[] x, int xi, float[] y, int yi, int cols) {
+    /** One row; returns log-softmax's shift, {@code max + log(sum)} (the softmax cross-entropy reads it). */
+    private static float forwardRow(boolean log, float[] x, int xi, float[] y, int yi, int cols) {
         int upper = S.loopBound(cols);
         float max = Float.NEGATIVE_INFINITY;
         if (upper > 0) {
@@ -117,8 +196,8 @@ final class VectorSoftmax {
         for (int j = 0; j < cols; j++) {
             sum += y[yi + j];
         }
+        float shift = max + (float) Math.log(sum);
         if (log) {
-            float shift = max + (float) Math.log(sum);
             for (int j = 0; j < upper; j += L) {
                 FloatVector.fromArray(S, x, xi + j).sub(shift).intoArray(y, yi + j);
             }
@@ -134,6 +213,7 @@ final class VectorSoftmax {
                 y[yi + j] *= inv;
             }
         }
+        return shift;
     }
 
     /** softmax: {@code dx = y (dy - s)}, {@code s = sum(dy y)}; log-softmax: {@code dx = dy - exp(y) s}. */
@@ -160,7 +240,7 @@ final class VectorSoftmax {
     // made its vector loops look cold, C2 then left VectorMath.exp out of line, and wide rows boxed every vector
     // (VectorAllocationTest failed after VectorKernelsTest's 10-wide rows: 23 KB per 40 x 50 softmax).
 
-    private static void forwardNarrowRow(boolean log, float[] x, int xi, float[] y, int yi, int cols) {
+    private static float forwardNarrowRow(boolean log, float[] x, int xi, float[] y, int yi, int cols) {
         float max = Float.NEGATIVE_INFINITY;
         for (int j = 0; j < cols; j++) {
             max = Math.max(max, x[xi + j]);
@@ -172,8 +252,8 @@ final class VectorSoftmax {
         for (int j = 0; j < cols; j++) {
             sum += y[yi + j];
         }
+        float shift = max + (float) Math.log(sum);
         if (log) {
-            float shift = max + (float) Math.log(sum);
             for (int j = 0; j < cols; j++) {
                 y[yi + j] = x[xi + j] - shift;
             }
@@ -183,6 +263,7 @@ final class VectorSoftmax {
                 y[yi + j] *= inv;
             }
         }
+        return shift;
     }
 
     private static void backwardNarrowRow(boolean log, float[] y, int yi, float[] dy, int gi, float[] dx, int xi,

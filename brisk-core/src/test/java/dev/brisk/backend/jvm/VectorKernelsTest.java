@@ -324,6 +324,74 @@ class VectorKernelsTest {
     }
 
     @Test
+    void sparseSoftmaxCrossEntropyIsLogSoftmaxGatheredAndMatchesReference() {
+        int[][] sizes = {{1, 1}, {128, 10}, {5, 37}, {3, 1000}, {2, 16}, {33, 15}, {3000, 12}};
+        withBudgets(() -> {
+            for (int[] s : sizes) {
+                int rows = s[0];
+                int cols = s[1];
+                int n = rows * cols;
+                float[] x = uniform(random, 3 + n, -8, 8);
+                float[] index = new float[2 + rows];
+                for (int r = 0; r < rows; r++) {
+                    index[2 + r] = random.nextInt(cols);
+                }
+                String what = rows + "x" + cols;
+                for (Kernels k : new Kernels[] {SCALAR, VECTOR}) {
+                    // The loss has the bits of -gatherRows(logSoftmax(x)) on the same backend, and the
+                    // probabilities those of softmax(x).
+                    float[] loss = new float[1 + rows];
+                    float[] probs = new float[4 + n];
+                    k.sparseSoftmaxCrossEntropy(x, 3, index, 2, probs, 4, loss, 1, rows, cols);
+                    float[] logProbs = new float[n];
+                    float[] picked = new float[rows];
+                    k.softmax(true, x, 3, logProbs, 0, rows, cols);
+                    k.gatherRows(logProbs, 0, index, 2, picked, 0, rows, cols);
+                    for (int r = 0; r < rows; r++) {
+                        assertEquals(-picked[r], loss[1 + r], what + " row " + r + " on " + k.name());
+                    }
+                    float[] softmax = new float[4 + n];
+                    k.softmax(false, x, 3, softmax, 4, rows, cols);
+                    if (k == VECTOR) {
+                        assertArrayEquals(softmax, probs, what + " probabilities");
+                    } else {
+                        assertClose(what + " probabilities", softmax, probs, 1e-6f, 1e-7f);
+                    }
+                }
+                float[] lossScalar = new float[rows];
+                float[] lossVector = new float[rows];
+                float[] probsScalar = new float[n];
+                float[] probsVector = new float[n];
+                SCALAR.sparseSoftmaxCrossEntropy(x, 3, index, 2, probsScalar, 0, lossScalar, 0, rows, cols);
+                VECTOR.sparseSoftmaxCrossEntropy(x, 3, index, 2, probsVector, 0, lossVector, 0, rows, cols);
+                assertClose("cross-entropy " + what, lossScalar, lossVector, 2e-6f, 1e-5f);
+
+                float[] dy = uniform(random, 1 + rows, -1, 1);
+                float[] dxScalar = new float[2 + n];
+                float[] dxVector = new float[2 + n];
+                SCALAR.sparseSoftmaxCrossEntropyBackward(probsScalar, 0, index, 2, dy, 1, dxScalar, 2, rows, cols);
+                VECTOR.sparseSoftmaxCrossEntropyBackward(probsScalar, 0, index, 2, dy, 1, dxVector, 2, rows, cols);
+                assertArrayEquals(dxScalar, dxVector, "cross-entropy backward " + what);
+                for (int r = 0; r < rows; r++) {
+                    int label = (int) index[2 + r];
+                    assertEquals(dy[1 + r] * (probsScalar[r * cols + label] - 1f), dxScalar[2 + r * cols + label]);
+                }
+            }
+        });
+    }
+
+    @Test
+    void sparseSoftmaxCrossEntropyNamesABadClassIndex() {
+        float[] x = new float[6];
+        float[] index = {1, 3};
+        for (Kernels k : new Kernels[] {SCALAR, VECTOR}) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> k.sparseSoftmaxCrossEntropy(x, 0, index, 0, new float[6], 0, new float[2], 0, 2, 3));
+            assertEquals("class index 3.0 in row 1 is not an integer in [0, 3)", e.getMessage());
+        }
+    }
+
+    @Test
     void narrowSoftmaxRowsGiveTheSameBitsHoweverTheRowsAreSplit() {
         // 7,001 rows of 10: two threads cut the block where no vector boundary falls.
         int rows = 7001;
