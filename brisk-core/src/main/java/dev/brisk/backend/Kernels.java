@@ -76,21 +76,27 @@ public interface Kernels {
     /** The backward of {@link #gatherRows}: {@code dx = 0; dx[r, index[r]] = dy[r]}. */
     void scatterRows(float[] dy, int dyOff, float[] index, int indexOff, float[] dx, int dxOff, int rows, int cols);
 
-    /** 2-D convolution geometry, NHWC input, {@code [kh, kw, c, oc]} kernel, NHWC output. */
     /**
      * Softmax cross-entropy of each row of {@code x} ({@code [rows, cols]}) against its class index (a float,
      * checked to be an integer in {@code [0, cols)}): {@code loss[r] = max + log(sum exp(x - max)) - x[r, index[r]]},
      * with the same float operations as {@code -}{@link #gatherRows} of {@link #softmax log-softmax}, so the same
      * bits. {@code probs} receives the row probabilities {@code exp(x - max) / sum} for
      * {@link #sparseSoftmaxCrossEntropyBackward}.
+     *
+     * @throws IllegalArgumentException naming the row, for a class index that is not an integer in {@code [0, cols)}
      */
     void sparseSoftmaxCrossEntropy(float[] x, int xOff, float[] index, int indexOff, float[] probs, int probsOff,
                                    float[] loss, int lossOff, int rows, int cols);
 
-    /** {@code dx[r, j] = dy[r] (probs[r, j] - (j == index[r] ? 1 : 0))}. */
+    /**
+     * {@code dx[r, j] = dy[r] (probs[r, j] - (j == index[r] ? 1 : 0))}.
+     *
+     * @throws IllegalArgumentException naming the row, for a class index that is not an integer in {@code [0, cols)}
+     */
     void sparseSoftmaxCrossEntropyBackward(float[] probs, int probsOff, float[] index, int indexOff, float[] dy,
                                            int dyOff, float[] dx, int dxOff, int rows, int cols);
 
+    /** 2-D convolution geometry, NHWC input, {@code [kh, kw, c, oc]} kernel, NHWC output. */
     record ConvGeometry(int batch, int height, int width, int channels,
                         int kernelH, int kernelW, int outChannels,
                         int strideH, int strideW, int padTop, int padLeft,

@@ -30,7 +30,8 @@ final class CostModel {
     static boolean runsAlone(Node n) {
         return switch (n.op()) {
             case MATMUL, CONV2D, CONV2D_GRAD_INPUT, CONV2D_GRAD_FILTER, UNARY, BINARY, REDUCE, BROADCAST_TO,
-                 SOFTMAX, SOFTMAX_GRAD, TRANSPOSE, UPDATE, DROPOUT_GRAD -> true;
+                 SOFTMAX, SOFTMAX_GRAD, SPARSE_SOFTMAX_XENT, SPARSE_SOFTMAX_XENT_GRAD, TRANSPOSE, UPDATE,
+                 DROPOUT_GRAD -> true;
             // Pooling is per row too, but its time is far from its bytes (W2: a max-pool gradient moving 9 MB
             // takes 0.9 ms on one thread) and it splits well, so it is left to run split.
             default -> false;
@@ -59,6 +60,11 @@ final class CostModel {
             case CONV2D -> 2.0 * n.shape().size() * taps(n.input(1).shape()) / FLOPS_PER_NANO;
             case CONV2D_GRAD_INPUT -> 2.0 * n.input(0).shape().size() * taps(n.input(1).shape()) / FLOPS_PER_NANO;
             case CONV2D_GRAD_FILTER -> 2.0 * n.input(1).shape().size() * taps(n.shape()) / FLOPS_PER_NANO;
+            // The logits and the probabilities kept beside them, and a float or two per row.
+            case SPARSE_SOFTMAX_XENT, SPARSE_SOFTMAX_XENT_GRAD -> {
+                Shape logits = n.op() == OpType.SPARSE_SOFTMAX_XENT ? n.input(0).shape() : n.shape();
+                yield 4.0 * (2L * logits.size() + 2L * logits.dim(0)) / BYTES_PER_NANO;
+            }
             case UPDATE -> {
                 // Reads every input; writes the parameter and its optimizer slots back.
                 long floats = 0;

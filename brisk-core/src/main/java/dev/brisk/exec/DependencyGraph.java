@@ -49,11 +49,9 @@ final class DependencyGraph {
             if (ShapeInference.auxShape(node) != null) {
                 w.add(buffers.auxOf(node).data());
             }
-            if (node.op() == OpType.DROPOUT_GRAD) {
-                r.add(buffers.auxOf(node.input(1)).data());
-            }
-            if (node.op() == OpType.SPARSE_SOFTMAX_XENT_GRAD) {
-                r.add(buffers.auxOf(node.input(2)).data());
+            Node auxSource = ShapeInference.auxSource(node);
+            if (auxSource != null) {
+                r.add(buffers.auxOf(auxSource).data());
             }
             reads[i] = r.toArray(new float[0][]);
             writes[i] = w.toArray(new float[0][]);

@@ -33,7 +33,10 @@ public final class KernelBinder {
     private KernelBinder() {
     }
 
-    /** Where a binder finds the tensor of each input and the per-node state (dropout mask) of a node. */
+    /**
+     * Where a binder finds the tensor of each input and the state a node keeps for its gradient
+     * ({@link ShapeInference#auxShape}: dropout's mask, a softmax cross-entropy's probabilities).
+     */
     public interface Buffers {
         Tensor valueOf(Node node);
 
@@ -79,7 +82,7 @@ public final class KernelBinder {
             case MAX_POOL_GRAD -> maxPoolGrad((PoolGradAttrs) node.attrs(), in[0], in[1], out, k);
             case AVG_POOL_GRAD -> avgPoolGrad((PoolGradAttrs) node.attrs(), in[0], out, k);
             case DROPOUT -> dropout((DropoutAttrs) node.attrs(), in[0], in[1], buffers.auxOf(node), out, k);
-            case DROPOUT_GRAD -> dropoutGrad(node, in[0], buffers.auxOf(node.input(1)), out, k);
+            case DROPOUT_GRAD -> dropoutGrad(node, in[0], buffers.auxOf(ShapeInference.auxSource(node)), out, k);
             case SPARSE_SOFTMAX_XENT -> {
                 Tensor probs = buffers.auxOf(node);
                 int rows = in[0].shape().dim(0);
@@ -88,7 +91,7 @@ public final class KernelBinder {
                         probs.data(), probs.offset(), out.data(), out.offset(), rows, cols);
             }
             case SPARSE_SOFTMAX_XENT_GRAD -> {
-                Tensor probs = buffers.auxOf(node.input(2));
+                Tensor probs = buffers.auxOf(ShapeInference.auxSource(node));
                 int rows = out.shape().dim(0);
                 int cols = out.shape().dim(1);
                 yield () -> k.sparseSoftmaxCrossEntropyBackward(probs.data(), probs.offset(), in[1].data(),

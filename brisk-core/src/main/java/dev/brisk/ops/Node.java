@@ -78,7 +78,10 @@ public final class Node {
         this.value = value;
     }
 
-    /** Extra per-node state a kernel keeps for the backward pass (the dropout mask), in eager mode. */
+    /**
+     * Extra per-node state a kernel keeps for the backward pass, in eager mode: dropout's mask, a softmax
+     * cross-entropy's probabilities (see {@link ShapeInference#auxShape}).
+     */
     public Tensor aux() {
         return aux;
     }

@@ -29,7 +29,7 @@ public final class ShapeInference {
             case SOFTMAX_GRAD, DROPOUT_GRAD -> sameShapes(op, inputs.get(0).shape(), inputs.get(1).shape());
             case GATHER_ROWS -> gather(inputs.get(0).shape(), inputs.get(1).shape());
             case SCATTER_ROWS -> ((ShapeAttrs) attrs).shape();
-            case SPARSE_SOFTMAX_XENT -> gather(inputs.get(0).shape(), inputs.get(1).shape());
+            case SPARSE_SOFTMAX_XENT -> perRow(op, inputs.get(0).shape(), inputs.get(1).shape());
             case SPARSE_SOFTMAX_XENT_GRAD -> xentGrad(inputs);
             case CONV2D -> conv(inputs.get(0).shape(), inputs.get(1).shape(), (ConvAttrs) attrs);
             case CONV2D_GRAD_INPUT, CONV2D_GRAD_FILTER -> ((ConvGradAttrs) attrs).resultShape();
@@ -48,6 +48,18 @@ public final class ShapeInference {
         return switch (node.op()) {
             case DROPOUT -> node.shape();
             case SPARSE_SOFTMAX_XENT -> node.input(0).shape();
+            default -> null;
+        };
+    }
+
+    /**
+     * The node whose kept state ({@link #auxShape}) a gradient node reads, or null: DROPOUT_GRAD reads its DROPOUT
+     * (input 1), SPARSE_SOFTMAX_XENT_GRAD its SPARSE_SOFTMAX_XENT (input 2).
+     */
+    public static Node auxSource(Node node) {
+        return switch (node.op()) {
+            case DROPOUT_GRAD -> node.input(1);
+            case SPARSE_SOFTMAX_XENT_GRAD -> node.input(2);
             default -> null;
         };
     }
@@ -173,8 +185,13 @@ public final class ShapeInference {
     }
 
     private static Shape gather(Shape x, Shape index) {
+        return perRow(OpType.GATHER_ROWS, x, index);
+    }
+
+    /** {@code [rows]}, for an op taking a {@code [rows, cols]} matrix and {@code [rows]} class indexes. */
+    private static Shape perRow(OpType op, Shape x, Shape index) {
         if (x.rank() != 2 || index.rank() != 1 || index.dim(0) != x.dim(0)) {
-            throw new IllegalArgumentException("gather needs a (rows, cols) matrix and (rows,) indexes, got " + x
+            throw new IllegalArgumentException(op + " needs a (rows, cols) matrix and (rows,) indexes, got " + x
                     + " and " + index);
         }
         return index;

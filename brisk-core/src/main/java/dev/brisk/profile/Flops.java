@@ -13,8 +13,9 @@ import dev.brisk.tensor.Shape;
  * multiply and an add are two). Matrix products and convolutions are exact: {@code 2*m*n*k}, and 2 x output
  * elements x kernel window x input channels for a convolution and for both of its gradients. Elementwise ops count
  * one per element, reductions one per input element, pooling one per window element, softmax five and its
- * gradient four per element (a softmax cross-entropy five per logit, its gradient one), optimiser steps what their update rule does per weight (Adam 12). Data movement
- * (copies, transposes, slices, gathers, broadcasts) counts zero. A fused call counts what its nodes would.
+ * gradient four per element (a softmax cross-entropy five per logit, its gradient one), optimiser steps what their
+ * update rule does per weight (Adam 12). Data movement (copies, transposes, slices, gathers, broadcasts) counts
+ * zero. A fused call counts what its nodes would.
  */
 final class Flops {
     private static final long SOFTMAX_PER_ELEMENT = 5; // max, subtract, exp, sum, divide (or log)

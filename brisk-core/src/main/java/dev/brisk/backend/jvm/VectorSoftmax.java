@@ -72,7 +72,8 @@ final class VectorSoftmax {
     /** {@code dx = dy[r] (p - onehot(index[r]))}. */
     static void crossEntropyBackward(float[] p, int pOff, float[] index, int indexOff, float[] dy, int dyOff,
                                      float[] dx, int dxOff, int rows, int cols) {
-        int grain = rowGrain(cols);
+        // A multiply an element, not an exponential: the elementwise kernels' grain even for narrow rows.
+        int grain = Math.max(1, VectorElementwise.GRAIN / Math.max(1, cols));
         if (Split.serial(rows, grain)) {
             crossEntropyBackwardRows(p, pOff, index, indexOff, dy, dyOff, dx, dxOff, 0, rows, cols);
         } else {
@@ -91,8 +92,14 @@ final class VectorSoftmax {
         for (int r = r0; r < r1; r++) {
             int label = ScalarKernels.classIndex(index[indexOff + r], r, cols);
             int xi = xOff + r * cols;
-            float shift = cols < L ? forwardNarrowRow(false, x, xi, p, pOff + r * cols, cols)
+            float sum = cols < L ? forwardNarrowRow(false, x, xi, p, pOff + r * cols, cols)
                     : forwardRow(false, x, xi, p, pOff + r * cols, cols);
+            float max = Float.NEGATIVE_INFINITY;
+            for (int j = 0; j < cols; j++) {
+                max = Math.max(max, x[xi + j]);
+            }
+            // log-softmax's shift, so that the loss is -logSoftmax(x)[label] to the bit
+            float shift = max + (float) Math.log(sum);
             loss[lossOff + r] = -(x[xi + label] - shift);
         }
     }
@@ -171,7 +178,7 @@ final class VectorSoftmax {
     // than its last dense layer. Sums are added in element order, so a row's result does not depend on the vector
     // width or on what the JIT has compiled.
 
-    /** One row; returns log-softmax's shift, {@code max + log(sum)} (the softmax cross-entropy reads it). */
+    /** One row; returns the sum of {@code exp(x - max)} (the softmax cross-entropy's loss needs it). */
     private static float forwardRow(boolean log, float[] x, int xi, float[] y, int yi, int cols) {
         int upper = S.loopBound(cols);
         float max = Float.NEGATIVE_INFINITY;
@@ -196,8 +203,8 @@ final class VectorSoftmax {
         for (int j = 0; j < cols; j++) {
             sum += y[yi + j];
         }
-        float shift = max + (float) Math.log(sum);
         if (log) {
+            float shift = max + (float) Math.log(sum);
             for (int j = 0; j < upper; j += L) {
                 FloatVector.fromArray(S, x, xi + j).sub(shift).intoArray(y, yi + j);
             }
@@ -213,7 +220,7 @@ final class VectorSoftmax {
                 y[yi + j] *= inv;
             }
         }
-        return shift;
+        return sum;
     }
 
     /** softmax: {@code dx = y (dy - s)}, {@code s = sum(dy y)}; log-softmax: {@code dx = dy - exp(y) s}. */
@@ -252,8 +259,8 @@ final class VectorSoftmax {
         for (int j = 0; j < cols; j++) {
             sum += y[yi + j];
         }
-        float shift = max + (float) Math.log(sum);
         if (log) {
+            float shift = max + (float) Math.log(sum);
             for (int j = 0; j < cols; j++) {
                 y[yi + j] = x[xi + j] - shift;
             }
@@ -263,7 +270,7 @@ final class VectorSoftmax {
                 y[yi + j] *= inv;
             }
         }
-        return shift;
+        return sum;
     }
 
     private static void backwardNarrowRow(boolean log, float[] y, int yi, float[] dy, int gi, float[] dx, int xi,

@@ -6,6 +6,7 @@ import static dev.brisk.backend.jvm.Arrays2.uniform;
 import static dev.brisk.backend.jvm.Arrays2.withBudgets;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
@@ -325,7 +326,9 @@ class VectorKernelsTest {
 
     @Test
     void sparseSoftmaxCrossEntropyIsLogSoftmaxGatheredAndMatchesReference() {
-        int[][] sizes = {{1, 1}, {128, 10}, {5, 37}, {3, 1000}, {2, 16}, {33, 15}, {3000, 12}};
+        // Narrow rows on any vector width ({400, 3} splits at 2 threads), and wide ones that split ({70, 1000}).
+        int[][] sizes = {{1, 1}, {128, 10}, {5, 37}, {3, 1000}, {2, 16}, {33, 15}, {3000, 12}, {400, 3}, {70, 1000},
+            {30000, 3}};
         withBudgets(() -> {
             for (int[] s : sizes) {
                 int rows = s[0];
@@ -352,11 +355,7 @@ class VectorKernelsTest {
                     }
                     float[] softmax = new float[4 + n];
                     k.softmax(false, x, 3, softmax, 4, rows, cols);
-                    if (k == VECTOR) {
-                        assertArrayEquals(softmax, probs, what + " probabilities");
-                    } else {
-                        assertClose(what + " probabilities", softmax, probs, 1e-6f, 1e-7f);
-                    }
+                    assertArrayEquals(softmax, probs, what + " probabilities on " + k.name());
                 }
                 float[] lossScalar = new float[rows];
                 float[] lossVector = new float[rows];
@@ -385,8 +384,11 @@ class VectorKernelsTest {
         float[] x = new float[6];
         float[] index = {1, 3};
         for (Kernels k : new Kernels[] {SCALAR, VECTOR}) {
-            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> k.sparseSoftmaxCrossEntropy(x, 0, index, 0, new float[6], 0, new float[2], 0, 2, 3));
+            assertEquals("class index 3.0 in row 1 is not an integer in [0, 3)", e.getMessage());
+            e = assertThrows(IllegalArgumentException.class, () -> k.sparseSoftmaxCrossEntropyBackward(new float[6], 0,
+                    index, 0, new float[2], 0, new float[6], 0, 2, 3));
             assertEquals("class index 3.0 in row 1 is not an integer in [0, 3)", e.getMessage());
         }
     }
