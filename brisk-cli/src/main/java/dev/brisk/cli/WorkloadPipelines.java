@@ -12,7 +12,8 @@ import dev.brisk.data.preprocessing.Rescaling;
  * arrays, bit for bit: the same permutation, and {@code x / 255f} as the loader computes it.
  */
 final class WorkloadPipelines {
-    private static final Rescaling TO_UNIT = Rescaling.divideBy(255f);
+    private static final float PIXEL_DIVISOR = 255f;
+    private static final Rescaling TO_UNIT = Rescaling.divideBy(PIXEL_DIVISOR);
 
     private WorkloadPipelines() {
     }
@@ -26,8 +27,11 @@ final class WorkloadPipelines {
                 .prefetch(Pipeline.AUTOTUNE);
     }
 
-    /** {@code raw} with pixels scaled to [0, 1] as the loader scales them, for evaluation on arrays. */
+    /**
+     * {@code raw} with pixels scaled to [0, 1] as the loader scales them, for evaluation on arrays: still bytes,
+     * divided as batches are read.
+     */
     static InMemoryDataset scaled(InMemoryDataset raw) {
-        return new InMemoryDataset(TO_UNIT.apply(raw.features()), raw.labels());
+        return raw.dividedBy(PIXEL_DIVISOR);
     }
 }

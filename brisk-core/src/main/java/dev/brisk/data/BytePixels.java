@@ -76,6 +76,14 @@ final class BytePixels {
         return Tensor.wrap(values, 0, rowShape);
     }
 
+    /**
+     * The same bytes divided by {@code newDivisor} instead, or null unless this view divides by 1 (only then is
+     * {@code (b / 1) / d} the same float as {@code b / d}).
+     */
+    BytePixels dividedBy(float newDivisor) {
+        return divisor == 1f ? new BytePixels(data, offset, shape, newDivisor) : null;
+    }
+
     /** Rows {@code [from, to)}, sharing the bytes. */
     BytePixels slice(int from, int to) {
         Shape sliced = shape.withDim(0, to - from);

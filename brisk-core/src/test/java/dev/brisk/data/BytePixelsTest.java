@@ -2,9 +2,12 @@ package dev.brisk.data;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.brisk.data.preprocessing.Rescaling;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
@@ -147,6 +150,23 @@ class BytePixelsTest {
         }
         assertTrue(sink >= 0);
         return best;
+    }
+
+    @Test
+    void dividingRawBytesGivesAViewWithTheBitsOfRescaling() throws IOException {
+        InMemoryDataset raw = load(1f);
+        Tensor expected = Rescaling.divideBy(255f).apply(raw.features());
+        InMemoryDataset view = load(1f).dividedBy(255f);
+        assertTrue(view.pixels() != null, "still bytes");
+        assertSameEpochs(epoch(new InMemoryDataset(expected, raw.labels()), 32, true), epoch(view, 32, true));
+        assertFalse(view.pixels().hasFloatCopy(), "batches never made the float copy");
+        assertArrayEquals(expected.toArray(), view.features().toArray());
+        // Bytes already divided, and floats, are divided by copying: (b / 3) / 255 is not b / 765.
+        InMemoryDataset thirds = load(3f);
+        assertArrayEquals(Rescaling.divideBy(255f).apply(thirds.features()).toArray(),
+                thirds.dividedBy(255f).features().toArray());
+        assertArrayEquals(expected.toArray(), asFloats(raw).dividedBy(255f).features().toArray());
+        assertThrows(IllegalArgumentException.class, () -> raw.dividedBy(0f));
     }
 
     @Test
