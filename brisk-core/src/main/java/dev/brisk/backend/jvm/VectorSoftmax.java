@@ -55,35 +55,39 @@ final class VectorSoftmax {
      */
     static void crossEntropy(float[] x, int xOff, float[] index, int indexOff, float[] p, int pOff, float[] loss,
                              int lossOff, int rows, int cols) {
-        int grain = rowGrain(cols);
-        if (Split.serial(rows, grain)) {
-            crossEntropyRows(x, xOff, index, indexOff, p, pOff, loss, lossOff, 0, rows, cols);
-        } else {
-            RegionArgs r = rowArgs(false, x, xOff, index, indexOff, cols);
-            r.f2 = p;
-            r.i3 = pOff;
-            r.f3 = loss;
-            r.i4 = lossOff;
-            r.forRange(rows, grain, (a, r0, r1) ->
-                    crossEntropyRows(a.f0, a.i0, a.f1, a.i1, a.f2, a.i3, a.f3, a.i4, r0, r1, a.i2));
-        }
+        overRows(VectorSoftmax::crossEntropyRows, rowGrain(cols), x, xOff, index, indexOff, p, pOff, loss, lossOff,
+                rows, cols);
     }
 
     /** {@code dx = dy[r] (p - onehot(index[r]))}. */
     static void crossEntropyBackward(float[] p, int pOff, float[] index, int indexOff, float[] dy, int dyOff,
                                      float[] dx, int dxOff, int rows, int cols) {
         // A multiply an element, not an exponential: the elementwise kernels' grain even for narrow rows.
-        int grain = Math.max(1, VectorElementwise.GRAIN / Math.max(1, cols));
+        overRows(VectorSoftmax::crossEntropyBackwardRows, Math.max(1, VectorElementwise.GRAIN / Math.max(1, cols)),
+                p, pOff, index, indexOff, dy, dyOff, dx, dxOff, rows, cols);
+    }
+
+    /** A row method of the cross-entropy kernels: rows {@code [r0, r1)} of four arrays. */
+    @FunctionalInterface
+    private interface RowsOfFour {
+        void run(float[] a, int aOff, float[] b, int bOff, float[] c, int cOff, float[] d, int dOff, int r0, int r1,
+                 int cols);
+    }
+
+    /** Runs {@code body} over all rows, split over the pool in chunks of at least {@code grain} rows. */
+    private static void overRows(RowsOfFour body, int grain, float[] a, int aOff, float[] b, int bOff, float[] c,
+                                 int cOff, float[] d, int dOff, int rows, int cols) {
         if (Split.serial(rows, grain)) {
-            crossEntropyBackwardRows(p, pOff, index, indexOff, dy, dyOff, dx, dxOff, 0, rows, cols);
+            body.run(a, aOff, b, bOff, c, cOff, d, dOff, 0, rows, cols);
         } else {
-            RegionArgs r = rowArgs(false, p, pOff, index, indexOff, cols);
-            r.f2 = dy;
-            r.i3 = dyOff;
-            r.f3 = dx;
-            r.i4 = dxOff;
-            r.forRange(rows, grain, (a, r0, r1) ->
-                    crossEntropyBackwardRows(a.f0, a.i0, a.f1, a.i1, a.f2, a.i3, a.f3, a.i4, r0, r1, a.i2));
+            RegionArgs r = rowArgs(false, a, aOff, b, bOff, cols);
+            r.f2 = c;
+            r.i3 = cOff;
+            r.f3 = d;
+            r.i4 = dOff;
+            r.o0 = body;
+            r.forRange(rows, grain, (g, r0, r1) ->
+                    ((RowsOfFour) g.o0).run(g.f0, g.i0, g.f1, g.i1, g.f2, g.i3, g.f3, g.i4, r0, r1, g.i2));
         }
     }
 
