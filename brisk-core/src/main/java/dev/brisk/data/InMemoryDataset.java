@@ -153,14 +153,19 @@ public final class InMemoryDataset implements Dataset {
         if (view != null) {
             return new InMemoryDataset(view, labels);
         }
-        Tensor x = features();
-        float[] out = new float[x.size()];
-        float[] in = x.data();
-        int off = x.offset();
-        for (int i = 0; i < out.length; i++) {
-            out[i] = in[off + i] / divisor;
+        Shape shape = featuresShape();
+        float[] out = new float[shape.size()];
+        if (pixels != null) { // decoded here, not through features(), which would keep a float copy beside the bytes
+            for (int row = 0, at = 0; row < size(); row++, at += pixels.rowSize()) {
+                pixels.copyRow(row, out, at);
+            }
+        } else {
+            System.arraycopy(features.data(), features.offset(), out, 0, out.length);
         }
-        return new InMemoryDataset(Tensor.wrap(out, 0, x.shape()), labels);
+        for (int i = 0; i < out.length; i++) {
+            out[i] /= divisor;
+        }
+        return new InMemoryDataset(Tensor.wrap(out, 0, shape), labels);
     }
 
     /** The features flattened to one axis per sample, {@code [N, prod(featureShape)]}, sharing storage. */

@@ -163,8 +163,9 @@ class BytePixelsTest {
         assertArrayEquals(expected.toArray(), view.features().toArray());
         // Bytes already divided, and floats, are divided by copying: (b / 3) / 255 is not b / 765.
         InMemoryDataset thirds = load(3f);
-        assertArrayEquals(Rescaling.divideBy(255f).apply(thirds.features()).toArray(),
-                thirds.dividedBy(255f).features().toArray());
+        float[] thirdsDivided = thirds.dividedBy(255f).features().toArray();
+        assertFalse(thirds.pixels().hasFloatCopy(), "the source keeps no float copy");
+        assertArrayEquals(Rescaling.divideBy(255f).apply(thirds.features()).toArray(), thirdsDivided);
         assertArrayEquals(expected.toArray(), asFloats(raw).dividedBy(255f).features().toArray());
         assertThrows(IllegalArgumentException.class, () -> raw.dividedBy(0f));
     }
