@@ -22,7 +22,9 @@ import org.apache.commons.cli.Options;
  * median of the ratios is the result. On a shared machine whose speed drifts from minute to minute (a host core
  * shared with another tenant), ratios of runs seconds apart say more than ratios of separate runs a minute apart.
  * Each half's steal ({@link HostCpu}) shows which pairs the host disturbed; the pairs it left alone get a median
- * of their own.
+ * of their own. Each half's median step ({@link StepClock}) gives a second ratio, of what a step costs when nothing
+ * interrupts it, and its stalls the share of its time lost to steps far slower than that: together they tell
+ * whether the engine or the machine holds the throughput ratio down.
  */
 public final class ScalingCommand extends Subcommand {
     private static final List<String> DESCRIPTION = List.of(
@@ -32,7 +34,11 @@ public final class ScalingCommand extends Subcommand {
             "Each half of a pair is a whole pass of fit over the same samples, data batching included.",
             "Every pair also shows the share of the machine's CPU time the hypervisor stole during each half"
                     + " (Linux /proc/stat; '-' where unknown), and the SCALING line the steal over all counted"
-                    + " halves and the median ratio of the quiet pairs, those with under 2% stolen in both halves.");
+                    + " halves and the median ratio of the quiet pairs, those with under 2% stolen in both halves.",
+            "Every half is also timed step by step (end of one batch to the end of the next): each pair shows the"
+                    + " two median steps, their ratio, and the share of each half's time spent in steps slower than"
+                    + " 1.5x its median (stalls); the SCALING line ends with the median of those step ratios and of"
+                    + " the stall shares.");
     private static final Options OPTIONS = CliOptions.of(
             CliOptions.valued("workload", "w1|w2", "Workload (default: w1)."),
             CliOptions.valued("threads", "N",
@@ -88,7 +94,8 @@ public final class ScalingCommand extends Subcommand {
         int samples = Math.min(train.size(), Math.multiplyExact(steps, batch));
         train = train.take(samples);
         Sequential model = workload.compiledModel();
-        Fit pass = Fit.epochs(1).batchSize(batch).verbose(0);
+        StepClock clock = new StepClock(Math.ceilDiv(samples, batch));
+        Fit pass = Fit.epochs(1).batchSize(batch).verbose(0).callbacks(clock);
         out.printf(Locale.ROOT, "brisk scaling: workload %s, 1 vs %d threads, %d pairs (after %d warm-up) of %d"
                 + " samples each, in one JVM%n", workload.id(), many, pairs, warmupPairs, samples);
 
@@ -96,42 +103,54 @@ public final class ScalingCommand extends Subcommand {
         List<Double> ones = new ArrayList<>();
         List<Double> manys = new ArrayList<>();
         List<Double> quietRatios = new ArrayList<>();
+        List<Double> stepRatios = new ArrayList<>();
+        List<Double> oneStalls = new ArrayList<>();
+        List<Double> manyStalls = new ArrayList<>();
         HostCpu counted = new HostCpu(0, 0);
         try {
             for (int p = 0; p < warmupPairs + pairs; p++) {
                 // Alternate which half goes first, so a steady drift in the machine's speed favours neither.
                 boolean oneFirst = p % 2 == 0;
-                Half first = half(model, train, pass, oneFirst ? 1 : many);
-                Half second = half(model, train, pass, oneFirst ? many : 1);
+                Half first = half(model, train, pass, clock, oneFirst ? 1 : many);
+                Half second = half(model, train, pass, clock, oneFirst ? many : 1);
                 Half one = oneFirst ? first : second;
                 Half n = oneFirst ? second : first;
                 double ratio = n.samplesPerSecond() / one.samplesPerSecond();
+                double stepRatio = one.medianStepNanos() / n.medianStepNanos();
                 boolean isCounted = p >= warmupPairs;
                 if (isCounted) {
                     ratios.add(ratio);
                     ones.add(one.samplesPerSecond());
                     manys.add(n.samplesPerSecond());
                     counted = counted.plus(one.cpu()).plus(n.cpu());
+                    stepRatios.add(stepRatio);
+                    oneStalls.add(one.stallShare());
+                    manyStalls.add(n.stallShare());
                     if (one.quiet() && n.quiet()) {
                         quietRatios.add(ratio);
                     }
                 }
                 out.printf(Locale.ROOT, "pair %d%s: 1 thread %.0f samples/s, %d threads %.0f samples/s, ratio %.2f,"
-                                + " steal %s / %s%n", p + 1, isCounted ? "" : " (warm-up)", one.samplesPerSecond(),
-                        many, n.samplesPerSecond(), ratio, one.cpu().stealPercent(), n.cpu().stealPercent());
+                                + " steal %s / %s, median step %.0f / %.0f us (ratio %.2f), stalled %.1f%% / %.1f%%%n",
+                        p + 1, isCounted ? "" : " (warm-up)", one.samplesPerSecond(), many, n.samplesPerSecond(),
+                        ratio, one.cpu().stealPercent(), n.cpu().stealPercent(), one.medianStepNanos() / 1e3,
+                        n.medianStepNanos() / 1e3, stepRatio, 100 * one.stallShare(), 100 * n.stallShare());
             }
         } finally {
             ThreadBudget.reset();
         }
         out.printf(Locale.ROOT, "SCALING framework=brisk workload=%s threads=%d pairs=%d median_ratio=%.3f"
                         + " min_ratio=%.3f max_ratio=%.3f samples_per_s_1=%.0f samples_per_s_%d=%.0f"
-                        + " steal_pct=%s quiet_pairs=%s quiet_median_ratio=%s%n",
+                        + " steal_pct=%s quiet_pairs=%s quiet_median_ratio=%s median_step_ratio=%.3f"
+                        + " stall_pct_1=%.1f stall_pct_%d=%.1f%n",
                 workload.id(), many, pairs, BenchReport.median(ratios), min(ratios), max(ratios),
                 BenchReport.median(ones), many, BenchReport.median(manys),
                 Double.isNaN(counted.stealFraction()) ? "n/a"
                         : String.format(Locale.ROOT, "%.1f", 100 * counted.stealFraction()),
                 counted.known() ? Integer.toString(quietRatios.size()) : "n/a",
-                quietRatios.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.3f", BenchReport.median(quietRatios)));
+                quietRatios.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.3f", BenchReport.median(quietRatios)),
+                BenchReport.median(stepRatios), 100 * BenchReport.median(oneStalls), many,
+                100 * BenchReport.median(manyStalls));
         return 0;
     }
 
@@ -150,18 +169,26 @@ public final class ScalingCommand extends Subcommand {
         }
     }
 
-    /** One pass of {@code fit} over {@code train} on a budget of {@code threads}, and the machine's CPU meanwhile. */
-    private static Half half(Sequential model, InMemoryDataset train, Fit pass, int threads) {
+    /**
+     * One pass of {@code fit} over {@code train} on a budget of {@code threads}, the machine's CPU meanwhile, and
+     * its steps as {@code clock} (one of {@code pass}'s callbacks) timed them.
+     */
+    private static Half half(Sequential model, InMemoryDataset train, Fit pass, StepClock clock, int threads) {
         ThreadBudget.set(threads);
+        clock.reset();
         HostCpu before = HostCpu.now();
         long start = System.nanoTime();
         model.fit(train, pass);
         double seconds = (System.nanoTime() - start) / 1e9;
-        return new Half(train.size() / seconds, HostCpu.now().since(before));
+        return new Half(train.size() / seconds, HostCpu.now().since(before), clock.medianNanos(),
+                clock.stallShare());
     }
 
-    /** One half of a pair: samples per second of wall time, and the machine's CPU time during it. */
-    record Half(double samplesPerSecond, HostCpu cpu) {
+    /**
+     * One half of a pair: samples per second of wall time, the machine's CPU time during it, its median step in
+     * nanoseconds and the share of its step time spent beyond {@link StepClock#STALL_FACTOR} times that median.
+     */
+    record Half(double samplesPerSecond, HostCpu cpu, double medianStepNanos, double stallShare) {
         /** Less than {@link #QUIET_STEAL} stolen, as far as is known (an unknown steal is not quiet). */
         boolean quiet() {
             return cpu.stealFraction() < QUIET_STEAL; // false for NaN

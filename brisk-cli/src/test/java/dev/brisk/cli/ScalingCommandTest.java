@@ -17,7 +17,8 @@ class ScalingCommandTest {
     private static final Path FIXTURE = Path.of("../brisk-core/src/test/resources/fashion-mnist-mini");
     private static final Pattern PAIR = Pattern.compile(
             "pair (\\d+)( \\(warm-up\\))?: 1 thread (\\d+) samples/s, 2 threads (\\d+) samples/s, ratio (\\d+\\.\\d+),"
-                    + " steal (\\d+\\.\\d%|-) / (\\d+\\.\\d%|-)");
+                    + " steal (\\d+\\.\\d%|-) / (\\d+\\.\\d%|-), median step (\\d+) / (\\d+) us \\(ratio (\\d+\\.\\d+)\\),"
+                    + " stalled (\\d+\\.\\d)% / (\\d+\\.\\d)%");
 
     @Test
     void printsEveryPairAndTheMedianRatio() {
@@ -32,8 +33,11 @@ class ScalingCommandTest {
             double one = Double.parseDouble(m.group(3));
             double two = Double.parseDouble(m.group(4));
             assertTrue(one > 0 && two > 0, m.group());
+            assertTrue(Double.parseDouble(m.group(8)) > 0 && Double.parseDouble(m.group(9)) > 0, m.group());
             return Double.parseDouble(m.group(5));
         }).sorted().toArray();
+        double[] stepRatios = pairs.stream().skip(1).mapToDouble(m -> Double.parseDouble(m.group(10))).sorted()
+                .toArray();
         String last = lines.get(lines.size() - 1);
         assertTrue(last.startsWith("SCALING framework=brisk workload=w1 threads=2 pairs=3 median_ratio="), last);
         assertEquals(ratios[1], Double.parseDouble(field(last, "median_ratio")), 0.006, last);
@@ -41,23 +45,28 @@ class ScalingCommandTest {
         assertEquals(ratios[2], Double.parseDouble(field(last, "max_ratio")), 0.006, last);
         assertTrue(last.endsWith(" samples_per_s_1=" + field(last, "samples_per_s_1") + " samples_per_s_2="
                 + field(last, "samples_per_s_2") + " steal_pct=" + field(last, "steal_pct") + " quiet_pairs="
-                + field(last, "quiet_pairs") + " quiet_median_ratio=" + field(last, "quiet_median_ratio")),
+                + field(last, "quiet_pairs") + " quiet_median_ratio=" + field(last, "quiet_median_ratio")
+                + " median_step_ratio=" + field(last, "median_step_ratio") + " stall_pct_1="
+                + field(last, "stall_pct_1") + " stall_pct_2=" + field(last, "stall_pct_2")),
                 "new keys after the old ones: " + last);
         assertTrue(field(last, "steal_pct").matches("\\d+\\.\\d|n/a"), last);
         assertTrue(field(last, "quiet_pairs").matches("[0-3]|n/a"), last);
         assertTrue(field(last, "quiet_median_ratio").matches("\\d+\\.\\d{3}|n/a"), last);
         assertEquals(field(last, "quiet_pairs").matches("[1-3]"), !field(last, "quiet_median_ratio").equals("n/a"),
                 "a quiet median exactly when there are quiet pairs: " + last);
+        assertEquals(stepRatios[1], Double.parseDouble(field(last, "median_step_ratio")), 0.006, last);
+        assertTrue(field(last, "stall_pct_1").matches("\\d+\\.\\d") && field(last, "stall_pct_2").matches("\\d+\\.\\d"),
+                last);
         assertTrue(r.out().contains("of 384 samples each"), r.out()); // 3 steps of 128
         assertEquals(ThreadBudget.resolve().threads(), ThreadBudget.threads(), "budget left as it was");
     }
 
     @Test
     void aHalfIsQuietBelowTwoPercentStolenAndNeverWhenUnknown() {
-        assertTrue(new ScalingCommand.Half(1000, new HostCpu(200, 3)).quiet()); // 1.5%
-        assertFalse(new ScalingCommand.Half(1000, new HostCpu(200, 4)).quiet()); // 2.0%
-        assertFalse(new ScalingCommand.Half(1000, new HostCpu(0, 0)).quiet()); // shorter than a jiffy
-        assertFalse(new ScalingCommand.Half(1000, HostCpu.UNKNOWN).quiet());
+        assertTrue(new ScalingCommand.Half(1000, new HostCpu(200, 3), 1e6, 0).quiet()); // 1.5%
+        assertFalse(new ScalingCommand.Half(1000, new HostCpu(200, 4), 1e6, 0).quiet()); // 2.0%
+        assertFalse(new ScalingCommand.Half(1000, new HostCpu(0, 0), 1e6, 0).quiet()); // shorter than a jiffy
+        assertFalse(new ScalingCommand.Half(1000, HostCpu.UNKNOWN, 1e6, 0).quiet());
     }
 
     @Test

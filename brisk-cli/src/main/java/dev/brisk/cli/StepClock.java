@@ -1,0 +1,78 @@
+package dev.brisk.cli;
+
+import dev.brisk.callbacks.Callback;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * A callback that times every training step of a fit, end of one batch to end of the next (host work between
+ * steps included, as samples/s counts it), into an array made once. Its median says what a step costs when
+ * nothing interrupts it; its stalls, how much of the time went to steps far slower than that.
+ *
+ * <p>On a 2-vCPU VM the two halves of a {@code brisk scaling} pair differ here: on one thread steps hardly vary,
+ * while on two a step waits whenever either vCPU is taken away (by the hypervisor, the JIT or another process), and
+ * its slowest steps took 2-7 times the median (BENCHMARKS.md, "Where the 2-thread time goes").
+ */
+final class StepClock extends Callback {
+    /** A step counts as stalled beyond this multiple of the median step. */
+    static final double STALL_FACTOR = 1.5;
+
+    private final long[] nanos;
+    private int count;
+    private long last;
+
+    /** A clock for up to {@code steps} steps; further steps are not timed. */
+    StepClock(int steps) {
+        nanos = new long[steps];
+    }
+
+    @Override
+    public void onEpochBegin(int epoch, Map<String, Double> logs) {
+        last = System.nanoTime();
+    }
+
+    @Override
+    public void onTrainBatchEnd(int batch, Map<String, Double> logs) {
+        long now = System.nanoTime();
+        if (count < nanos.length) {
+            nanos[count++] = now - last;
+        }
+        last = now;
+    }
+
+    /** Forgets the steps timed so far, for another fit. */
+    void reset() {
+        count = 0;
+    }
+
+    /** The median step in nanoseconds, or NaN before any step. */
+    double medianNanos() {
+        return median(Arrays.copyOf(nanos, count));
+    }
+
+    /** The share of all timed step time spent beyond {@link #STALL_FACTOR} times the median step (0 to 1). */
+    double stallShare() {
+        return stallShare(Arrays.copyOf(nanos, count));
+    }
+
+    static double median(long[] steps) {
+        if (steps.length == 0) {
+            return Double.NaN;
+        }
+        long[] sorted = steps.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+    }
+
+    static double stallShare(long[] steps) {
+        double limit = STALL_FACTOR * median(steps);
+        double total = 0;
+        double beyond = 0;
+        for (long s : steps) {
+            total += s;
+            beyond += Math.max(0, s - limit);
+        }
+        return total == 0 ? 0 : beyond / total;
+    }
+}
