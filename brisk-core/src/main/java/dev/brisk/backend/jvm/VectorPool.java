@@ -234,37 +234,38 @@ final class VectorPool {
         }
     }
 
+    // The backward kernels find the cell that takes the gradient from the comparisons of the forward scan itself:
+    // the winner is the last cell that was strictly greater than the maximum so far (so the first of equal maxima,
+    // and the first cell when it is NaN, as in the forward pass). Comparing every cell with the maximum again, as
+    // these kernels once did, took twice the instructions, and the kernel ran at a third of the memory's speed.
+
     private static void maxWindow2x2Backward(float[] x, int base, int rowStride, int channels, float[] dy, int gi,
                                              float[] dx, int dxBase, boolean store) {
         int b = base + channels;
         int d = base + rowStride;
         int e = base + rowStride + channels;
         for (int c = 0; c < channels; c += L) {
-            FloatVector va = FloatVector.fromArray(S, x, base + c);
+            FloatVector best = FloatVector.fromArray(S, x, base + c);
             FloatVector vb = FloatVector.fromArray(S, x, b + c);
+            VectorMask<Float> overB = vb.compare(VectorOperators.GT, best);
+            best = best.blend(vb, overB);
             FloatVector vd = FloatVector.fromArray(S, x, d + c);
-            FloatVector ve = FloatVector.fromArray(S, x, e + c);
-            FloatVector best = va.blend(vb, vb.compare(VectorOperators.GT, va));
-            best = best.blend(vd, vd.compare(VectorOperators.GT, best));
-            best = best.blend(ve, ve.compare(VectorOperators.GT, best));
+            VectorMask<Float> overD = vd.compare(VectorOperators.GT, best);
+            best = best.blend(vd, overD);
+            VectorMask<Float> overE = FloatVector.fromArray(S, x, e + c).compare(VectorOperators.GT, best);
+            VectorMask<Float> laterThanB = overD.or(overE);
             FloatVector grad = FloatVector.fromArray(S, dy, gi + c);
-            VectorMask<Float> nanBest = best.test(VectorOperators.IS_NAN);
-            VectorMask<Float> hitA = va.compare(VectorOperators.EQ, best).or(nanBest);
-            VectorMask<Float> hitB = vb.compare(VectorOperators.EQ, best).andNot(hitA);
-            VectorMask<Float> taken = hitA.or(hitB);
-            VectorMask<Float> hitD = vd.compare(VectorOperators.EQ, best).andNot(taken);
-            taken = taken.or(hitD);
-            VectorMask<Float> hitE = ve.compare(VectorOperators.EQ, best).andNot(taken);
-            addWhere(dx, dxBase + c, grad, hitA, store);
-            addWhere(dx, dxBase + channels + c, grad, hitB, store);
-            addWhere(dx, dxBase + rowStride + c, grad, hitD, store);
-            addWhere(dx, dxBase + rowStride + channels + c, grad, hitE, store);
+            addWhere(dx, dxBase + c, grad, overB.or(laterThanB).not(), store);
+            addWhere(dx, dxBase + channels + c, grad, overB.andNot(laterThanB), store);
+            addWhere(dx, dxBase + rowStride + c, grad, overD.andNot(overE), store);
+            addWhere(dx, dxBase + rowStride + channels + c, grad, overE, store);
         }
     }
 
     /**
      * {@link #maxWindow2x2Backward} storing, then relu's gradient with x as relu's output: a cell keeps its share
-     * only where {@code x > 0}. Same bits as the two passes: {@code x > 0 ? (hit ? 0 + grad : 0) : 0}.
+     * only where {@code x > 0}, and the cell that takes it holds the maximum, so {@code max > 0} decides for all
+     * four. Same bits as the two passes: {@code x > 0 ? (hit ? 0 + grad : 0) : 0}.
      */
     private static void maxWindow2x2BackwardRelu(float[] x, int base, int rowStride, int channels, float[] dy, int gi,
                                                  float[] dx, int dxBase) {
@@ -272,25 +273,23 @@ final class VectorPool {
         int d = base + rowStride;
         int e = base + rowStride + channels;
         for (int c = 0; c < channels; c += L) {
-            FloatVector va = FloatVector.fromArray(S, x, base + c);
+            FloatVector best = FloatVector.fromArray(S, x, base + c);
             FloatVector vb = FloatVector.fromArray(S, x, b + c);
+            VectorMask<Float> overB = vb.compare(VectorOperators.GT, best);
+            best = best.blend(vb, overB);
             FloatVector vd = FloatVector.fromArray(S, x, d + c);
+            VectorMask<Float> overD = vd.compare(VectorOperators.GT, best);
+            best = best.blend(vd, overD);
             FloatVector ve = FloatVector.fromArray(S, x, e + c);
-            FloatVector best = va.blend(vb, vb.compare(VectorOperators.GT, va));
-            best = best.blend(vd, vd.compare(VectorOperators.GT, best));
-            best = best.blend(ve, ve.compare(VectorOperators.GT, best));
+            VectorMask<Float> overE = ve.compare(VectorOperators.GT, best);
+            best = best.blend(ve, overE);
+            VectorMask<Float> positive = best.compare(VectorOperators.GT, 0f);
+            VectorMask<Float> laterThanB = overD.or(overE);
             FloatVector grad = FloatVector.fromArray(S, dy, gi + c);
-            VectorMask<Float> nanBest = best.test(VectorOperators.IS_NAN);
-            VectorMask<Float> hitA = va.compare(VectorOperators.EQ, best).or(nanBest);
-            VectorMask<Float> hitB = vb.compare(VectorOperators.EQ, best).andNot(hitA);
-            VectorMask<Float> taken = hitA.or(hitB);
-            VectorMask<Float> hitD = vd.compare(VectorOperators.EQ, best).andNot(taken);
-            taken = taken.or(hitD);
-            VectorMask<Float> hitE = ve.compare(VectorOperators.EQ, best).andNot(taken);
-            addWhere(dx, dxBase + c, grad, hitA.and(va.compare(VectorOperators.GT, 0f)), true);
-            addWhere(dx, dxBase + channels + c, grad, hitB.and(vb.compare(VectorOperators.GT, 0f)), true);
-            addWhere(dx, dxBase + rowStride + c, grad, hitD.and(vd.compare(VectorOperators.GT, 0f)), true);
-            addWhere(dx, dxBase + rowStride + channels + c, grad, hitE.and(ve.compare(VectorOperators.GT, 0f)), true);
+            addWhere(dx, dxBase + c, grad, positive.andNot(overB.or(laterThanB)), true);
+            addWhere(dx, dxBase + channels + c, grad, overB.andNot(laterThanB).and(positive), true);
+            addWhere(dx, dxBase + rowStride + c, grad, overD.andNot(overE).and(positive), true);
+            addWhere(dx, dxBase + rowStride + channels + c, grad, overE.and(positive), true);
         }
     }
 

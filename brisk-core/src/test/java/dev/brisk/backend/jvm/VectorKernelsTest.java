@@ -493,6 +493,35 @@ class VectorKernelsTest {
         new PoolGeometry(32, 26, 26, 32, 2, 2, 2, 2, 0, 0, 13, 13),
     };
 
+    /**
+     * The 2x2 window kernels on special values, bit for bit against the scalar kernels: NaN in any cell (the
+     * gradient goes to a NaN only in the first cell), signed zeros and infinities tied with each other, and relu's
+     * gate deciding on the window's maximum.
+     */
+    @Test
+    void twoByTwoPoolingGradientsOnSpecialValuesMatchReferenceBits() {
+        float[] values = {Float.NaN, 0f, -0f, 1f, -1f, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 2f};
+        PoolGeometry g = new PoolGeometry(4, 8, 8, 32, 2, 2, 2, 2, 0, 0, 4, 4);
+        int xSize = g.batch() * g.height() * g.width() * g.channels();
+        int ySize = g.batch() * g.outH() * g.outW() * g.channels();
+        withBudgets(() -> {
+            float[] x = new float[xSize];
+            for (int i = 0; i < xSize; i++) {
+                x[i] = values[random.nextInt(values.length)];
+            }
+            float[] dy = uniform(random, ySize, -1, 1);
+            dy[0] = -0f;
+            float[] expected = new float[xSize];
+            float[] actual = new float[xSize];
+            SCALAR.maxPool2dBackward(g, x, 0, dy, 0, expected, 0);
+            VECTOR.maxPool2dBackward(g, x, 0, dy, 0, actual, 0);
+            assertArrayEquals(expected, actual, "max pool backward on special values");
+            SCALAR.maxPool2dBackwardGated(g, x, 0, dy, 0, BinaryFn.RELU_GRAD, 0f, x, 0, expected, 0);
+            VECTOR.maxPool2dBackwardGated(g, x, 0, dy, 0, BinaryFn.RELU_GRAD, 0f, x, 0, actual, 0);
+            assertArrayEquals(expected, actual, "max pool backward gated by relu of its input, special values");
+        });
+    }
+
     @Test
     void poolingMatchesReference() {
         withBudgets(() -> {
