@@ -130,17 +130,36 @@ public interface Kernels {
                         int outH, int outW) {
     }
 
-    void maxPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff);
+    /** Max pooling, keeping no cells: {@link #maxPool2d(PoolGeometry, float[], int, float[], int, float[], int)}. */
+    default void maxPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff) {
+        maxPool2d(g, x, xOff, y, yOff, null, 0);
+    }
 
-    /** Routes {@code dy} to the first maximum of each window (as PyTorch does); {@code dx} is fully written. */
-    void maxPool2dBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx, int dxOff);
+    /**
+     * Max pooling (the first maximum of each window wins a tie), and, unless {@code cells} is null, which cell of
+     * its window each maximum came from, for the gradient: the cell's index {@code i * poolW + j} in the window
+     * (padding included), as a float, written as {@code -1 - index} when the maximum is not above zero (zero,
+     * negative or NaN); {@link #NO_CELL} for a window wholly in the padding.
+     */
+    void maxPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff, float[] cells, int cellsOff);
+
+    /** The cell recorded for a max-pooling window that lies wholly in the padding (Keras never builds one). */
+    float NO_CELL = Float.NEGATIVE_INFINITY;
+
+    /**
+     * Routes {@code dy} to the cell that held each window's maximum, as {@link #maxPool2d} recorded it in
+     * {@code cells} (the first maximum, as PyTorch does); {@code dx} is fully written.
+     */
+    void maxPool2dBackward(PoolGeometry g, float[] cells, int cellsOff, float[] dy, int dyOff, float[] dx, int dxOff);
 
     /**
      * {@link #maxPool2dBackward} followed by {@code dx = fn(gate, dx)}, an activation's gradient ({@code gate} being
-     * what that {@link BinaryFn} reads as its first input, shaped like dx), in one call and with the same bits.
+     * what that {@link BinaryFn} reads as its first input, shaped like dx), in one call and with the same bits. A
+     * null {@code gate} stands for the pooled input itself, with {@code fn} relu's gradient: a cell then keeps its
+     * gradient where its window's maximum was above zero, which {@code cells} records, so the input is not read.
      */
-    void maxPool2dBackwardGated(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, BinaryFn fn, float alpha,
-                                float[] gate, int gateOff, float[] dx, int dxOff);
+    void maxPool2dBackwardGated(PoolGeometry g, float[] cells, int cellsOff, float[] dy, int dyOff, BinaryFn fn,
+                                float alpha, float[] gate, int gateOff, float[] dx, int dxOff);
 
     void avgPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff);
 

@@ -46,8 +46,9 @@ final class DependencyGraph {
             if (node.op() != OpType.UPDATE && node.op() != OpType.ASSIGN) {
                 w.add(outputs.get(i).data()); // a fused chain's node is made for the profile and has no buffer
             }
-            if (ShapeInference.auxShape(node) != null) {
-                w.add(buffers.auxOf(node).data());
+            Tensor aux = ShapeInference.auxShape(node) == null ? null : buffers.auxOf(node);
+            if (aux != null) { // a MAX_POOL whose cells no gradient reads keeps none
+                w.add(aux.data());
             }
             Node auxSource = ShapeInference.auxSource(node);
             if (auxSource != null) {

@@ -10,6 +10,7 @@ import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PoolGradAttrs;
+import dev.brisk.ops.ShapeInference;
 import dev.brisk.ops.UnaryAttrs;
 import dev.brisk.tensor.Tensor;
 
@@ -25,8 +26,12 @@ final class FusedBinder {
         Tensor second = buffers.valueOf(a.input(1));
         if (g.gate() != null) {
             BinaryAttrs gate = (BinaryAttrs) g.gate().attrs();
-            Tensor by = buffers.valueOf(g.gate().input(0));
-            return gatedPoolGradient((PoolGradAttrs) a.attrs(), first, second, gate.fn(), gate.alpha(), by, out, k);
+            Node pool = ShapeInference.auxSource(a);
+            // Relu's gradient of the pooled input itself comes from the pool's cells, without reading that input.
+            boolean byCells = gate.fn() == BinaryFn.RELU_GRAD && g.gate().input(0) == pool.input(0);
+            Tensor by = byCells ? null : buffers.valueOf(g.gate().input(0));
+            return gatedPoolGradient((PoolGradAttrs) a.attrs(), buffers.auxOf(pool), second, gate.fn(), gate.alpha(),
+                    by, out, k);
         }
         Tensor bias = g.bias() == null ? null : buffers.valueOf(g.bias());
         UnaryFn fn = g.activation() == null ? null : ((UnaryAttrs) g.activation().attrs()).fn();
@@ -64,10 +69,15 @@ final class FusedBinder {
                 b.offset(), ldb, bias.data(), bias.offset(), fn, alpha, c.data(), c.offset(), n);
     }
 
-    private static Instruction gatedPoolGradient(PoolGradAttrs attrs, Tensor x, Tensor dy, BinaryFn fn, float alpha,
-                                                 Tensor gate, Tensor dx, Kernels k) {
-        PoolGeometry g = KernelBinder.poolGeometry(x.shape(), attrs.pool());
-        return () -> k.maxPool2dBackwardGated(g, x.data(), x.offset(), dy.data(), dy.offset(), fn, alpha,
+    /** Max pooling's gradient from its {@code cells}, gated by {@code fn(gate, dx)}; a null gate: see Kernels. */
+    private static Instruction gatedPoolGradient(PoolGradAttrs attrs, Tensor cells, Tensor dy, BinaryFn fn,
+                                                 float alpha, Tensor gate, Tensor dx, Kernels k) {
+        PoolGeometry g = KernelBinder.poolGeometry(attrs.resultShape(), attrs.pool());
+        if (gate == null) {
+            return () -> k.maxPool2dBackwardGated(g, cells.data(), cells.offset(), dy.data(), dy.offset(), fn, alpha,
+                    null, 0, dx.data(), dx.offset());
+        }
+        return () -> k.maxPool2dBackwardGated(g, cells.data(), cells.offset(), dy.data(), dy.offset(), fn, alpha,
                 gate.data(), gate.offset(), dx.data(), dx.offset());
     }
 }

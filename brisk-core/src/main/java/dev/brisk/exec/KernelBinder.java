@@ -77,9 +77,10 @@ public final class KernelBinder {
             case CONV2D -> conv(in[0], in[1], out, (ConvAttrs) node.attrs(), k);
             case CONV2D_GRAD_INPUT -> convGradInput((ConvGradAttrs) node.attrs(), in[0], in[1], out, k);
             case CONV2D_GRAD_FILTER -> convGradFilter((ConvGradAttrs) node.attrs(), in[0], in[1], out, k);
-            case MAX_POOL -> pool(true, (PoolAttrs) node.attrs(), in[0], out, k);
-            case AVG_POOL -> pool(false, (PoolAttrs) node.attrs(), in[0], out, k);
-            case MAX_POOL_GRAD -> maxPoolGrad((PoolGradAttrs) node.attrs(), in[0], in[1], out, k);
+            case MAX_POOL -> maxPool((PoolAttrs) node.attrs(), in[0], buffers.auxOf(node), out, k);
+            case AVG_POOL -> avgPool((PoolAttrs) node.attrs(), in[0], out, k);
+            case MAX_POOL_GRAD -> maxPoolGrad((PoolGradAttrs) node.attrs(),
+                    buffers.auxOf(ShapeInference.auxSource(node)), in[1], out, k);
             case AVG_POOL_GRAD -> avgPoolGrad((PoolGradAttrs) node.attrs(), in[0], out, k);
             case DROPOUT -> dropout((DropoutAttrs) node.attrs(), in[0], in[1], buffers.auxOf(node), out, k);
             case DROPOUT_GRAD -> dropoutGrad(node, in[0], buffers.auxOf(ShapeInference.auxSource(node)), out, k);
@@ -241,17 +242,24 @@ public final class KernelBinder {
                 a.strideW(), h[1], w[1], h[0], w[0]);
     }
 
-    private static Instruction pool(boolean max, PoolAttrs a, Tensor x, Tensor y, Kernels k) {
+    /** Max pooling, recording each maximum's cell in {@code cells} unless it is null (no gradient reads them). */
+    private static Instruction maxPool(PoolAttrs a, Tensor x, Tensor cells, Tensor y, Kernels k) {
         PoolGeometry g = poolGeometry(x.shape(), a);
-        if (max) {
-            return () -> k.maxPool2d(g, x.data(), x.offset(), y.data(), y.offset());
+        if (cells == null) {
+            return () -> k.maxPool2d(g, x.data(), x.offset(), y.data(), y.offset(), null, 0);
         }
+        return () -> k.maxPool2d(g, x.data(), x.offset(), y.data(), y.offset(), cells.data(), cells.offset());
+    }
+
+    private static Instruction avgPool(PoolAttrs a, Tensor x, Tensor y, Kernels k) {
+        PoolGeometry g = poolGeometry(x.shape(), a);
         return () -> k.avgPool2d(g, x.data(), x.offset(), y.data(), y.offset());
     }
 
-    private static Instruction maxPoolGrad(PoolGradAttrs a, Tensor x, Tensor dy, Tensor dx, Kernels k) {
-        PoolGeometry g = poolGeometry(x.shape(), a.pool());
-        return () -> k.maxPool2dBackward(g, x.data(), x.offset(), dy.data(), dy.offset(), dx.data(), dx.offset());
+    private static Instruction maxPoolGrad(PoolGradAttrs a, Tensor cells, Tensor dy, Tensor dx, Kernels k) {
+        PoolGeometry g = poolGeometry(a.resultShape(), a.pool());
+        return () -> k.maxPool2dBackward(g, cells.data(), cells.offset(), dy.data(), dy.offset(), dx.data(),
+                dx.offset());
     }
 
     private static Instruction avgPoolGrad(PoolGradAttrs a, Tensor dy, Tensor dx, Kernels k) {

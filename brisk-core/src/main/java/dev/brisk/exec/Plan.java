@@ -17,9 +17,10 @@ public final class Plan {
     private final Map<Node, Tensor> outputs;
     private final long plannedFloats;
     private final int bufferCount;
+    private final long keptFloats;
 
     Plan(List<Instruction> instructions, List<Node> instructionNodes, Schedule schedule, Map<Node, Tensor> inputs,
-         Map<Node, Tensor> outputs, long plannedFloats, int bufferCount) {
+         Map<Node, Tensor> outputs, long plannedFloats, int bufferCount, long keptFloats) {
         this.instructions = instructions.toArray(new Instruction[0]);
         this.instructionNodes = instructionNodes.toArray(new Node[0]);
         this.schedule = schedule;
@@ -27,6 +28,7 @@ public final class Plan {
         this.outputs = outputs;
         this.plannedFloats = plannedFloats;
         this.bufferCount = bufferCount;
+        this.keptFloats = keptFloats;
     }
 
     /** The buffer an INPUT node reads; fill it (or use {@link #feed}) before {@link #run()}. */
@@ -112,5 +114,13 @@ public final class Plan {
     /** Number of distinct intermediate buffers. */
     public int bufferCount() {
         return bufferCount;
+    }
+
+    /**
+     * Floats of the state nodes keep beside their outputs for their gradients (dropout's masks, a cross-entropy's
+     * probabilities, max pooling's cells), outside the planned buffers.
+     */
+    public long keptFloats() {
+        return keptFloats;
     }
 }

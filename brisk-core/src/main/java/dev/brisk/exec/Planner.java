@@ -8,10 +8,12 @@ import dev.brisk.parallel.Parallel;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -57,10 +59,18 @@ public final class Planner {
             lastUse[root.get(out).id()] = Integer.MAX_VALUE;
         }
 
+        Set<Node> auxRead = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Node n : nodes) {
+            Node source = live[n.id()] ? ShapeInference.auxSource(n) : null;
+            if (source != null) {
+                auxRead.add(source);
+            }
+        }
         Map<Node, Tensor> values = new IdentityHashMap<>();
         Map<Node, Tensor> aux = new IdentityHashMap<>();
         Map<Node, Tensor> inputs = new HashMap<>();
         BufferPool pool = new BufferPool();
+        long keptFloats = 0;
         List<List<Node>> releaseAt = new ArrayList<>(nodes.size());
         for (int i = 0; i < nodes.size(); i++) {
             releaseAt.add(new ArrayList<>(0));
@@ -103,8 +113,9 @@ public final class Planner {
                 }
             };
             Shape auxShape = ShapeInference.auxShape(n);
-            if (auxShape != null) {
+            if (auxShape != null && (auxRead.contains(n) || !ShapeInference.auxOnlyForGradient(n))) {
                 aux.put(n, Tensor.zeros(auxShape));
+                keptFloats += auxShape.size();
             }
             values.put(n, out);
             Fusion.Group chain = fusion.endedBy(n);
@@ -125,7 +136,7 @@ public final class Planner {
         }
         Schedule schedule = Schedule.build(code, codeNodes,
                 () -> DependencyGraph.of(codeNodes, codeOutputs, buffers), Parallel.threads());
-        return new Plan(code, codeNodes, schedule, inputs, outs, pool.totalFloats, pool.count);
+        return new Plan(code, codeNodes, schedule, inputs, outs, pool.totalFloats, pool.count, keptFloats);
     }
 
     private static boolean[] liveNodes(List<Node> nodes, List<Node> outputs) {

@@ -134,7 +134,7 @@ public final class Autodiff {
                     any(needed, n, 0) ? g.convGradInput(dy, in[1], a, in[0].shape()) : null,
                     any(needed, n, 1) ? g.convGradFilter(in[0], dy, a, in[1].shape()) : null};
             }
-            case MAX_POOL -> new Node[] {g.maxPoolGrad(in[0], dy, (PoolAttrs) n.attrs())};
+            case MAX_POOL -> new Node[] {g.maxPoolGrad(n, dy)};
             case AVG_POOL -> new Node[] {g.avgPoolGrad(dy, (PoolAttrs) n.attrs(), in[0].shape())};
             case DROPOUT -> new Node[] {g.dropoutGrad(dy, n), null};
             default -> throw new UnsupportedOperationException("no gradient rule for " + n.op()

@@ -401,8 +401,9 @@ public final class Graph {
         return op(OpType.CONV2D_GRAD_FILTER, new ConvGradAttrs(conv, kernelShape), x, dy);
     }
 
-    Node maxPoolGrad(Node x, Node dy, PoolAttrs pool) {
-        return op(OpType.MAX_POOL_GRAD, new PoolGradAttrs(pool, x.shape()), x, dy);
+    Node maxPoolGrad(Node maxPool, Node dy) {
+        return op(OpType.MAX_POOL_GRAD, new PoolGradAttrs((PoolAttrs) maxPool.attrs(), maxPool.input(0).shape()),
+                maxPool, dy);
     }
 
     Node avgPoolGrad(Node dy, PoolAttrs pool, Shape inputShape) {

@@ -54,9 +54,12 @@ public enum OpType {
     CONV2D_GRAD_INPUT,
     /** Gradient of CONV2D with respect to its kernel: inputs are x and dy. */
     CONV2D_GRAD_FILTER,
-    /** Max pooling, NHWC ({@link PoolAttrs}). */
+    /**
+     * Max pooling, NHWC ({@link PoolAttrs}). Keeps which window cell each maximum came from (its aux value, shaped
+     * like the output) for its gradient, so that the gradient need not read the pooled input again.
+     */
     MAX_POOL,
-    /** Backward of MAX_POOL: inputs are x and dy. */
+    /** Backward of MAX_POOL: inputs are the MAX_POOL node (whose cells it reads) and dy. */
     MAX_POOL_GRAD,
     /** Average pooling, NHWC ({@link PoolAttrs}). */
     AVG_POOL,

@@ -33,7 +33,8 @@ public final class ShapeInference {
             case SPARSE_SOFTMAX_XENT_GRAD -> xentGrad(inputs);
             case CONV2D -> conv(inputs.get(0).shape(), inputs.get(1).shape(), (ConvAttrs) attrs);
             case CONV2D_GRAD_INPUT, CONV2D_GRAD_FILTER -> ((ConvGradAttrs) attrs).resultShape();
-            case MAX_POOL_GRAD, AVG_POOL_GRAD -> ((PoolGradAttrs) attrs).resultShape();
+            case MAX_POOL_GRAD -> maxPoolGrad(inputs, (PoolGradAttrs) attrs);
+            case AVG_POOL_GRAD -> ((PoolGradAttrs) attrs).resultShape();
             case MAX_POOL, AVG_POOL -> pool(inputs.get(0).shape(), (PoolAttrs) attrs);
             case ASSIGN -> sameShapes(op, inputs.get(0).shape(), inputs.get(1).shape());
             case UPDATE -> Shape.scalar();
@@ -42,11 +43,11 @@ public final class ShapeInference {
 
     /**
      * The shape of the value a node keeps beside its output for its gradient, or null for nodes that keep none:
-     * DROPOUT its mask, SPARSE_SOFTMAX_XENT its row probabilities.
+     * DROPOUT its mask, SPARSE_SOFTMAX_XENT its row probabilities, MAX_POOL the cell of each maximum.
      */
     public static Shape auxShape(Node node) {
         return switch (node.op()) {
-            case DROPOUT -> node.shape();
+            case DROPOUT, MAX_POOL -> node.shape();
             case SPARSE_SOFTMAX_XENT -> node.input(0).shape();
             default -> null;
         };
@@ -54,14 +55,33 @@ public final class ShapeInference {
 
     /**
      * The node whose kept state ({@link #auxShape}) a gradient node reads, or null: DROPOUT_GRAD reads its DROPOUT
-     * (input 1), SPARSE_SOFTMAX_XENT_GRAD its SPARSE_SOFTMAX_XENT (input 2).
+     * (input 1), SPARSE_SOFTMAX_XENT_GRAD its SPARSE_SOFTMAX_XENT (input 2), MAX_POOL_GRAD its MAX_POOL (input 0).
      */
     public static Node auxSource(Node node) {
         return switch (node.op()) {
+            case MAX_POOL_GRAD -> node.input(0);
             case DROPOUT_GRAD -> node.input(1);
             case SPARSE_SOFTMAX_XENT_GRAD -> node.input(2);
             default -> null;
         };
+    }
+
+    /**
+     * True when a node's kept state serves only its gradient, so that a plan without the gradient keeps none: the
+     * cells of MAX_POOL (its kernel then records none). Dropout's mask and the cross-entropy's probabilities are
+     * written by the forward kernel itself.
+     */
+    public static boolean auxOnlyForGradient(Node node) {
+        return node.op() == OpType.MAX_POOL;
+    }
+
+    private static Shape maxPoolGrad(List<Node> inputs, PoolGradAttrs attrs) {
+        Node pool = inputs.get(0);
+        if (pool.op() != OpType.MAX_POOL) {
+            throw new IllegalArgumentException("MAX_POOL_GRAD reads a MAX_POOL node, got " + pool.op());
+        }
+        sameShapes(OpType.MAX_POOL_GRAD, inputs.get(1).shape(), pool.shape());
+        return attrs.resultShape();
     }
 
     private static Shape xentGrad(List<Node> inputs) {

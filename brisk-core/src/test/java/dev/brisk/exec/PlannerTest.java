@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.backend.Backends;
 import dev.brisk.backend.Kernels;
+import dev.brisk.graph.Autodiff;
 import dev.brisk.graph.Graph;
 import dev.brisk.ops.Node;
+import dev.brisk.ops.PoolAttrs;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.List;
@@ -14,6 +16,32 @@ import org.junit.jupiter.api.Test;
 
 class PlannerTest {
     private final Kernels k = Backends.get();
+
+    @Test
+    void maxPoolingKeepsItsCellsOnlyWhenItsGradientIsPlanned() {
+        Graph g = Graph.symbolic(k);
+        Node x = g.input("x", Shape.of(2, 4, 4, 3));
+        Node pooled = g.maxPool(x, new PoolAttrs(2, 2, 2, 2, false));
+        Node loss = g.sumAll(g.mul(pooled, pooled));
+        Plan inference = Planner.compile(g.nodes(), List.of(pooled), k);
+        assertEquals(0, inference.keptFloats(), "no gradient reads the cells");
+        Node dx = Autodiff.gradients(g, loss, List.of(x)).get(0);
+        Plan training = Planner.compile(g.nodes(), List.of(loss, dx), k);
+        assertEquals(pooled.shape().size(), training.keptFloats(), "one cell per pooled value");
+        Tensor in = training.input(x);
+        for (int i = 0; i < in.size(); i++) {
+            in.set(i, (i * 7 % 11) - 5f);
+        }
+        training.run();
+        // d(sum p^2)/dx = 2 p at each window's maximum, 0 elsewhere.
+        Tensor grad = training.output(dx);
+        Tensor p = training.output(loss);
+        float total = 0;
+        for (int i = 0; i < grad.size(); i++) {
+            total += grad.get(i) * grad.get(i) / 4;
+        }
+        assertEquals(p.get(0), total, 1e-4f, "the gradient reaches each maximum once");
+    }
 
     @Test
     void reusesBuffersOfDeadValuesAndDropsUnusedNodes() {

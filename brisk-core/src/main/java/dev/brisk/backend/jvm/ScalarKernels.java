@@ -480,34 +480,18 @@ public final class ScalarKernels implements Kernels {
     // ---------------------------------------------------------------- pooling
 
     @Override
-    public void maxPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff) {
-        int yi = yOff;
+    public void maxPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff, float[] cells, int cellsOff) {
+        int yi = 0;
         for (int n = 0; n < g.batch(); n++) {
             for (int oh = 0; oh < g.outH(); oh++) {
                 for (int ow = 0; ow < g.outW(); ow++) {
-                    for (int ch = 0; ch < g.channels(); ch++) {
-                        int best = argMax(g, x, xOff, n, oh, ow, ch);
-                        y[yi++] = best < 0 ? 0f : x[xOff + best];
-                    }
-                }
-            }
-        }
-    }
-
-    @Override
-    public void maxPool2dBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx,
-                                  int dxOff) {
-        Arrays.fill(dx, dxOff, dxOff + g.batch() * g.height() * g.width() * g.channels(), 0f);
-        int yi = dyOff;
-        for (int n = 0; n < g.batch(); n++) {
-            for (int oh = 0; oh < g.outH(); oh++) {
-                for (int ow = 0; ow < g.outW(); ow++) {
-                    for (int ch = 0; ch < g.channels(); ch++) {
-                        int best = argMax(g, x, xOff, n, oh, ow, ch);
-                        if (best >= 0) {
-                            dx[dxOff + best] += dy[yi];
+                    for (int ch = 0; ch < g.channels(); ch++, yi++) {
+                        int cell = firstMaxCell(g, x, xOff, n, oh, ow, ch);
+                        float max = cell < 0 ? 0f : x[xOff + cellOffset(g, n, oh, ow, ch, cell)];
+                        y[yOff + yi] = max;
+                        if (cells != null) {
+                            cells[cellsOff + yi] = cell < 0 ? NO_CELL : max > 0 ? cell : -1 - cell;
                         }
-                        yi++;
                     }
                 }
             }
@@ -515,22 +499,64 @@ public final class ScalarKernels implements Kernels {
     }
 
     @Override
-    public void maxPool2dBackwardGated(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, BinaryFn fn,
-                                       float alpha, float[] gate, int gateOff, float[] dx, int dxOff) {
-        maxPool2dBackward(g, x, xOff, dy, dyOff, dx, dxOff);
+    public void maxPool2dBackward(PoolGeometry g, float[] cells, int cellsOff, float[] dy, int dyOff, float[] dx,
+                                  int dxOff) {
+        routeToCells(g, cells, cellsOff, dy, dyOff, dx, dxOff, false);
+    }
+
+    @Override
+    public void maxPool2dBackwardGated(PoolGeometry g, float[] cells, int cellsOff, float[] dy, int dyOff,
+                                       BinaryFn fn, float alpha, float[] gate, int gateOff, float[] dx, int dxOff) {
+        if (gate == null) {
+            requireReluGradient(fn);
+            routeToCells(g, cells, cellsOff, dy, dyOff, dx, dxOff, true);
+            return;
+        }
+        routeToCells(g, cells, cellsOff, dy, dyOff, dx, dxOff, false);
         int n = g.batch() * g.height() * g.width() * g.channels();
         for (int i = 0; i < n; i++) {
             dx[dxOff + i] = binary(fn, alpha, gate[gateOff + i], dx[dxOff + i]);
         }
     }
 
+    /** A null gate stands for relu's gradient of the pooled input; any other gradient needs its gate array. */
+    static void requireReluGradient(BinaryFn fn) {
+        if (fn != BinaryFn.RELU_GRAD) {
+            throw new IllegalArgumentException("a max-pool gradient gated by its own input takes RELU_GRAD, not " + fn);
+        }
+    }
+
     /**
-     * The offset (from the start of the images) of the first maximum in a window, scanning rows then columns and
-     * skipping padding; -1 for a window that lies wholly in the padding (Keras never builds one), whose output
-     * is 0.
+     * Clears dx, then adds each dy to the cell {@code cells} names; with {@code positiveOnly}, only where the
+     * window's maximum was above zero (relu's gradient of the pooled input).
      */
-    private static int argMax(PoolGeometry g, float[] x, int xOff, int n, int oh, int ow, int ch) {
+    private static void routeToCells(PoolGeometry g, float[] cells, int cellsOff, float[] dy, int dyOff, float[] dx,
+                                     int dxOff, boolean positiveOnly) {
+        Arrays.fill(dx, dxOff, dxOff + g.batch() * g.height() * g.width() * g.channels(), 0f);
+        int yi = 0;
+        for (int n = 0; n < g.batch(); n++) {
+            for (int oh = 0; oh < g.outH(); oh++) {
+                for (int ow = 0; ow < g.outW(); ow++) {
+                    for (int ch = 0; ch < g.channels(); ch++, yi++) {
+                        float recorded = cells[cellsOff + yi];
+                        if (recorded == NO_CELL || positiveOnly && recorded < 0) {
+                            continue;
+                        }
+                        int cell = (int) (recorded >= 0 ? recorded : -1 - recorded);
+                        dx[dxOff + cellOffset(g, n, oh, ow, ch, cell)] += dy[dyOff + yi];
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The index {@code i * poolW + j} in its window of the first maximum, scanning rows then columns and skipping
+     * padding; -1 for a window that lies wholly in the padding, whose output is 0.
+     */
+    private static int firstMaxCell(PoolGeometry g, float[] x, int xOff, int n, int oh, int ow, int ch) {
         int best = -1;
+        float max = 0f;
         for (int i = 0; i < g.poolH(); i++) {
             int ih = oh * g.strideH() - g.padTop() + i;
             for (int j = 0; j < g.poolW(); j++) {
@@ -538,13 +564,21 @@ public final class ScalarKernels implements Kernels {
                 if (ih < 0 || ih >= g.height() || iw < 0 || iw >= g.width()) {
                     continue;
                 }
-                int at = ((n * g.height() + ih) * g.width() + iw) * g.channels() + ch;
-                if (best < 0 || x[xOff + at] > x[xOff + best]) {
-                    best = at;
+                float v = x[xOff + ((n * g.height() + ih) * g.width() + iw) * g.channels() + ch];
+                if (best < 0 || v > max) {
+                    best = i * g.poolW() + j;
+                    max = v;
                 }
             }
         }
         return best;
+    }
+
+    /** The offset (from the start of the images) of cell {@code i * poolW + j} of window (oh, ow) of image n. */
+    private static int cellOffset(PoolGeometry g, int n, int oh, int ow, int ch, int cell) {
+        int ih = oh * g.strideH() - g.padTop() + cell / g.poolW();
+        int iw = ow * g.strideW() - g.padLeft() + cell % g.poolW();
+        return ((n * g.height() + ih) * g.width() + iw) * g.channels() + ch;
     }
 
     @Override

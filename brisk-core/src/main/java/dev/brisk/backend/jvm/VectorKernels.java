@@ -116,20 +116,23 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
-    public void maxPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff) {
-        VectorPool.maxPool(g, x, xOff, y, yOff);
+    public void maxPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff, float[] cells, int cellsOff) {
+        VectorPool.maxPool(g, x, xOff, y, yOff, cells, cellsOff);
     }
 
     @Override
-    public void maxPool2dBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx,
+    public void maxPool2dBackward(PoolGeometry g, float[] cells, int cellsOff, float[] dy, int dyOff, float[] dx,
                                   int dxOff) {
-        VectorPool.maxPoolBackward(g, x, xOff, dy, dyOff, dx, dxOff);
+        VectorPool.maxPoolBackward(g, cells, cellsOff, dy, dyOff, null, 0f, null, 0, dx, dxOff);
     }
 
     @Override
-    public void maxPool2dBackwardGated(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, BinaryFn fn,
-                                       float alpha, float[] gate, int gateOff, float[] dx, int dxOff) {
-        VectorPool.maxPoolBackward(g, x, xOff, dy, dyOff, fn, alpha, gate, gateOff, dx, dxOff);
+    public void maxPool2dBackwardGated(PoolGeometry g, float[] cells, int cellsOff, float[] dy, int dyOff,
+                                       BinaryFn fn, float alpha, float[] gate, int gateOff, float[] dx, int dxOff) {
+        if (gate == null) {
+            ScalarKernels.requireReluGradient(fn);
+        }
+        VectorPool.maxPoolBackward(g, cells, cellsOff, dy, dyOff, fn, alpha, gate, gateOff, dx, dxOff);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.brisk.backend.jvm;
 
 import dev.brisk.backend.BinaryFn;
+import dev.brisk.backend.Kernels;
 import dev.brisk.backend.Kernels.PoolGeometry;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
@@ -21,20 +22,23 @@ final class VectorPool {
     private VectorPool() {
     }
 
-    static void maxPool(PoolGeometry g, float[] x, int xOff, float[] y, int yOff) {
+    static void maxPool(PoolGeometry g, float[] x, int xOff, float[] y, int yOff, float[] cells, int cellsOff) {
         int rows = g.batch() * g.outH();
         int grain = rowGrain(g);
         if (Split.serial(rows, grain)) {
-            maxPoolRows(g, x, xOff, y, yOff, 0, rows);
+            maxPoolRows(g, x, xOff, y, yOff, cells, cellsOff, 0, rows);
         } else {
             RegionArgs r = poolArgs(g, x, xOff, y, yOff);
+            r.f2 = cells;
+            r.i2 = cellsOff;
             r.forRange(rows, grain, Split.CHUNKS_PER_THREAD, (a, r0, r1) ->
-                    maxPoolRows((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, r0, r1));
+                    maxPoolRows((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, r0, r1));
         }
     }
 
-    /** Output rows {@code [r0, r1)} of the {@code batch x outH} rows. */
-    private static void maxPoolRows(PoolGeometry g, float[] x, int xOff, float[] y, int yOff, int r0, int r1) {
+    /** Output rows {@code [r0, r1)} of the {@code batch x outH} rows, and their cells unless {@code cells} is null. */
+    private static void maxPoolRows(PoolGeometry g, float[] x, int xOff, float[] y, int yOff, float[] cells,
+                                    int cellsOff, int r0, int r1) {
         for (int row = r0; row < r1; row++) {
             int n = row / g.outH();
             int h0 = row % g.outH() * g.strideH() - g.padTop();
@@ -44,27 +48,34 @@ final class VectorPool {
                 int w0 = ow * g.strideW() - g.padLeft();
                 int wLo = Math.max(0, w0);
                 int cols = Math.min(g.width(), w0 + g.poolW()) - wLo;
-                maxWindow(x, xOff + cell(g, n, hLo, wLo), g.width() * g.channels(), g.channels(), rows, cols,
-                        y, yOff + (row * g.outW() + ow) * g.channels());
+                int yi = (row * g.outW() + ow) * g.channels();
+                int at = xOff + cell(g, n, hLo, wLo);
+                int rowStride = g.width() * g.channels();
+                if (cells == null) {
+                    maxWindow(x, at, rowStride, g.channels(), rows, cols, y, yOff + yi);
+                } else if (rows == 2 && cols == 2 && g.poolW() == 2 && h0 == hLo && w0 == wLo
+                        && g.channels() % L == 0) {
+                    maxWindow2x2Cells(x, at, rowStride, g.channels(), y, yOff + yi, cells, cellsOff + yi);
+                } else {
+                    maxWindowCells(x, at, rowStride, g.channels(), rows, cols,
+                            (hLo - h0) * g.poolW() + wLo - w0, g.poolW(), y, yOff + yi, cells, cellsOff + yi);
+                }
             }
         }
     }
 
-    static void maxPoolBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx, int dxOff) {
-        maxPoolBackward(g, x, xOff, dy, dyOff, null, 0f, null, 0, dx, dxOff);
-    }
-
     /**
-     * Max pooling's backward, then {@code dx = fn(gate, dx)} (an activation's gradient) on each image as soon as
-     * it is written, while it is still in cache; a null {@code fn} is plain {@link #maxPoolBackward}.
+     * Max pooling's backward from the cells {@link #maxPool} recorded, then {@code dx = fn(gate, dx)} (an activation's
+     * gradient) on each image as soon as it is written, while it is still in cache; a null {@code fn} is the plain
+     * backward, and a null {@code gate} with relu's gradient gates by the cells' record of a positive maximum.
      */
-    static void maxPoolBackward(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, BinaryFn fn,
+    static void maxPoolBackward(PoolGeometry g, float[] cells, int cellsOff, float[] dy, int dyOff, BinaryFn fn,
                                 float alpha, float[] gate, int gateOff, float[] dx, int dxOff) {
         int grain = imageGrain(g);
         if (Split.serial(g.batch(), grain)) {
-            maxPoolBackwardImages(g, x, xOff, dy, dyOff, dx, dxOff, 0, g.batch(), fn, alpha, gate, gateOff);
+            maxPoolBackwardImages(g, cells, cellsOff, dy, dyOff, dx, dxOff, 0, g.batch(), fn, alpha, gate, gateOff);
         } else {
-            RegionArgs r = poolArgs(g, x, xOff, dy, dyOff);
+            RegionArgs r = poolArgs(g, cells, cellsOff, dy, dyOff);
             r.f2 = dx;
             r.i2 = dxOff;
             r.o1 = fn;
@@ -78,17 +89,15 @@ final class VectorPool {
     }
 
     /** dx of images {@code [n0, n1)}, each gated by {@code fn} once complete (when {@code fn} is not null). */
-    private static void maxPoolBackwardImages(PoolGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dx,
-                                              int dxOff, int n0, int n1, BinaryFn fn, float alpha, float[] gate,
-                                              int gateOff) {
+    private static void maxPoolBackwardImages(PoolGeometry g, float[] cells, int cellsOff, float[] dy, int dyOff,
+                                              float[] dx, int dxOff, int n0, int n1, BinaryFn fn, float alpha,
+                                              float[] gate, int gateOff) {
         int imageSize = g.height() * g.width() * g.channels();
         // Windows that tile the image exactly write every cell of dx once: nothing to clear first, and each cell is
         // stored rather than added to.
         boolean tiles = tilesExactly(g);
-        // Relu's gradient read from this same x (the planner's usual case): a cell keeps its gradient only where
-        // x > 0, decided inside the 2x2 window kernel instead of in a pass over the image.
-        boolean reluInWindow = fn == BinaryFn.RELU_GRAD && gate == x && gateOff == xOff && tiles && g.poolH() == 2
-                && g.poolW() == 2 && g.channels() % L == 0;
+        boolean positiveOnly = fn != null && gate == null;
+        int rowStride = g.width() * g.channels();
         for (int n = n0; n < n1; n++) {
             if (!tiles) {
                 Arrays.fill(dx, dxOff + n * imageSize, dxOff + (n + 1) * imageSize, 0f);
@@ -101,18 +110,22 @@ final class VectorPool {
                     int w0 = ow * g.strideW() - g.padLeft();
                     int wLo = Math.max(0, w0);
                     int cols = Math.min(g.width(), w0 + g.poolW()) - wLo;
-                    int at = cell(g, n, hLo, wLo);
-                    int gi = dyOff + ((n * g.outH() + oh) * g.outW() + ow) * g.channels();
-                    if (reluInWindow) {
-                        maxWindow2x2BackwardRelu(x, xOff + at, g.width() * g.channels(), g.channels(), dy, gi, dx,
-                                dxOff + at);
+                    if (rows <= 0 || cols <= 0) {
+                        continue;
+                    }
+                    int at = dxOff + cell(g, n, hLo, wLo);
+                    int gi = ((n * g.outH() + oh) * g.outW() + ow) * g.channels();
+                    if (rows == 2 && cols == 2 && g.poolW() == 2 && h0 == hLo && w0 == wLo
+                            && g.channels() % L == 0) {
+                        routeWindow2x2(cells, cellsOff + gi, dy, dyOff + gi, dx, at, rowStride, g.channels(), tiles,
+                                positiveOnly);
                     } else {
-                        maxWindowBackward(x, xOff + at, g.width() * g.channels(), g.channels(), rows, cols, dy, gi,
-                                dx, dxOff + at, tiles);
+                        routeWindow(cells, cellsOff + gi, dy, dyOff + gi, dx, at, rowStride, g.channels(), rows,
+                                cols, (hLo - h0) * g.poolW() + wLo - w0, g.poolW(), tiles, positiveOnly);
                     }
                 }
             }
-            if (fn != null && !reluInWindow) {
+            if (fn != null && gate != null) {
                 VectorEpilogue.gate(fn, alpha, gate, gateOff + n * imageSize, dx, dxOff + n * imageSize, imageSize);
             }
         }
@@ -136,7 +149,12 @@ final class VectorPool {
     }
 
     // The window kernels below hold all the vector code: small methods called once per window get compiled
-    // early and whole, so no vector ever crosses into code the JIT has not compiled yet (where it would be boxed).
+    // early and whole, so no vector ever crosses into code the JIT has not compiled yet (where it would be boxed):
+    // two helpers that took and returned a vector (a cell's record and its decoding) made VectorAllocationTest's
+    // pooling calls allocate 12-28 KB each, written out in place they allocate nothing.
+    // A window's cells are numbered as Kernels.maxPool2d documents: i * poolW + j over the whole window, padding
+    // included, so a window clipped by the padding starts at cell (hLo - h0) * poolW + (wLo - w0); the record is
+    // the cell when the maximum is above zero, -1 - cell otherwise.
 
     /**
      * Per channel, the maximum over a {@code rows x cols} window whose first cell starts at {@code base}, taking a
@@ -165,53 +183,49 @@ final class VectorPool {
         }
     }
 
-    /**
-     * Adds each channel's {@code dy} to the first cell of the window that holds its maximum; with {@code store}
-     * (windows that tile the image), writes it there and 0 to the window's other cells instead.
-     */
-    private static void maxWindowBackward(float[] x, int base, int rowStride, int channels, int rows, int cols,
-                                          float[] dy, int gi, float[] dx, int dxBase, boolean store) {
-        if (rows <= 0 || cols <= 0) {
-            return;
-        }
-        if (rows == 2 && cols == 2 && channels % L == 0) {
-            maxWindow2x2Backward(x, base, rowStride, channels, dy, gi, dx, dxBase, store);
-        } else {
-            maxWindowBackwardMasked(x, base, rowStride, channels, rows, cols, dy, gi, dx, dxBase, store);
-        }
-    }
-
-    // A method of its own, with only arrays and ints for arguments: compiled inside maxWindowBackward while the 2x2
-    // branch was the hot one, this loop's vector calls were left cold and uninlined. And the cell that takes the
-    // gradient is found by its index, not by a mask of cells still pending carried through the loops with an
-    // early exit: after VectorKernelsTest (windows cut by padding, accumulating as well as storing) C2 kept that
-    // mask and the chosen vector boxed, 9 KB per call.
-    private static void maxWindowBackwardMasked(float[] x, int base, int rowStride, int channels, int rows, int cols,
-                                                float[] dy, int gi, float[] dx, int dxBase, boolean store) {
+    /** {@link #maxWindow}, and each maximum's cell: the window's first cell is number {@code firstCell}. */
+    private static void maxWindowCells(float[] x, int base, int rowStride, int channels, int rows, int cols,
+                                       int firstCell, int poolW, float[] y, int yi, float[] cells, int ci) {
         for (int c = 0; c < channels; c += L) {
             VectorMask<Float> m = S.indexInRange(c, channels);
-            // The first cell holding the maximum: a later cell replaces it only when strictly greater, so a NaN in
-            // the first cell, or a tie, keeps the first.
+            if (rows <= 0 || cols <= 0) {
+                FloatVector.zero(S).intoArray(y, yi + c, m);
+                FloatVector.broadcast(S, Kernels.NO_CELL).intoArray(cells, ci + c, m);
+                continue;
+            }
             FloatVector best = FloatVector.fromArray(S, x, base + c, m);
-            FloatVector bestCell = FloatVector.zero(S);
+            FloatVector bestCell = FloatVector.broadcast(S, firstCell);
             for (int r = 0; r < rows; r++) {
                 for (int q = 0; q < cols; q++) {
                     FloatVector v = FloatVector.fromArray(S, x, base + r * rowStride + q * channels + c, m);
                     VectorMask<Float> greater = v.compare(VectorOperators.GT, best);
                     best = best.blend(v, greater);
-                    bestCell = bestCell.blend(r * cols + q, greater);
+                    bestCell = bestCell.blend(firstCell + r * poolW + q, greater);
                 }
+            }
+            best.intoArray(y, yi + c, m);
+            FloatVector.broadcast(S, -1f).sub(bestCell).blend(bestCell, best.compare(VectorOperators.GT, 0f))
+                    .intoArray(cells, ci + c, m);
+        }
+    }
+
+    /** Adds each channel's {@code dy} to the cell of the window its record names (see {@link #routeWindow2x2}). */
+    private static void routeWindow(float[] cells, int ci, float[] dy, int gi, float[] dx, int dxBase, int rowStride,
+                                    int channels, int rows, int cols, int firstCell, int poolW, boolean store,
+                                    boolean positiveOnly) {
+        for (int c = 0; c < channels; c += L) {
+            VectorMask<Float> m = S.indexInRange(c, channels);
+            FloatVector cell = FloatVector.fromArray(S, cells, ci + c, m);
+            if (!positiveOnly) {
+                cell = cell.blend(FloatVector.broadcast(S, -1f).sub(cell), cell.compare(VectorOperators.LT, 0f));
             }
             FloatVector grad = FloatVector.fromArray(S, dy, gi + c, m);
             for (int r = 0; r < rows; r++) {
                 for (int q = 0; q < cols; q++) {
                     int at = dxBase + r * rowStride + q * channels + c;
-                    VectorMask<Float> hit = bestCell.compare(VectorOperators.EQ, r * cols + q);
-                    if (store) {
-                        FloatVector.zero(S).add(grad, hit).intoArray(dx, at, m);
-                    } else {
-                        FloatVector.fromArray(S, dx, at, m).add(grad, hit).intoArray(dx, at, m);
-                    }
+                    VectorMask<Float> hit = cell.compare(VectorOperators.EQ, firstCell + r * poolW + q);
+                    (store ? FloatVector.zero(S) : FloatVector.fromArray(S, dx, at, m)).add(grad, hit)
+                            .intoArray(dx, at, m);
                 }
             }
         }
@@ -219,7 +233,8 @@ final class VectorPool {
 
     // The usual 2x2 window over whole vectors of channels, written out: no masks and no loops over cells, which
     // made the general window kernels above the slowest part of a small CNN's step (2 ms per 128-image batch).
-    // Same rule as there: a later cell wins only when strictly greater, the gradient goes to the first maximum.
+    // Same rule as there: a later cell wins only when strictly greater; the cell is the last one that was greater
+    // than the maximum so far.
 
     private static void maxWindow2x2(float[] x, int base, int rowStride, int channels, float[] y, int yi) {
         for (int c = 0; c < channels; c += L) {
@@ -234,62 +249,45 @@ final class VectorPool {
         }
     }
 
-    // The backward kernels find the cell that takes the gradient from the comparisons of the forward scan itself:
-    // the winner is the last cell that was strictly greater than the maximum so far (so the first of equal maxima,
-    // and the first cell when it is NaN, as in the forward pass). Comparing every cell with the maximum again, as
-    // these kernels once did, took twice the instructions, and the kernel ran at a third of the memory's speed.
-
-    private static void maxWindow2x2Backward(float[] x, int base, int rowStride, int channels, float[] dy, int gi,
-                                             float[] dx, int dxBase, boolean store) {
-        int b = base + channels;
-        int d = base + rowStride;
-        int e = base + rowStride + channels;
+    private static void maxWindow2x2Cells(float[] x, int base, int rowStride, int channels, float[] y, int yi,
+                                          float[] cells, int ci) {
         for (int c = 0; c < channels; c += L) {
             FloatVector best = FloatVector.fromArray(S, x, base + c);
-            FloatVector vb = FloatVector.fromArray(S, x, b + c);
-            VectorMask<Float> overB = vb.compare(VectorOperators.GT, best);
-            best = best.blend(vb, overB);
-            FloatVector vd = FloatVector.fromArray(S, x, d + c);
-            VectorMask<Float> overD = vd.compare(VectorOperators.GT, best);
-            best = best.blend(vd, overD);
-            VectorMask<Float> overE = FloatVector.fromArray(S, x, e + c).compare(VectorOperators.GT, best);
-            VectorMask<Float> laterThanB = overD.or(overE);
-            FloatVector grad = FloatVector.fromArray(S, dy, gi + c);
-            addWhere(dx, dxBase + c, grad, overB.or(laterThanB).not(), store);
-            addWhere(dx, dxBase + channels + c, grad, overB.andNot(laterThanB), store);
-            addWhere(dx, dxBase + rowStride + c, grad, overD.andNot(overE), store);
-            addWhere(dx, dxBase + rowStride + channels + c, grad, overE, store);
+            FloatVector v = FloatVector.fromArray(S, x, base + channels + c);
+            VectorMask<Float> greater = v.compare(VectorOperators.GT, best);
+            best = best.blend(v, greater);
+            FloatVector cell = FloatVector.zero(S).blend(1f, greater);
+            v = FloatVector.fromArray(S, x, base + rowStride + c);
+            greater = v.compare(VectorOperators.GT, best);
+            best = best.blend(v, greater);
+            cell = cell.blend(2f, greater);
+            v = FloatVector.fromArray(S, x, base + rowStride + channels + c);
+            greater = v.compare(VectorOperators.GT, best);
+            best = best.blend(v, greater);
+            cell = cell.blend(3f, greater);
+            best.intoArray(y, yi + c);
+            FloatVector.broadcast(S, -1f).sub(cell).blend(cell, best.compare(VectorOperators.GT, 0f))
+                    .intoArray(cells, ci + c);
         }
     }
 
     /**
-     * {@link #maxWindow2x2Backward} storing, then relu's gradient with x as relu's output: a cell keeps its share
-     * only where {@code x > 0}, and the cell that takes it holds the maximum, so {@code max > 0} decides for all
-     * four. Same bits as the two passes: {@code x > 0 ? (hit ? 0 + grad : 0) : 0}.
+     * Routes each channel's {@code dy} to the cell its record names in a 2x2 window; with {@code store} (windows
+     * that tile the image) writes the window's other cells 0 instead of leaving them. With {@code positiveOnly}, only
+     * a maximum above zero passes its gradient (relu's gradient of the pooled input).
      */
-    private static void maxWindow2x2BackwardRelu(float[] x, int base, int rowStride, int channels, float[] dy, int gi,
-                                                 float[] dx, int dxBase) {
-        int b = base + channels;
-        int d = base + rowStride;
-        int e = base + rowStride + channels;
+    private static void routeWindow2x2(float[] cells, int ci, float[] dy, int gi, float[] dx, int dxBase,
+                                       int rowStride, int channels, boolean store, boolean positiveOnly) {
         for (int c = 0; c < channels; c += L) {
-            FloatVector best = FloatVector.fromArray(S, x, base + c);
-            FloatVector vb = FloatVector.fromArray(S, x, b + c);
-            VectorMask<Float> overB = vb.compare(VectorOperators.GT, best);
-            best = best.blend(vb, overB);
-            FloatVector vd = FloatVector.fromArray(S, x, d + c);
-            VectorMask<Float> overD = vd.compare(VectorOperators.GT, best);
-            best = best.blend(vd, overD);
-            FloatVector ve = FloatVector.fromArray(S, x, e + c);
-            VectorMask<Float> overE = ve.compare(VectorOperators.GT, best);
-            best = best.blend(ve, overE);
-            VectorMask<Float> positive = best.compare(VectorOperators.GT, 0f);
-            VectorMask<Float> laterThanB = overD.or(overE);
+            FloatVector cell = FloatVector.fromArray(S, cells, ci + c);
+            if (!positiveOnly) {
+                cell = cell.blend(FloatVector.broadcast(S, -1f).sub(cell), cell.compare(VectorOperators.LT, 0f));
+            }
             FloatVector grad = FloatVector.fromArray(S, dy, gi + c);
-            addWhere(dx, dxBase + c, grad, positive.andNot(overB.or(laterThanB)), true);
-            addWhere(dx, dxBase + channels + c, grad, overB.andNot(laterThanB).and(positive), true);
-            addWhere(dx, dxBase + rowStride + c, grad, overD.andNot(overE).and(positive), true);
-            addWhere(dx, dxBase + rowStride + channels + c, grad, overE.and(positive), true);
+            addWhere(dx, dxBase + c, grad, cell.compare(VectorOperators.EQ, 0f), store);
+            addWhere(dx, dxBase + channels + c, grad, cell.compare(VectorOperators.EQ, 1f), store);
+            addWhere(dx, dxBase + rowStride + c, grad, cell.compare(VectorOperators.EQ, 2f), store);
+            addWhere(dx, dxBase + rowStride + channels + c, grad, cell.compare(VectorOperators.EQ, 3f), store);
         }
     }
 

@@ -151,10 +151,32 @@ class FusedKernelsTest {
         float[] dy = uniform(random, 2 + g.batch() * g.outH() * g.outW() * g.channels(), -1, 1);
         float[] separate = uniform(random, 4 + size + 5, -1, 1);
         float[] fused = separate.clone();
-        VECTOR.maxPool2dBackward(g, x, 3, dy, 2, separate, 4);
+        float[] cells = poolCells(g, x);
+        VECTOR.maxPool2dBackward(g, cells, 1, dy, 2, separate, 4);
         VECTOR.binary(BinaryFn.RELU_GRAD, 0f, x, 3, strides, separate, 4, strides, separate, 4, shape);
-        VECTOR.maxPool2dBackwardGated(g, x, 3, dy, 2, BinaryFn.RELU_GRAD, 0f, x, 3, fused, 4);
+        VECTOR.maxPool2dBackwardGated(g, cells, 1, dy, 2, BinaryFn.RELU_GRAD, 0f, null, 0, fused, 4);
         assertArrayEquals(separate, fused, "max pool backward " + g + " gated by relu of its own input");
+        float[] reference = separate.clone();
+        SCALAR.maxPool2dBackwardGated(g, poolCellsScalar(g, x), 1, dy, 2, BinaryFn.RELU_GRAD, 0f, null, 0,
+                reference, 4);
+        assertArrayEquals(reference, fused, "max pool backward " + g + " gated by its cells, against scalar");
+    }
+
+    /** The vector kernel's cells of pooling {@code x} (from offset 3), at offset 1 of the array returned. */
+    private static float[] poolCells(PoolGeometry g, float[] x) {
+        return cellsOf(VECTOR, g, x);
+    }
+
+    /** As {@link #poolCells}, by the scalar kernel. */
+    private static float[] poolCellsScalar(PoolGeometry g, float[] x) {
+        return cellsOf(SCALAR, g, x);
+    }
+
+    private static float[] cellsOf(Kernels k, PoolGeometry g, float[] x) {
+        int size = g.batch() * g.outH() * g.outW() * g.channels();
+        float[] cells = new float[1 + size];
+        k.maxPool2d(g, x, 3, new float[size], 0, cells, 1);
+        return cells;
     }
 
     private void checkPool(PoolGeometry g, BinaryFn fn) {
@@ -167,10 +189,11 @@ class FusedKernelsTest {
         float[] separate = uniform(random, 4 + size + 5, -1, 1);
         float[] fused = separate.clone();
         float[] reference = separate.clone();
-        VECTOR.maxPool2dBackward(g, x, 3, dy, 2, separate, 4);
+        float[] cells = poolCells(g, x);
+        VECTOR.maxPool2dBackward(g, cells, 1, dy, 2, separate, 4);
         VECTOR.binary(fn, 0.2f, gate, 6, strides, separate, 4, strides, separate, 4, shape);
-        VECTOR.maxPool2dBackwardGated(g, x, 3, dy, 2, fn, 0.2f, gate, 6, fused, 4);
-        SCALAR.maxPool2dBackwardGated(g, x, 3, dy, 2, fn, 0.2f, gate, 6, reference, 4);
+        VECTOR.maxPool2dBackwardGated(g, cells, 1, dy, 2, fn, 0.2f, gate, 6, fused, 4);
+        SCALAR.maxPool2dBackwardGated(g, poolCellsScalar(g, x), 1, dy, 2, fn, 0.2f, gate, 6, reference, 4);
         String what = "max pool backward " + g + " gated by " + fn;
         assertArrayEquals(separate, fused, what);
         assertClose(what + " vs reference", reference, fused, 1e-5f, 1e-6f);

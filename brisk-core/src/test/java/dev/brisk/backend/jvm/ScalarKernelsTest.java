@@ -93,10 +93,12 @@ class ScalarKernelsTest {
             0, 0, 7, 8,
             -1, 2, 9, 9};
         float[] y = new float[4];
-        k.maxPool2d(g, x, 0, y, 0);
+        float[] cells = new float[4];
+        k.maxPool2d(g, x, 0, y, 0, cells, 0);
         assertArrayEquals(new float[] {5, 2, 2, 9}, y);
+        assertArrayEquals(new float[] {1, 0, 3, 2}, cells, "the first maximum's cell, i * poolW + j");
         float[] dx = new float[16];
-        k.maxPool2dBackward(g, x, 0, new float[] {10, 20, 30, 40}, 0, dx, 0);
+        k.maxPool2dBackward(g, cells, 0, new float[] {10, 20, 30, 40}, 0, dx, 0);
         assertArrayEquals(new float[] {
             0, 10, 20, 0,
             0, 0, 0, 0,
@@ -110,9 +112,18 @@ class ScalarKernelsTest {
         PoolGeometry g = new PoolGeometry(1, 3, 3, 1, 2, 2, 2, 2, 1, 1, 2, 2);
         float[] x = {-1, -2, -3, -4, -5, -6, -7, -8, -9};
         float[] y = new float[4];
-        k.maxPool2d(g, x, 0, y, 0);
+        float[] cells = new float[4];
+        k.maxPool2d(g, x, 0, y, 0, cells, 0);
         // Windows: {x00}, {x01, x02}, {x10, x20}, {x11, x12, x21, x22}.
         assertArrayEquals(new float[] {-1, -2, -4, -5}, y);
+        // Cells count the padding (window cell 3 is x00 in the first window); none above zero: -1 - cell.
+        assertArrayEquals(new float[] {-1 - 3, -1 - 2, -1 - 1, -1 - 0}, cells);
+        float[] dx = new float[9];
+        k.maxPool2dBackward(g, cells, 0, new float[] {10, 20, 30, 40}, 0, dx, 0);
+        assertArrayEquals(new float[] {10, 20, 0, 30, 40, 0, 0, 0, 0}, dx);
+        k.maxPool2dBackwardGated(g, cells, 0, new float[] {10, 20, 30, 40}, 0, BinaryFn.RELU_GRAD, 0f, null, 0,
+                dx, 0);
+        assertArrayEquals(new float[9], dx, "relu of negative maxima passes nothing");
     }
 
     @Test

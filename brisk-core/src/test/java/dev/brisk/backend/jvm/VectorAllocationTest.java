@@ -62,11 +62,14 @@ class VectorAllocationTest {
         calls.put("conv2d 1 channel", () -> k.conv2d(conv1, a, 0, b, 0, c, 0));
         calls.put("conv2dBackwardFilter 1 channel", () -> k.conv2dBackwardFilter(conv1, a, 0, c, 0, b, 0));
         calls.put("maxPool2d", () -> k.maxPool2d(pool, a, 0, c, 0));
-        calls.put("maxPool2dBackward", () -> k.maxPool2dBackward(pool, a, 0, c, 0, b, 0));
+        calls.put("maxPool2d with cells", () -> k.maxPool2d(pool, a, 0, c, 0, p, 0));
+        calls.put("maxPool2dBackward", () -> k.maxPool2dBackward(pool, p, 0, c, 0, b, 0));
+        calls.put("maxPool2dBackwardGated relu by cells",
+                () -> k.maxPool2dBackwardGated(pool, p, 0, c, 0, BinaryFn.RELU_GRAD, 0f, null, 0, b, 0));
         calls.put("maxPool2dBackwardGated relu",
-                () -> k.maxPool2dBackwardGated(pool, a, 0, c, 0, BinaryFn.RELU_GRAD, 0f, a, 0, b, 0));
+                () -> k.maxPool2dBackwardGated(pool, p, 0, c, 0, BinaryFn.RELU_GRAD, 0f, a, 0, b, 0));
         calls.put("maxPool2dBackwardGated tanh",
-                () -> k.maxPool2dBackwardGated(pool, a, 0, c, 0, BinaryFn.TANH_GRAD, 0f, c, 0, b, 0));
+                () -> k.maxPool2dBackwardGated(pool, p, 0, c, 0, BinaryFn.TANH_GRAD, 0f, c, 0, b, 0));
         calls.put("conv2dBiasActivation relu",
                 () -> k.conv2dBiasActivation(conv, a, 0, b, 0, p, 0, UnaryFn.RELU, 0f, c, 0));
         calls.put("conv2dBiasActivation tanh",

@@ -494,31 +494,49 @@ class VectorKernelsTest {
     };
 
     /**
-     * The 2x2 window kernels on special values, bit for bit against the scalar kernels: NaN in any cell (the
-     * gradient goes to a NaN only in the first cell), signed zeros and infinities tied with each other, and relu's
-     * gate deciding on the window's maximum.
+     * Max pooling's cells and gradients on special values, bit for bit against the scalar kernels: NaN in any cell
+     * (a maximum and its gradient come from a NaN only in the first cell), signed zeros and infinities tied with each
+     * other, and relu's gate, from the cells, deciding on the window's maximum as relu's gradient of the pooled input
+     * does. 2x2 windows that tile the image, and 3x3 ones with stride 2 and padding (overlapping, clipped).
      */
     @Test
-    void twoByTwoPoolingGradientsOnSpecialValuesMatchReferenceBits() {
+    void maxPoolingCellsAndGradientsOnSpecialValuesMatchReferenceBits() {
         float[] values = {Float.NaN, 0f, -0f, 1f, -1f, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 2f};
-        PoolGeometry g = new PoolGeometry(4, 8, 8, 32, 2, 2, 2, 2, 0, 0, 4, 4);
-        int xSize = g.batch() * g.height() * g.width() * g.channels();
-        int ySize = g.batch() * g.outH() * g.outW() * g.channels();
+        PoolGeometry[] pools = {
+            new PoolGeometry(4, 8, 8, 32, 2, 2, 2, 2, 0, 0, 4, 4),
+            new PoolGeometry(2, 7, 6, 40, 3, 3, 2, 2, 1, 1, 4, 3),
+        };
         withBudgets(() -> {
-            float[] x = new float[xSize];
-            for (int i = 0; i < xSize; i++) {
-                x[i] = values[random.nextInt(values.length)];
+            for (PoolGeometry g : pools) {
+                int xSize = g.batch() * g.height() * g.width() * g.channels();
+                int ySize = g.batch() * g.outH() * g.outW() * g.channels();
+                float[] x = new float[xSize];
+                for (int i = 0; i < xSize; i++) {
+                    x[i] = values[random.nextInt(values.length)];
+                }
+                float[] dy = uniform(random, ySize, -1, 1);
+                dy[0] = -0f;
+                float[] yExpected = new float[ySize];
+                float[] yActual = new float[ySize];
+                float[] cellsExpected = new float[ySize];
+                float[] cellsActual = new float[ySize];
+                SCALAR.maxPool2d(g, x, 0, yExpected, 0, cellsExpected, 0);
+                VECTOR.maxPool2d(g, x, 0, yActual, 0, cellsActual, 0);
+                assertArrayEquals(yExpected, yActual, "max pool on special values " + g);
+                assertArrayEquals(cellsExpected, cellsActual, "max pool cells on special values " + g);
+                float[] expected = new float[xSize];
+                float[] actual = new float[xSize];
+                SCALAR.maxPool2dBackward(g, cellsExpected, 0, dy, 0, expected, 0);
+                VECTOR.maxPool2dBackward(g, cellsActual, 0, dy, 0, actual, 0);
+                assertArrayEquals(expected, actual, "max pool backward on special values " + g);
+                // Relu's gradient applied to the pooled input itself, as a separate pass: the cells' gate.
+                SCALAR.binary(BinaryFn.RELU_GRAD, 0f, x, 0, new int[] {1}, expected, 0, new int[] {1}, expected, 0,
+                        new int[] {xSize});
+                SCALAR.maxPool2dBackwardGated(g, cellsExpected, 0, dy, 0, BinaryFn.RELU_GRAD, 0f, null, 0, actual, 0);
+                assertArrayEquals(expected, actual, "scalar backward gated by its cells " + g);
+                VECTOR.maxPool2dBackwardGated(g, cellsActual, 0, dy, 0, BinaryFn.RELU_GRAD, 0f, null, 0, actual, 0);
+                assertArrayEquals(expected, actual, "vector backward gated by its cells " + g);
             }
-            float[] dy = uniform(random, ySize, -1, 1);
-            dy[0] = -0f;
-            float[] expected = new float[xSize];
-            float[] actual = new float[xSize];
-            SCALAR.maxPool2dBackward(g, x, 0, dy, 0, expected, 0);
-            VECTOR.maxPool2dBackward(g, x, 0, dy, 0, actual, 0);
-            assertArrayEquals(expected, actual, "max pool backward on special values");
-            SCALAR.maxPool2dBackwardGated(g, x, 0, dy, 0, BinaryFn.RELU_GRAD, 0f, x, 0, expected, 0);
-            VECTOR.maxPool2dBackwardGated(g, x, 0, dy, 0, BinaryFn.RELU_GRAD, 0f, x, 0, actual, 0);
-            assertArrayEquals(expected, actual, "max pool backward gated by relu of its input, special values");
         });
     }
 
@@ -537,10 +555,16 @@ class VectorKernelsTest {
                     float[] dxExpected = uniform(random, 4 + xSize, -1, 1);
                     float[] dxActual = dxExpected.clone();
                     if (max) {
-                        SCALAR.maxPool2d(g, x, 3, expected, 1);
-                        VECTOR.maxPool2d(g, x, 3, actual, 1);
-                        SCALAR.maxPool2dBackward(g, x, 3, dy, 2, dxExpected, 4);
-                        VECTOR.maxPool2dBackward(g, x, 3, dy, 2, dxActual, 4);
+                        float[] cellsExpected = new float[5 + ySize];
+                        float[] cellsActual = new float[5 + ySize];
+                        SCALAR.maxPool2d(g, x, 3, expected, 1, cellsExpected, 5);
+                        VECTOR.maxPool2d(g, x, 3, actual, 1, cellsActual, 5);
+                        assertArrayEquals(cellsExpected, cellsActual, "max pool cells " + g);
+                        float[] plain = actual.clone();
+                        VECTOR.maxPool2d(g, x, 3, plain, 1);
+                        assertArrayEquals(actual, plain, "max pool without cells " + g);
+                        SCALAR.maxPool2dBackward(g, cellsExpected, 5, dy, 2, dxExpected, 4);
+                        VECTOR.maxPool2dBackward(g, cellsActual, 5, dy, 2, dxActual, 4);
                     } else {
                         SCALAR.avgPool2d(g, x, 3, expected, 1);
                         VECTOR.avgPool2d(g, x, 3, actual, 1);
