@@ -115,6 +115,26 @@ public interface Kernels {
     void conv2dBiasActivation(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
                               UnaryFn fn, float alpha, float[] y, int yOff);
 
+    /**
+     * Whether {@link #conv2dBiasActivationMaxPool} can run this convolution and pooling: it then pools each image
+     * while the convolution's output for it is still in cache, and writes that output nowhere else. The planner
+     * fuses the two only where this says so (false by default).
+     */
+    default boolean poolsConvolutionInCache(ConvGeometry conv, UnaryFn fn, PoolGeometry pool) {
+        return false;
+    }
+
+    /**
+     * {@link #conv2dBiasActivation} then {@link #maxPool2d} of its output with {@code cells} (null for none), the
+     * convolution's output kept only image by image in a work buffer: for when nothing else reads it. Only for what
+     * {@link #poolsConvolutionInCache} accepts; same bits as the two calls.
+     */
+    default void conv2dBiasActivationMaxPool(ConvGeometry conv, float[] x, int xOff, float[] w, int wOff,
+                                             float[] bias, int biasOff, UnaryFn fn, float alpha, PoolGeometry pool,
+                                             float[] y, int yOff, float[] cells, int cellsOff) {
+        throw new UnsupportedOperationException("this backend does not pool a convolution in cache");
+    }
+
     /** Gradient of conv2d with respect to its input. */
     void conv2dBackwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff);
 

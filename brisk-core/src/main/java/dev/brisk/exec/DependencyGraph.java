@@ -1,5 +1,6 @@
 package dev.brisk.exec;
 
+import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.ShapeInference;
@@ -33,7 +34,11 @@ final class DependencyGraph {
             List<float[]> w = new ArrayList<>();
             int last = node.inputs().size() - 1;
             for (int j = 0; j <= last; j++) {
-                float[] data = buffers.valueOf(node.input(j)).data();
+                Tensor value = buffers.valueOf(node.input(j));
+                if (value == null) {
+                    continue; // folded into a chain and read by none of its calls: a pool's input gated by its cells
+                }
+                float[] data = value.data();
                 // UPDATE (parameter, gradient, optimizer slots..., hyper-parameters) writes the parameter and its
                 // slots in place; ASSIGN (target, value) writes its target.
                 boolean written = switch (node.op()) {
@@ -46,13 +51,16 @@ final class DependencyGraph {
             if (node.op() != OpType.UPDATE && node.op() != OpType.ASSIGN) {
                 w.add(outputs.get(i).data()); // a fused chain's node is made for the profile and has no buffer
             }
-            Tensor aux = ShapeInference.auxShape(node) == null ? null : buffers.auxOf(node);
-            if (aux != null) { // a MAX_POOL whose cells no gradient reads keeps none
-                w.add(aux.data());
-            }
-            Node auxSource = ShapeInference.auxSource(node);
-            if (auxSource != null) {
-                r.add(buffers.auxOf(auxSource).data());
+            // A fused chain's node stands for its parts: a chain ending in max pooling writes the pool's cells.
+            for (Node part : node.attrs() instanceof FusedAttrs fused ? fused.nodes() : List.of(node)) {
+                Tensor aux = ShapeInference.auxShape(part) == null ? null : buffers.auxOf(part);
+                if (aux != null) { // a MAX_POOL whose cells no gradient reads keeps none
+                    w.add(aux.data());
+                }
+                Node auxSource = ShapeInference.auxSource(part);
+                if (auxSource != null) {
+                    r.add(buffers.auxOf(auxSource).data());
+                }
             }
             reads[i] = r.toArray(new float[0][]);
             writes[i] = w.toArray(new float[0][]);

@@ -9,9 +9,12 @@ import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
+import dev.brisk.ops.OpType;
+import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGradAttrs;
 import dev.brisk.ops.ShapeInference;
 import dev.brisk.ops.UnaryAttrs;
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 
 /** Binds a {@link Fusion.Group} to its fused kernel call, as {@link KernelBinder} does for a single node. */
@@ -28,14 +31,18 @@ final class FusedBinder {
             BinaryAttrs gate = (BinaryAttrs) g.gate().attrs();
             Node pool = ShapeInference.auxSource(a);
             // Relu's gradient of the pooled input itself comes from the pool's cells, without reading that input.
-            boolean byCells = gate.fn() == BinaryFn.RELU_GRAD && g.gate().input(0) == pool.input(0);
-            Tensor by = byCells ? null : buffers.valueOf(g.gate().input(0));
+            Tensor by = Fusion.gatedByCells(g) ? null : buffers.valueOf(g.gate().input(0));
             return gatedPoolGradient((PoolGradAttrs) a.attrs(), buffers.auxOf(pool), second, gate.fn(), gate.alpha(),
                     by, out, k);
         }
         Tensor bias = g.bias() == null ? null : buffers.valueOf(g.bias());
         UnaryFn fn = g.activation() == null ? null : ((UnaryAttrs) g.activation().attrs()).fn();
         float alpha = g.activation() == null ? 0f : ((UnaryAttrs) g.activation().attrs()).alpha();
+        if (g.last().op() == OpType.MAX_POOL) {
+            Node pool = g.last();
+            return convPool((ConvAttrs) a.attrs(), first, second, bias, fn, alpha, (PoolAttrs) pool.attrs(),
+                    pool.input(0).shape(), out, buffers.auxOf(pool), k);
+        }
         return switch (a.op()) {
             case CONV2D -> conv((ConvAttrs) a.attrs(), first, second, bias, fn, alpha, out, k);
             case MATMUL -> matmul((MatMulAttrs) a.attrs(), first, second, bias, fn, alpha, out, k);
@@ -52,6 +59,19 @@ final class FusedBinder {
         }
         return () -> k.conv2dBiasActivation(g, x.data(), x.offset(), w.data(), w.offset(), bias.data(),
                 bias.offset(), fn, alpha, y.data(), y.offset());
+    }
+
+    /** The convolution's chain pooled in cache; {@code convOut} is the shape of the output it never writes. */
+    private static Instruction convPool(ConvAttrs attrs, Tensor x, Tensor w, Tensor bias, UnaryFn fn, float alpha,
+                                        PoolAttrs poolAttrs, Shape convOut, Tensor y, Tensor cells, Kernels k) {
+        ConvGeometry g = KernelBinder.convGeometry(x.shape(), w.shape(), attrs);
+        PoolGeometry p = KernelBinder.poolGeometry(convOut, poolAttrs);
+        float[] b = bias == null ? null : bias.data();
+        int bOff = bias == null ? 0 : bias.offset();
+        float[] c = cells == null ? null : cells.data();
+        int cOff = cells == null ? 0 : cells.offset();
+        return () -> k.conv2dBiasActivationMaxPool(g, x.data(), x.offset(), w.data(), w.offset(), b, bOff, fn, alpha,
+                p, y.data(), y.offset(), c, cOff);
     }
 
     private static Instruction matmul(MatMulAttrs t, Tensor a, Tensor b, Tensor bias, UnaryFn fn, float alpha,

@@ -1,8 +1,15 @@
 package dev.brisk.exec;
 
+import dev.brisk.backend.BinaryFn;
+import dev.brisk.backend.Kernels;
+import dev.brisk.backend.UnaryFn;
+import dev.brisk.ops.BinaryAttrs;
+import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
+import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.UnaryAttrs;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -14,7 +21,10 @@ import java.util.Map;
  * <ul>
  *   <li>a convolution or matrix product, then the add of a per-channel bias, then an activation (either part may
  *       be missing), as {@link dev.brisk.backend.Kernels#conv2dBiasActivation} or
- *       {@link dev.brisk.backend.Kernels#gemmBiasActivation};</li>
+ *       {@link dev.brisk.backend.Kernels#gemmBiasActivation}; a convolution's chain may end in the max pooling of
+ *       its output when the backend pools it in cache ({@link Kernels#poolsConvolutionInCache}) and nothing else
+ *       needs that output: its pooling gradient reads the pool's cells, and a relu gradient gating that gradient
+ *       reads them too (see {@link #gatedByCells}), so the output is never written;</li>
  *   <li>max pooling's gradient, then the gradient of the activation before it, as
  *       {@link dev.brisk.backend.Kernels#maxPool2dBackwardGated}.</li>
  * </ul>
@@ -72,8 +82,11 @@ final class Fusion {
         return !"false".equalsIgnoreCase(System.getProperty(PROPERTY));
     }
 
-    /** Finds the chains among the {@code live} nodes; {@code outputs} are never folded away. */
-    static Fusion find(List<Node> nodes, boolean[] live, List<Node> outputs) {
+    /**
+     * Finds the chains among the {@code live} nodes; {@code outputs} are never folded away, and {@code kernels}
+     * says which convolutions it can pool in cache.
+     */
+    static Fusion find(List<Node> nodes, boolean[] live, List<Node> outputs, Kernels kernels) {
         List<List<Node>> readers = new ArrayList<>(nodes.size());
         for (int i = 0; i < nodes.size(); i++) {
             readers.add(new ArrayList<>(2));
@@ -96,25 +109,30 @@ final class Fusion {
             sideEffectsBefore[i + 1] = sideEffectsBefore[i] + (live[i] && nodes.get(i).isSideEffect() ? 1 : 0);
         }
         Fusion f = new Fusion();
-        for (Node n : nodes) {
-            if (!live[n.id()] || f.groupOf.containsKey(n)) {
-                continue;
-            }
-            Group g = switch (n.op()) {
-                case CONV2D, MATMUL -> epilogueChain(n, readers, kept);
-                case MAX_POOL_GRAD -> gatedPoolGradient(n, readers, kept);
-                default -> null;
-            };
-            // The chain runs where its last node is: no variable may change in between.
-            if (g != null && sideEffectsBefore[g.last().id()] == sideEffectsBefore[n.id()]) {
-                f.add(g);
+        // Pooling gradients first: whether a convolution's output may go unwritten depends on how they are fused.
+        for (OpType anchor : List.of(OpType.MAX_POOL_GRAD, OpType.CONV2D)) {
+            for (Node n : nodes) {
+                if (!live[n.id()] || f.groupOf.containsKey(n)
+                        || n.op() != anchor && !(anchor == OpType.CONV2D && n.op() == OpType.MATMUL)) {
+                    continue;
+                }
+                Group g = n.op() == OpType.MAX_POOL_GRAD ? gatedPoolGradient(n, readers, kept)
+                        : epilogueChain(n, readers, kept, f, kernels);
+                // The chain runs where its last node is: no variable may change in between.
+                if (g != null && sideEffectsBefore[g.last().id()] == sideEffectsBefore[n.id()]) {
+                    f.add(g);
+                }
             }
         }
         return f;
     }
 
-    /** A product or convolution, then optionally {@code + bias}, then optionally an activation. */
-    private static Group epilogueChain(Node anchor, List<List<Node>> readers, boolean[] kept) {
+    /**
+     * A product or convolution, then optionally {@code + bias}, then optionally an activation, and for a convolution
+     * optionally max pooling ({@link #pooling}).
+     */
+    private static Group epilogueChain(Node anchor, List<List<Node>> readers, boolean[] kept, Fusion found,
+                                       Kernels kernels) {
         List<Node> chain = new ArrayList<>(List.of(anchor));
         Node cur = anchor;
         Node next = soleReader(cur, readers, kept);
@@ -126,10 +144,59 @@ final class Fusion {
         Node activation = soleReader(cur, readers, kept);
         if (activation != null && ChainLinks.activates(activation, cur)) {
             chain.add(activation);
+            cur = activation;
         } else {
             activation = null;
         }
+        if (anchor.op() == OpType.CONV2D) {
+            Node pool = pooling(anchor, cur, activation, readers, kept, found, kernels);
+            if (pool != null) {
+                chain.add(pool);
+            }
+        }
         return chain.size() == 1 ? null : new Group(chain, bias, activation, null);
+    }
+
+    /**
+     * The MAX_POOL of {@code out} (the end of convolution {@code conv}'s chain) that may end the chain, or null:
+     * the backend pools this convolution in cache, and every other reader of {@code out} is a relu gradient that a
+     * pooling gradient group already found takes from the pool's cells, so {@code out} is needed nowhere.
+     */
+    private static Node pooling(Node conv, Node out, Node activation, List<List<Node>> readers, boolean[] kept,
+                                Fusion found, Kernels kernels) {
+        if (kept[out.id()]) {
+            return null;
+        }
+        Node pool = null;
+        for (Node r : readers.get(out.id())) {
+            if (r.op() == OpType.MAX_POOL && r.input(0) == out && pool == null) {
+                pool = r;
+            }
+        }
+        if (pool == null) {
+            return null;
+        }
+        for (Node r : readers.get(out.id())) {
+            Group g = found.groupOf.get(r);
+            if (r != pool && !(g != null && g.gate() == r && gatedByCells(g))) {
+                return null;
+            }
+        }
+        UnaryFn fn = activation == null ? null : ((UnaryAttrs) activation.attrs()).fn();
+        return kernels.poolsConvolutionInCache(
+                KernelBinder.convGeometry(conv.input(0).shape(), conv.input(1).shape(), (ConvAttrs) conv.attrs()),
+                fn, KernelBinder.poolGeometry(out.shape(), (PoolAttrs) pool.attrs())) ? pool : null;
+    }
+
+    /**
+     * True for a pooling gradient group gated by relu's gradient of the pooled input itself: the pool's cells decide
+     * it (the maximum, the cell it came from, is above zero), so that input is not read.
+     */
+    static boolean gatedByCells(Group g) {
+        Node gate = g.gate();
+        Node pool = g.anchor().input(0);
+        return gate != null && ((BinaryAttrs) gate.attrs()).fn() == BinaryFn.RELU_GRAD
+                && gate.input(0) == pool.input(0);
     }
 
     /** Max pooling's gradient whose one reader is an activation gradient taking it as the upstream gradient. */

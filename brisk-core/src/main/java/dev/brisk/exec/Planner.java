@@ -40,7 +40,7 @@ public final class Planner {
      */
     public static Plan compile(List<Node> nodes, List<Node> outputs, Kernels kernels, boolean fuse) {
         boolean[] live = liveNodes(nodes, outputs);
-        Fusion fusion = fuse ? Fusion.find(nodes, live, outputs) : Fusion.none();
+        Fusion fusion = fuse ? Fusion.find(nodes, live, outputs, kernels) : Fusion.none();
         Map<Node, Node> root = new IdentityHashMap<>();
         int[] lastUse = new int[nodes.size()];
         for (Node n : nodes) {

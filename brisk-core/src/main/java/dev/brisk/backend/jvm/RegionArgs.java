@@ -20,6 +20,7 @@ final class RegionArgs implements RangeBody {
 
     Object o0;
     Object o1;
+    Object o2;
     float[] f0;
     float[] f1;
     float[] f2;

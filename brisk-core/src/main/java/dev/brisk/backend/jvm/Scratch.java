@@ -19,6 +19,7 @@ final class Scratch {
     private float[] tail = new float[0];
     private float[] patch = new float[0];
     private int[] taps = new int[0];
+    private float[] image = new float[0];
 
     private Scratch() {
     }
@@ -68,6 +69,14 @@ final class Scratch {
             patch = new float[size];
         }
         return patch;
+    }
+
+    /** One image of a convolution's output, pooled before the next image is computed. */
+    float[] image(int size) {
+        if (image.length < size) {
+            image = new float[size];
+        }
+        return image;
     }
 
     /** A direct convolution's tap offsets within the image, from a window's first cell. */

@@ -1,6 +1,7 @@
 package dev.brisk.backend.jvm;
 
 import dev.brisk.backend.Kernels.ConvGeometry;
+import dev.brisk.backend.Kernels.PoolGeometry;
 import dev.brisk.backend.UnaryFn;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
@@ -62,6 +63,61 @@ final class VectorDirectConv {
         // Output image rows: every output is written once, from its own window, so any boundary will do.
         r.forRange(rows, 1, Split.CHUNKS_PER_THREAD, (a, r0, r1) -> outputRows((ConvGeometry) a.o0, a.f0, a.i0,
                 a.f1, a.i1, a.f3, a.i3, a.b0, a.f2, a.i2, r0, r1));
+    }
+
+    /**
+     * Up to this many floats of one image's output are pooled in a per-thread buffer (4 MB: well past W2's first
+     * convolution, 86 KB an image).
+     */
+    private static final int MAX_POOLED_IMAGE = 1 << 20;
+
+    /** Whether {@link #conv2dMaxPool} runs this convolution, then this pooling of its whole output. */
+    static boolean poolsInCache(ConvGeometry g, UnaryFn fn, PoolGeometry p) {
+        return applies(g, fn) && p.batch() == g.batch() && p.height() == g.outH() && p.width() == g.outW()
+                && p.channels() == g.outChannels() && (long) g.outH() * g.outW() * g.outChannels() <= MAX_POOLED_IMAGE;
+    }
+
+    /**
+     * {@link #conv2d}, then max pooling of each image (with its cells, unless {@code cells} is null) while it is in
+     * this thread's buffer; the convolution's output is written nowhere else. Images split across threads.
+     */
+    static void conv2dMaxPool(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
+                              boolean relu, PoolGeometry p, float[] y, int yOff, float[] cells, int cellsOff) {
+        if (Split.serial(g.batch(), 1)) {
+            pooledImages(g, x, xOff, w, wOff, bias, biasOff, relu, p, y, yOff, cells, cellsOff, 0, g.batch());
+            return;
+        }
+        RegionArgs r = RegionArgs.get();
+        r.o0 = g;
+        r.o1 = p;
+        r.o2 = cells;
+        r.f0 = x;
+        r.i0 = xOff;
+        r.f1 = w;
+        r.i1 = wOff;
+        r.f2 = y;
+        r.i2 = yOff;
+        r.f3 = bias;
+        r.i3 = biasOff;
+        r.i4 = cellsOff;
+        r.b0 = relu;
+        r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> pooledImages((ConvGeometry) a.o0, a.f0,
+                a.i0, a.f1, a.i1, a.f3, a.i3, a.b0, (PoolGeometry) a.o1, a.f2, a.i2, (float[]) a.o2, a.i4, n0, n1));
+    }
+
+    /** Images {@code [n0, n1)} of {@link #conv2dMaxPool}, on the calling thread. */
+    private static void pooledImages(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias,
+                                     int biasOff, boolean relu, PoolGeometry p, float[] y, int yOff, float[] cells,
+                                     int cellsOff, int n0, int n1) {
+        int imageSize = g.outH() * g.outW() * g.outChannels();
+        float[] image = Scratch.get().image(imageSize);
+        for (int n = n0; n < n1; n++) {
+            // The buffer holds image n alone: offsets are those of the whole batch's output, less n images, so
+            // that the row and cell arithmetic of both kernels stays as it is.
+            int shift = -n * imageSize;
+            outputRows(g, x, xOff, w, wOff, bias, biasOff, relu, image, shift, n * g.outH(), (n + 1) * g.outH());
+            VectorPool.maxPoolRows(p, image, shift, y, yOff, cells, cellsOff, n * p.outH(), (n + 1) * p.outH());
+        }
     }
 
     /** Output image rows {@code [from, to)} (row {@code n * outH + oh}), on the calling thread. */

@@ -104,6 +104,22 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
+    public boolean poolsConvolutionInCache(ConvGeometry conv, UnaryFn fn, PoolGeometry pool) {
+        return VectorDirectConv.poolsInCache(conv, fn, pool);
+    }
+
+    @Override
+    public void conv2dBiasActivationMaxPool(ConvGeometry conv, float[] x, int xOff, float[] w, int wOff,
+                                            float[] bias, int biasOff, UnaryFn fn, float alpha, PoolGeometry pool,
+                                            float[] y, int yOff, float[] cells, int cellsOff) {
+        if (!VectorDirectConv.poolsInCache(conv, fn, pool)) {
+            throw new IllegalArgumentException("no in-cache pooling for " + conv + " then " + pool);
+        }
+        VectorDirectConv.conv2dMaxPool(conv, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, pool, y, yOff,
+                cells, cellsOff);
+    }
+
+    @Override
     public void conv2dBackwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx,
                                     int dxOff) {
         VectorConv.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);

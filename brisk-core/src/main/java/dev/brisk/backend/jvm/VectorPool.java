@@ -37,8 +37,8 @@ final class VectorPool {
     }
 
     /** Output rows {@code [r0, r1)} of the {@code batch x outH} rows, and their cells unless {@code cells} is null. */
-    private static void maxPoolRows(PoolGeometry g, float[] x, int xOff, float[] y, int yOff, float[] cells,
-                                    int cellsOff, int r0, int r1) {
+    static void maxPoolRows(PoolGeometry g, float[] x, int xOff, float[] y, int yOff, float[] cells, int cellsOff,
+                            int r0, int r1) {
         for (int row = r0; row < r1; row++) {
             int n = row / g.outH();
             int h0 = row % g.outH() * g.strideH() - g.padTop();

@@ -5,6 +5,7 @@ import static dev.brisk.backend.jvm.Arrays2.levels;
 import static dev.brisk.backend.jvm.Arrays2.uniform;
 import static dev.brisk.backend.jvm.Arrays2.withBudgets;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
@@ -28,6 +29,51 @@ class FusedKernelsTest {
     private static final BinaryFn[] GRADIENTS = {BinaryFn.RELU_GRAD, BinaryFn.LEAKY_RELU_GRAD,
         BinaryFn.SIGMOID_GRAD, BinaryFn.TANH_GRAD, BinaryFn.GELU_GRAD};
     private final Random random = new Random(20261203);
+
+    /**
+     * A convolution pooled image by image in cache gives the bits of the two calls, pooled values and cells alike:
+     * 2x2 windows that tile the output and ones that leave a row over, overlapping padded 3x3 windows, a batch
+     * that splits unevenly, relu and no activation.
+     */
+    @Test
+    void convolutionPooledInCacheMatchesTheTwoCalls() {
+        ConvGeometry[] convs = {
+            new ConvGeometry(3, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 26, 26),
+            new ConvGeometry(5, 9, 9, 1, 3, 3, 8, 1, 1, 0, 0, 7, 7),
+            new ConvGeometry(2, 8, 8, 3, 3, 3, 16, 1, 1, 1, 1, 8, 8),
+        };
+        PoolGeometry[] pools = {
+            new PoolGeometry(3, 26, 26, 32, 2, 2, 2, 2, 0, 0, 13, 13),
+            new PoolGeometry(5, 7, 7, 8, 2, 2, 2, 2, 0, 0, 3, 3),
+            new PoolGeometry(2, 8, 8, 16, 3, 3, 2, 2, 1, 1, 4, 4),
+        };
+        withBudgets(() -> {
+            for (int t = 0; t < convs.length; t++) {
+                ConvGeometry g = convs[t];
+                PoolGeometry p = pools[t];
+                float[] x = uniform(random, 2 + g.batch() * g.height() * g.width() * g.channels(), -1, 1);
+                float[] w = uniform(random, 1 + g.kernelH() * g.kernelW() * g.channels() * g.outChannels(), -1, 1);
+                float[] bias = uniform(random, g.outChannels(), -0.5f, 0.5f);
+                int convSize = g.batch() * g.outH() * g.outW() * g.outChannels();
+                int poolSize = p.batch() * p.outH() * p.outW() * p.channels();
+                for (UnaryFn fn : new UnaryFn[] {UnaryFn.RELU, null}) {
+                    assertTrue(VECTOR.poolsConvolutionInCache(g, fn, p), g + " " + p);
+                    float[] conv = new float[convSize];
+                    float[] expected = new float[poolSize];
+                    float[] expectedCells = new float[poolSize];
+                    VECTOR.conv2dBiasActivation(g, x, 2, w, 1, bias, 0, fn, 0f, conv, 0);
+                    VECTOR.maxPool2d(p, conv, 0, expected, 0, expectedCells, 0);
+                    float[] actual = new float[3 + poolSize];
+                    float[] actualCells = new float[4 + poolSize];
+                    VECTOR.conv2dBiasActivationMaxPool(g, x, 2, w, 1, bias, 0, fn, 0f, p, actual, 3, actualCells, 4);
+                    String what = "conv " + g + " pooled " + p + " with " + fn;
+                    assertArrayEquals(expected, java.util.Arrays.copyOfRange(actual, 3, actual.length), what);
+                    assertArrayEquals(expectedCells, java.util.Arrays.copyOfRange(actualCells, 4, actualCells.length),
+                            what + ": cells");
+                }
+            }
+        });
+    }
 
     @Test
     void gemmWithBiasAndActivationIsGemmThenAddThenActivation() {

@@ -70,6 +70,8 @@ class VectorAllocationTest {
                 () -> k.maxPool2dBackwardGated(pool, p, 0, c, 0, BinaryFn.RELU_GRAD, 0f, a, 0, b, 0));
         calls.put("maxPool2dBackwardGated tanh",
                 () -> k.maxPool2dBackwardGated(pool, p, 0, c, 0, BinaryFn.TANH_GRAD, 0f, c, 0, b, 0));
+        calls.put("conv2dBiasActivationMaxPool",
+                () -> k.conv2dBiasActivationMaxPool(conv, a, 0, b, 0, p, 0, UnaryFn.RELU, 0f, pool, c, 0, m, 0));
         calls.put("conv2dBiasActivation relu",
                 () -> k.conv2dBiasActivation(conv, a, 0, b, 0, p, 0, UnaryFn.RELU, 0f, c, 0));
         calls.put("conv2dBiasActivation tanh",
