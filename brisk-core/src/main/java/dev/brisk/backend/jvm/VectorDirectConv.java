@@ -49,6 +49,15 @@ final class VectorDirectConv {
             outputRows(g, x, xOff, w, wOff, bias, biasOff, relu, y, yOff, 0, rows);
             return;
         }
+        RegionArgs r = convArgs(g, x, xOff, w, wOff, bias, biasOff, relu, y, yOff);
+        // Output image rows: every output is written once, from its own window, so any boundary will do.
+        r.forRange(rows, 1, Split.CHUNKS_PER_THREAD, (a, r0, r1) -> outputRows((ConvGeometry) a.o0, a.f0, a.i0,
+                a.f1, a.i1, a.f3, a.i3, a.b0, a.f2, a.i2, r0, r1));
+    }
+
+    /** This thread's region arguments with a convolution's geometry, arrays and flag set. */
+    private static RegionArgs convArgs(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias,
+                                       int biasOff, boolean relu, float[] y, int yOff) {
         RegionArgs r = RegionArgs.get();
         r.o0 = g;
         r.f0 = x;
@@ -60,9 +69,7 @@ final class VectorDirectConv {
         r.f3 = bias;
         r.i3 = biasOff;
         r.b0 = relu;
-        // Output image rows: every output is written once, from its own window, so any boundary will do.
-        r.forRange(rows, 1, Split.CHUNKS_PER_THREAD, (a, r0, r1) -> outputRows((ConvGeometry) a.o0, a.f0, a.i0,
-                a.f1, a.i1, a.f3, a.i3, a.b0, a.f2, a.i2, r0, r1));
+        return r;
     }
 
     /**
@@ -87,20 +94,10 @@ final class VectorDirectConv {
             pooledImages(g, x, xOff, w, wOff, bias, biasOff, relu, p, y, yOff, cells, cellsOff, 0, g.batch());
             return;
         }
-        RegionArgs r = RegionArgs.get();
-        r.o0 = g;
+        RegionArgs r = convArgs(g, x, xOff, w, wOff, bias, biasOff, relu, y, yOff);
         r.o1 = p;
         r.o2 = cells;
-        r.f0 = x;
-        r.i0 = xOff;
-        r.f1 = w;
-        r.i1 = wOff;
-        r.f2 = y;
-        r.i2 = yOff;
-        r.f3 = bias;
-        r.i3 = biasOff;
         r.i4 = cellsOff;
-        r.b0 = relu;
         r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> pooledImages((ConvGeometry) a.o0, a.f0,
                 a.i0, a.f1, a.i1, a.f3, a.i3, a.b0, (PoolGeometry) a.o1, a.f2, a.i2, (float[]) a.o2, a.i4, n0, n1));
     }
