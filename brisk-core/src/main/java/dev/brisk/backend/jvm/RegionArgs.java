@@ -64,6 +64,7 @@ final class RegionArgs implements RangeBody {
             this.body = null;
             o0 = null;
             o1 = null;
+            o2 = null;
             f0 = null;
             f1 = null;
             f2 = null;
