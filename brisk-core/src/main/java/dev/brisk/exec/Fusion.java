@@ -110,13 +110,14 @@ final class Fusion {
         }
         Fusion f = new Fusion();
         // Pooling gradients first: whether a convolution's output may go unwritten depends on how they are fused.
-        for (OpType anchor : List.of(OpType.MAX_POOL_GRAD, OpType.CONV2D)) {
+        for (boolean poolGradients : new boolean[] {true, false}) {
             for (Node n : nodes) {
-                if (!live[n.id()] || f.groupOf.containsKey(n)
-                        || n.op() != anchor && !(anchor == OpType.CONV2D && n.op() == OpType.MATMUL)) {
+                boolean anchor = poolGradients ? n.op() == OpType.MAX_POOL_GRAD
+                        : n.op() == OpType.CONV2D || n.op() == OpType.MATMUL;
+                if (!anchor || !live[n.id()] || f.groupOf.containsKey(n)) {
                     continue;
                 }
-                Group g = n.op() == OpType.MAX_POOL_GRAD ? gatedPoolGradient(n, readers, kept)
+                Group g = poolGradients ? gatedPoolGradient(n, readers, kept)
                         : epilogueChain(n, readers, kept, f, kernels);
                 // The chain runs where its last node is: no variable may change in between.
                 if (g != null && sideEffectsBefore[g.last().id()] == sideEffectsBefore[n.id()]) {
