@@ -11,9 +11,11 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Max and average pooling over NHWC images, vectorised along channels (contiguous in NHWC). Windows are clipped
- * to the image, which is how padding is ignored; the semantics are those of {@link ScalarKernels}. Forward
- * passes split output rows across threads, backward passes whole images (their windows may overlap), several
- * chunks per thread: every output row or image is computed on its own, so the split changes no bits.
+ * to the image, which is how padding is ignored; the semantics are those of {@link ScalarKernels}. Max pooling
+ * records each maximum's cell ({@link Kernels#maxPool2d}), and its backward pass routes dy by those cells without
+ * reading the input again. Forward passes split output rows across threads, backward passes whole images (their
+ * windows may overlap), several chunks per thread: every output row or image is computed on its own, so the split
+ * changes no bits.
  */
 final class VectorPool {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
