@@ -25,6 +25,7 @@ final class RegionArgs implements RangeBody {
     float[] f1;
     float[] f2;
     float[] f3;
+    float[] f4;
     int i0;
     int i1;
     int i2;
@@ -69,6 +70,7 @@ final class RegionArgs implements RangeBody {
             f1 = null;
             f2 = null;
             f3 = null;
+            f4 = null;
         }
     }
 

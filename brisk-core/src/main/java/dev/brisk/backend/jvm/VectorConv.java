@@ -1,6 +1,7 @@
 package dev.brisk.backend.jvm;
 
 import dev.brisk.backend.Kernels.ConvGeometry;
+import dev.brisk.backend.Kernels.PoolGeometry;
 import dev.brisk.backend.UnaryFn;
 import dev.brisk.parallel.Parallel;
 import java.util.Arrays;
@@ -68,6 +69,60 @@ final class VectorConv {
             });
         } else {
             forwardRows(g, x, xOff, w, wOff, y, yOff, 0, rows(g), bias, biasOff, fn, alpha);
+        }
+    }
+
+    /** Whether {@link #conv2dMaxPool} runs this convolution, then this pooling of its whole output. */
+    static boolean poolsInCache(ConvGeometry g, UnaryFn fn, PoolGeometry p) {
+        return VectorDirectConv.applies(g, fn) ? VectorDirectConv.poolsInCache(g, fn, p)
+                : !isPointwise(g) && p.batch() == g.batch() && p.height() == g.outH() && p.width() == g.outW()
+                        && p.channels() == g.outChannels()
+                        && (long) g.outH() * g.outW() * g.outChannels() <= CHUNK_FLOATS;
+    }
+
+    /**
+     * {@link #conv2d}, then max pooling of its output (with cells, unless {@code cells} is null), a few whole images
+     * at a time while they are in a per-thread buffer: the convolution's output is written nowhere else. Same bits
+     * as the two calls: each output row's arithmetic does not depend on the rows computed with it.
+     */
+    static void conv2dMaxPool(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
+                              UnaryFn fn, float alpha, PoolGeometry p, float[] y, int yOff, float[] cells,
+                              int cellsOff) {
+        if (VectorDirectConv.applies(g, fn)) {
+            VectorDirectConv.conv2dMaxPool(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, p, y, yOff, cells,
+                    cellsOff);
+        } else if (parallelOverImages(g)) {
+            RegionArgs r = convArgs(g, x, xOff, w, wOff, y, yOff);
+            r.f3 = bias;
+            r.i3 = biasOff;
+            r.o1 = fn;
+            r.s0 = alpha;
+            r.o2 = p;
+            r.f4 = cells;
+            r.i4 = cellsOff;
+            r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> pooledImages((ConvGeometry) a.o0,
+                    a.f0, a.i0, a.f1, a.i1, a.f3, a.i3, (UnaryFn) a.o1, a.s0, (PoolGeometry) a.o2, a.f2, a.i2, a.f4,
+                    a.i4, n0, n1));
+        } else {
+            pooledImages(g, x, xOff, w, wOff, bias, biasOff, fn, alpha, p, y, yOff, cells, cellsOff, 0, g.batch());
+        }
+    }
+
+    /** Images {@code [n0, n1)} of {@link #conv2dMaxPool} through columns: about a column chunk of them at a time. */
+    private static void pooledImages(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias,
+                                     int biasOff, UnaryFn fn, float alpha, PoolGeometry p, float[] y, int yOff,
+                                     float[] cells, int cellsOff, int n0, int n1) {
+        int perImage = g.outH() * g.outW();
+        int imageFloats = perImage * g.outChannels();
+        int images = Math.max(1, chunkRows(g) / perImage);
+        float[] buffer = Scratch.get().image(images * imageFloats);
+        for (int n = n0; n < n1; n += images) {
+            int m = Math.min(images, n1 - n);
+            // The buffer holds images n .. n + m - 1: offsets are those of the whole output, less n images.
+            int shift = -n * imageFloats;
+            forwardRows(g, x, xOff, w, wOff, buffer, shift, n * perImage, (n + m) * perImage, bias, biasOff, fn,
+                    alpha);
+            VectorPool.maxPoolRows(p, buffer, shift, y, yOff, cells, cellsOff, n * p.outH(), (n + m) * p.outH());
         }
     }
 

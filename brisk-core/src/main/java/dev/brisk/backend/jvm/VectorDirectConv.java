@@ -96,10 +96,10 @@ final class VectorDirectConv {
         }
         RegionArgs r = convArgs(g, x, xOff, w, wOff, bias, biasOff, relu, y, yOff);
         r.o1 = p;
-        r.o2 = cells;
+        r.f4 = cells;
         r.i4 = cellsOff;
         r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> pooledImages((ConvGeometry) a.o0, a.f0,
-                a.i0, a.f1, a.i1, a.f3, a.i3, a.b0, (PoolGeometry) a.o1, a.f2, a.i2, (float[]) a.o2, a.i4, n0, n1));
+                a.i0, a.f1, a.i1, a.f3, a.i3, a.b0, (PoolGeometry) a.o1, a.f2, a.i2, a.f4, a.i4, n0, n1));
     }
 
     /** Images {@code [n0, n1)} of {@link #conv2dMaxPool}, on the calling thread. */

@@ -105,18 +105,17 @@ public final class VectorKernels implements Kernels {
 
     @Override
     public boolean poolsConvolutionInCache(ConvGeometry conv, UnaryFn fn, PoolGeometry pool) {
-        return VectorDirectConv.poolsInCache(conv, fn, pool);
+        return VectorConv.poolsInCache(conv, fn, pool);
     }
 
     @Override
     public void conv2dBiasActivationMaxPool(ConvGeometry conv, float[] x, int xOff, float[] w, int wOff,
                                             float[] bias, int biasOff, UnaryFn fn, float alpha, PoolGeometry pool,
                                             float[] y, int yOff, float[] cells, int cellsOff) {
-        if (!VectorDirectConv.poolsInCache(conv, fn, pool)) {
+        if (!VectorConv.poolsInCache(conv, fn, pool)) {
             throw new IllegalArgumentException("no in-cache pooling for " + conv + " then " + pool);
         }
-        VectorDirectConv.conv2dMaxPool(conv, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, pool, y, yOff,
-                cells, cellsOff);
+        VectorConv.conv2dMaxPool(conv, x, xOff, w, wOff, bias, biasOff, fn, alpha, pool, y, yOff, cells, cellsOff);
     }
 
     @Override

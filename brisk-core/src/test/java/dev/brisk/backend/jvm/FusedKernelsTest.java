@@ -33,7 +33,8 @@ class FusedKernelsTest {
     /**
      * A convolution pooled image by image in cache gives the bits of the two calls, pooled values and cells alike:
      * 2x2 windows that tile the output and ones that leave a row over, overlapping padded 3x3 windows, a batch
-     * that splits unevenly, relu and no activation.
+     * that splits unevenly, relu, tanh and no activation, shallow kernels (computed directly) and deep ones
+     * (through columns, a few images at a time).
      */
     @Test
     void convolutionPooledInCacheMatchesTheTwoCalls() {
@@ -41,11 +42,15 @@ class FusedKernelsTest {
             new ConvGeometry(3, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 26, 26),
             new ConvGeometry(5, 9, 9, 1, 3, 3, 8, 1, 1, 0, 0, 7, 7),
             new ConvGeometry(2, 8, 8, 3, 3, 3, 16, 1, 1, 1, 1, 8, 8),
+            new ConvGeometry(7, 13, 13, 32, 3, 3, 64, 1, 1, 0, 0, 11, 11),
+            new ConvGeometry(3, 6, 6, 16, 3, 3, 24, 1, 1, 1, 1, 6, 6),
         };
         PoolGeometry[] pools = {
             new PoolGeometry(3, 26, 26, 32, 2, 2, 2, 2, 0, 0, 13, 13),
             new PoolGeometry(5, 7, 7, 8, 2, 2, 2, 2, 0, 0, 3, 3),
             new PoolGeometry(2, 8, 8, 16, 3, 3, 2, 2, 1, 1, 4, 4),
+            new PoolGeometry(7, 11, 11, 64, 2, 2, 2, 2, 0, 0, 5, 5),
+            new PoolGeometry(3, 6, 6, 24, 3, 3, 2, 2, 1, 1, 3, 3),
         };
         withBudgets(() -> {
             for (int t = 0; t < convs.length; t++) {
@@ -56,7 +61,7 @@ class FusedKernelsTest {
                 float[] bias = uniform(random, g.outChannels(), -0.5f, 0.5f);
                 int convSize = g.batch() * g.outH() * g.outW() * g.outChannels();
                 int poolSize = p.batch() * p.outH() * p.outW() * p.channels();
-                for (UnaryFn fn : new UnaryFn[] {UnaryFn.RELU, null}) {
+                for (UnaryFn fn : new UnaryFn[] {UnaryFn.RELU, UnaryFn.TANH, null}) {
                     assertTrue(VECTOR.poolsConvolutionInCache(g, fn, p), g + " " + p);
                     float[] conv = new float[convSize];
                     float[] expected = new float[poolSize];

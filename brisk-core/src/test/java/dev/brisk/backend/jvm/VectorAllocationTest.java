@@ -72,6 +72,10 @@ class VectorAllocationTest {
                 () -> k.maxPool2dBackwardGated(pool, p, 0, c, 0, BinaryFn.TANH_GRAD, 0f, c, 0, b, 0));
         calls.put("conv2dBiasActivationMaxPool",
                 () -> k.conv2dBiasActivationMaxPool(conv, a, 0, b, 0, p, 0, UnaryFn.RELU, 0f, pool, c, 0, m, 0));
+        ConvGeometry deep = new ConvGeometry(2, 6, 6, 16, 3, 3, 16, 1, 1, 1, 1, 6, 6);
+        PoolGeometry deepPool = new PoolGeometry(2, 6, 6, 16, 2, 2, 2, 2, 0, 0, 3, 3);
+        calls.put("conv2dBiasActivationMaxPool through columns",
+                () -> k.conv2dBiasActivationMaxPool(deep, a, 0, b, 0, p, 0, UnaryFn.RELU, 0f, deepPool, c, 0, m, 0));
         calls.put("conv2dBiasActivation relu",
                 () -> k.conv2dBiasActivation(conv, a, 0, b, 0, p, 0, UnaryFn.RELU, 0f, c, 0));
         calls.put("conv2dBiasActivation tanh",
