@@ -73,20 +73,9 @@ final class VectorDirectConv {
     }
 
     /**
-     * Up to this many floats of one image's output are pooled from a per-thread buffer: half of the 1 MB L2 of the
-     * machines measured, so the image is still in cache when it is pooled (W2's first convolution: 86 KB).
-     */
-    private static final int MAX_POOLED_IMAGE = 1 << 17;
-
-    /** Whether {@link #conv2dMaxPool} runs this convolution, then this pooling of its whole output. */
-    static boolean poolsInCache(ConvGeometry g, UnaryFn fn, PoolGeometry p) {
-        return applies(g, fn) && p.batch() == g.batch() && p.height() == g.outH() && p.width() == g.outW()
-                && p.channels() == g.outChannels() && (long) g.outH() * g.outW() * g.outChannels() <= MAX_POOLED_IMAGE;
-    }
-
-    /**
      * {@link #conv2d}, then max pooling of each image (with its cells, unless {@code cells} is null) while it is in
-     * this thread's buffer; the convolution's output is written nowhere else. Images split across threads.
+     * this thread's buffer; the convolution's output is written nowhere else. Images split across threads. For what
+     * {@link VectorConv#poolsInCache} accepts.
      */
     static void conv2dMaxPool(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
                               boolean relu, PoolGeometry p, float[] y, int yOff, float[] cells, int cellsOff) {
