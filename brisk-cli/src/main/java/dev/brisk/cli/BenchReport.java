@@ -13,7 +13,9 @@ import java.util.stream.Collectors;
  * Prints the benchmark's table, its ratios (thread scaling, eager vs compiled) and the runs' RESULT lines. With
  * several rounds the table shows each configuration's median run, and each ratio is computed within every round
  * (runs close in time, so the machine's drift cancels) and then its median taken. The steal column is the share of
- * the machine's CPU time the hypervisor took during each whole run (JVM start to exit, not only the measured epoch).
+ * the machine's CPU time the hypervisor took during each whole run (JVM start to exit, not only the measured epoch);
+ * the jit column is the JIT compilers' time during the measured epoch, as a share of that epoch's core time (the
+ * wall time times the threads): time the training threads may have waited for a core.
  */
 final class BenchReport {
     private BenchReport() {
@@ -22,15 +24,17 @@ final class BenchReport {
     /** {@code rounds}: one list per round, every round running the same configurations in the same order. */
     static void print(PrintStream out, List<List<BenchRun.Outcome>> rounds, Map<Integer, Double> gemmPeak) {
         List<BenchRun.Outcome> first = rounds.get(0);
-        out.printf(Locale.ROOT, "%-9s %-9s %7s %11s %8s %8s %10s %8s %8s %13s %6s%n", "workload", "mode",
-                "threads", "samples/s", "cpu", "GFLOP/s", "% of gemm", "test_acc", "rss_MB", "first_step_ms", "steal");
+        out.printf(Locale.ROOT, "%-9s %-9s %7s %11s %8s %8s %10s %8s %8s %13s %6s %6s%n", "workload", "mode",
+                "threads", "samples/s", "cpu", "GFLOP/s", "% of gemm", "test_acc", "rss_MB", "first_step_ms", "jit",
+                "steal");
         for (int c = 0; c < first.size(); c++) {
             BenchRun.Outcome o = medianRun(runsOf(rounds, c));
             Double peak = gemmPeak.get(o.run().threads());
             String pct = peak == null ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * o.gflops() / peak);
-            out.printf(Locale.ROOT, "%-9s %-9s %7d %11.0f %8.2f %8.1f %10s %8.4f %8d %13d %6s%n",
+            String jit = Double.isNaN(o.jitShare()) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * o.jitShare());
+            out.printf(Locale.ROOT, "%-9s %-9s %7d %11.0f %8.2f %8.1f %10s %8.4f %8d %13d %6s %6s%n",
                     o.run().workload().id(), o.run().mode(), o.run().threads(), o.samplesPerSecond(),
-                    o.cpuUtilisation(), o.gflops(), pct, o.testAccuracy(), o.peakRssMb(), o.firstStepMillis(),
+                    o.cpuUtilisation(), o.gflops(), pct, o.testAccuracy(), o.peakRssMb(), o.firstStepMillis(), jit,
                     o.host().stealPercent());
         }
         if (rounds.size() > 1) {

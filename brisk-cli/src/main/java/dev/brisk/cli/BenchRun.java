@@ -25,10 +25,11 @@ record BenchRun(Workload workload, boolean eager, int threads) {
 
     /**
      * What a finished run reported, and {@code host}: the machine's CPU time from the child's start to its exit,
-     * measured by this JVM, whose steal says how much the hypervisor took during the run.
+     * measured by this JVM, whose steal says how much the hypervisor took during the run. {@code jitShare} is the
+     * JIT compilers' time in the measured epoch over that epoch's wall time times the threads (NaN if unknown).
      */
     record Outcome(BenchRun run, double samplesPerSecond, double cpuUtilisation, double testAccuracy, int epochs,
-                   long peakRssMb, long firstStepMillis, String resultLine, HostCpu host) {
+                   long peakRssMb, long firstStepMillis, double jitShare, String resultLine, HostCpu host) {
         /** Useful training GFLOP/s, counted as WORKLOADS.md does. */
         double gflops() {
             return samplesPerSecond * run.workload().trainingFlopsPerSample() / 1e9;
@@ -76,7 +77,17 @@ record BenchRun(Workload workload, boolean eager, int threads) {
         }
         return new Outcome(this, number(result, "samples_per_s"), number(result, "cpu_util"),
                 number(result, "test_acc"), (int) number(result, "epochs"), (long) number(result, "peak_rss_mb"),
-                timing == null ? -1 : (long) number(timing, "jvm_to_first_step_ms"), result, host);
+                timing == null ? -1 : (long) number(timing, "jvm_to_first_step_ms"), jitShare(timing), result, host);
+    }
+
+    /** The JIT's share of the measured epoch's core time, from the TIMING line, or NaN. */
+    private double jitShare(String timing) {
+        if (timing == null || !timing.contains("jit_ms_last_epoch=")) {
+            return Double.NaN;
+        }
+        double jit = number(timing, "jit_ms_last_epoch");
+        double epoch = number(timing, "last_epoch_ms");
+        return jit < 0 || epoch <= 0 ? Double.NaN : jit / (epoch * threads);
     }
 
     private static String find(List<String> lines, String prefix) {

@@ -30,7 +30,10 @@ final class FirstStepClock extends Callback {
         return System.currentTimeMillis() - jvmStartMillis;
     }
 
-    /** {@code TIMING jvm_to_first_step_ms=... data_loaded_ms=...}: a second machine-readable line. */
+    /**
+     * {@code TIMING jvm_to_first_step_ms=... data_loaded_ms=...}: the start of a second machine-readable line
+     * ({@link JitClock#fields} follows).
+     */
     static String format(long firstStepMillis, long dataLoadedMillis) {
         return String.format(Locale.ROOT, "TIMING jvm_to_first_step_ms=%d data_loaded_ms=%d", firstStepMillis,
                 dataLoadedMillis);

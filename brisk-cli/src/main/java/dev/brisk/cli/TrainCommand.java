@@ -180,6 +180,8 @@ public final class TrainCommand extends Subcommand {
         model.printSummary();
         List<Callback> callbacks = new ArrayList<>();
         callbacks.add(clock);
+        JitClock jit = new JitClock();
+        callbacks.add(jit);
         if (tensorboard != null) {
             callbacks.add(new TensorBoard(tensorboard).histogramFreq(histogramFreq).updateFreq(updateFreq));
         }
@@ -215,7 +217,7 @@ public final class TrainCommand extends Subcommand {
         ResultLine result = new ResultLine("brisk", mode(), workload.id(), ThreadBudget.resolve().threads(),
                 last == null ? 0 : last.samplesPerSecond(), last == null ? 0 : last.coresBusy(), accuracy, n,
                 ProcStatus.peakRssMb());
-        out.println(FirstStepClock.format(clock.firstStepMillis(), dataLoaded));
+        out.println(FirstStepClock.format(clock.firstStepMillis(), dataLoaded) + " " + jit.fields());
         out.println(result.format());
         out.flush();
     }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 class BenchReportTest {
     private static BenchRun.Outcome outcome(int threads, double samplesPerSecond) {
         BenchRun run = new BenchRun(Workload.W1, false, threads);
-        return new BenchRun.Outcome(run, samplesPerSecond, threads, 0.87, 2, 600, 900, "RESULT", HostCpu.UNKNOWN);
+        return new BenchRun.Outcome(run, samplesPerSecond, threads, 0.87, 2, 600, 900, Double.NaN, "RESULT",
+                HostCpu.UNKNOWN);
     }
 
     private static String print(Map<Integer, Double> gemmPeak) {
