@@ -135,6 +135,38 @@ public interface Kernels {
         throw new UnsupportedOperationException("this backend does not pool a convolution in cache");
     }
 
+    /**
+     * Whether the two kernels below can read the gradient that max pooling {@code pool} routes through relu to its
+     * input (what {@link #maxPool2dBackwardGated} with a null gate writes) straight from the pool's cells and the
+     * pooled gradient, routing each value as they read it, instead of from an array of it: the per-channel sums
+     * when {@code conv} is null, convolution {@code conv}'s filter gradient otherwise. The planner then never
+     * writes that gradient (false by default).
+     */
+    default boolean readsPooledGradient(ConvGeometry conv, PoolGeometry pool) {
+        return false;
+    }
+
+    /**
+     * The per-channel sums (a bias gradient) of the gradient max pooling routes through relu to its input, from
+     * the pool's {@code cells} and the pooled gradient {@code dy}: the bits of {@link #reduce} summing that gradient
+     * over its first three axes. Only where {@link #readsPooledGradient} says so.
+     */
+    default void channelSumsOfPooledGradient(PoolGeometry pool, float[] cells, int cellsOff, float[] dy, int dyOff,
+                                             float[] out, int outOff) {
+        throw new UnsupportedOperationException("this backend does not read a pooled gradient from its cells");
+    }
+
+    /**
+     * {@link #conv2dBackwardFilter} whose dy is the gradient max pooling {@code pool} routes through relu to the
+     * convolution's output, read from the pool's {@code cells} and the pooled gradient {@code pooledDy}; same bits.
+     * Only where {@link #readsPooledGradient} says so.
+     */
+    default void conv2dBackwardFilterOfPooledGradient(ConvGeometry conv, float[] x, int xOff, PoolGeometry pool,
+                                                      float[] cells, int cellsOff, float[] pooledDy, int pooledDyOff,
+                                                      float[] dw, int dwOff) {
+        throw new UnsupportedOperationException("this backend does not read a pooled gradient from its cells");
+    }
+
     /** Gradient of conv2d with respect to its input. */
     void conv2dBackwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff);
 

@@ -20,6 +20,8 @@ final class Scratch {
     private float[] patch = new float[0];
     private int[] taps = new int[0];
     private float[] image = new float[0];
+    private int[] pooledIndex = new int[0];
+    private float[] pooledCell = new float[0];
 
     private Scratch() {
     }
@@ -77,6 +79,22 @@ final class Scratch {
             image = new float[size];
         }
         return image;
+    }
+
+    /** Where each pixel of a row finds its pooled gradient ({@link PooledGradient#locate}). */
+    int[] pooledIndex(int size) {
+        if (pooledIndex.length < size) {
+            pooledIndex = new int[size];
+        }
+        return pooledIndex;
+    }
+
+    /** Which cell of its window each pixel of a row is ({@link PooledGradient#locate}). */
+    float[] pooledCell(int size) {
+        if (pooledCell.length < size) {
+            pooledCell = new float[size];
+        }
+        return pooledCell;
     }
 
     /** A direct convolution's tap offsets within the image, from a window's first cell. */

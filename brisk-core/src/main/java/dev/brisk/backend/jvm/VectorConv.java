@@ -199,6 +199,23 @@ final class VectorConv {
     }
 
     static void backwardFilter(ConvGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dw, int dwOff) {
+        backwardFilter(g, x, xOff, dy, dyOff, null, null, 0, dw, dwOff);
+    }
+
+    /** Whether {@link #backwardFilter} takes dy as the gradient of a pooling of this convolution's output. */
+    static boolean filterGradientOfPooled(ConvGeometry g, PoolGeometry pool) {
+        return !isPointwise(g) && VectorDirectFilterGradient.applies(g) && PooledGradient.supports(pool)
+                && pool.batch() == g.batch() && pool.height() == g.outH() && pool.width() == g.outW()
+                && pool.channels() == g.outChannels();
+    }
+
+    /**
+     * The filter gradient; with {@code pool} not null, {@code dy} is the gradient of max pooling this
+     * convolution's output, routed through relu by the pool's {@code cells} as the kernel reads it (only where
+     * {@link #filterGradientOfPooled} says so), with the same bits as from the routed gradient itself.
+     */
+    static void backwardFilter(ConvGeometry g, float[] x, int xOff, float[] dy, int dyOff, PoolGeometry pool,
+                               float[] cells, int cellsOff, float[] dw, int dwOff) {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         if (isPointwise(g)) {
@@ -209,7 +226,7 @@ final class VectorConv {
         // planner runs on one thread beside another instruction sums in the same order as a split one.
         int slots = worthSplitting(g) && Parallel.threads() > 1 ? Math.min(Parallel.threads(), g.batch()) : 1;
         if (slots == 1) {
-            filterGradient(g, 0, g.batch(), x, xOff, dy, dyOff, dw, dwOff);
+            filterGradient(g, 0, g.batch(), x, xOff, dy, dyOff, pool, cells, cellsOff, dw, dwOff);
             return;
         }
         // Each slot sums its share of the batch into its own partial kernel; the partials are added at the end.
@@ -219,7 +236,7 @@ final class VectorConv {
             for (int s = 0; s < slots; s++) {
                 int n0 = (int) ((long) g.batch() * s / slots);
                 int n1 = (int) ((long) g.batch() * (s + 1) / slots);
-                filterGradient(g, n0, n1, x, xOff, dy, dyOff, partials, s * size);
+                filterGradient(g, n0, n1, x, xOff, dy, dyOff, pool, cells, cellsOff, partials, s * size);
             }
             VectorElementwise.sumSlices(partials, slots, size, dw, dwOff);
             return;
@@ -227,12 +244,16 @@ final class VectorConv {
         RegionArgs r = convArgs(g, x, xOff, dy, dyOff, partials, 0);
         r.i3 = slots;
         r.i4 = size;
+        r.o1 = pool;
+        r.o2 = cells;
+        r.i5 = cellsOff;
         r.forRange(slots, 1, (a, s0, s1) -> {
             ConvGeometry geometry = (ConvGeometry) a.o0;
             for (int s = s0; s < s1; s++) {
                 int n0 = (int) ((long) geometry.batch() * s / a.i3);
                 int n1 = (int) ((long) geometry.batch() * (s + 1) / a.i3);
-                filterGradient(geometry, n0, n1, a.f0, a.i0, a.f1, a.i1, a.f2, s * a.i4);
+                filterGradient(geometry, n0, n1, a.f0, a.i0, a.f1, a.i1, (PoolGeometry) a.o1, (float[]) a.o2, a.i5,
+                        a.f2, s * a.i4);
             }
         });
         VectorElementwise.sumSlices(partials, slots, size, dw, dwOff);
@@ -243,9 +264,10 @@ final class VectorConv {
      * ({@link VectorDirectFilterGradient}), to the same bits.
      */
     private static void filterGradient(ConvGeometry g, int n0, int n1, float[] x, int xOff, float[] dy, int dyOff,
-                                       float[] dw, int dwOff) {
+                                       PoolGeometry pool, float[] cells, int cellsOff, float[] dw, int dwOff) {
         if (VectorDirectFilterGradient.applies(g)) {
-            VectorDirectFilterGradient.filterGradient(g, n0, n1, chunkRows(g), x, xOff, dy, dyOff, dw, dwOff);
+            VectorDirectFilterGradient.filterGradient(g, n0, n1, chunkRows(g), x, xOff, dy, dyOff, pool, cells,
+                    cellsOff, dw, dwOff);
         } else {
             filterGradientViaColumns(g, n0, n1, chunkRows(g), x, xOff, dy, dyOff, dw, dwOff);
         }

@@ -119,6 +119,30 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
+    public boolean readsPooledGradient(ConvGeometry conv, PoolGeometry pool) {
+        return PooledGradient.supports(pool) && (conv == null || VectorConv.filterGradientOfPooled(conv, pool));
+    }
+
+    @Override
+    public void channelSumsOfPooledGradient(PoolGeometry pool, float[] cells, int cellsOff, float[] dy, int dyOff,
+                                            float[] out, int outOff) {
+        if (!readsPooledGradient(null, pool)) {
+            throw new IllegalArgumentException("no pooled gradient read from cells for " + pool);
+        }
+        VectorReduce.channelSumsOfPooled(pool, cells, cellsOff, dy, dyOff, out, outOff);
+    }
+
+    @Override
+    public void conv2dBackwardFilterOfPooledGradient(ConvGeometry conv, float[] x, int xOff, PoolGeometry pool,
+                                                     float[] cells, int cellsOff, float[] pooledDy, int pooledDyOff,
+                                                     float[] dw, int dwOff) {
+        if (!readsPooledGradient(conv, pool)) {
+            throw new IllegalArgumentException("no pooled gradient read from cells for " + conv + " and " + pool);
+        }
+        VectorConv.backwardFilter(conv, x, xOff, pooledDy, pooledDyOff, pool, cells, cellsOff, dw, dwOff);
+    }
+
+    @Override
     public void conv2dBackwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx,
                                     int dxOff) {
         VectorConv.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);

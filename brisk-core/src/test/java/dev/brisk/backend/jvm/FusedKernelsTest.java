@@ -11,7 +11,9 @@ import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
 import dev.brisk.backend.Kernels.ConvGeometry;
 import dev.brisk.backend.Kernels.PoolGeometry;
+import dev.brisk.backend.ReduceFn;
 import dev.brisk.backend.UnaryFn;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +31,61 @@ class FusedKernelsTest {
     private static final BinaryFn[] GRADIENTS = {BinaryFn.RELU_GRAD, BinaryFn.LEAKY_RELU_GRAD,
         BinaryFn.SIGMOID_GRAD, BinaryFn.TANH_GRAD, BinaryFn.GELU_GRAD};
     private final Random random = new Random(20261203);
+
+    /**
+     * The bias and filter gradients read from a pool's cells and the pooled gradient give the bits of the same
+     * kernels over the routed gradient itself: windows that tile the output and ones that leave a row and a column
+     * over, one and three input channels, 16 and 32 output channels, 1 and 2 threads (whose slots differ, and
+     * split 5 images of 7 rows mid-row).
+     */
+    @Test
+    void gradientsReadFromPoolCellsMatchTheRoutedGradient() {
+        ConvGeometry[] convs = {
+            new ConvGeometry(6, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 26, 26),
+            new ConvGeometry(5, 9, 9, 3, 3, 3, 16, 1, 1, 0, 0, 7, 7),
+            new ConvGeometry(5, 9, 9, 1, 3, 3, 32, 1, 1, 0, 0, 7, 7),
+        };
+        PoolGeometry[] pools = {
+            new PoolGeometry(6, 26, 26, 32, 2, 2, 2, 2, 0, 0, 13, 13),
+            new PoolGeometry(5, 7, 7, 16, 2, 2, 2, 2, 0, 0, 3, 3),
+            new PoolGeometry(5, 7, 7, 32, 2, 2, 2, 2, 0, 0, 3, 3),
+        };
+        withBudgets(() -> {
+            for (int t = 0; t < convs.length; t++) {
+                ConvGeometry g = convs[t];
+                PoolGeometry p = pools[t];
+                assertTrue(VECTOR.readsPooledGradient(g, p), g + " " + p);
+                int convSize = g.batch() * g.outH() * g.outW() * g.outChannels();
+                int poolSize = p.batch() * p.outH() * p.outW() * p.channels();
+                float[] x = uniform(random, 1 + g.batch() * g.height() * g.width() * g.channels(), -1, 1);
+                // Conv outputs with exact zeros and negatives (relu's gate) and ties (the first maximum's cell).
+                float[] h = levels(random, convSize, 4);
+                for (int i = 0; i < convSize; i++) {
+                    h[i] -= 1f;
+                }
+                float[] cells = new float[2 + poolSize];
+                VECTOR.maxPool2d(p, h, 0, new float[poolSize], 0, cells, 2);
+                float[] dy = uniform(random, 3 + poolSize, -1, 1);
+                float[] routed = new float[convSize];
+                VECTOR.maxPool2dBackwardGated(p, cells, 2, dy, 3, BinaryFn.RELU_GRAD, 0f, null, 0, routed, 0);
+                float[] sums = new float[g.outChannels()];
+                VECTOR.reduce(ReduceFn.SUM, routed, 0, new int[] {g.batch(), g.outH(), g.outW(), g.outChannels()},
+                        new boolean[] {true, true, true, false}, sums, 0);
+                float[] sumsFromCells = new float[1 + g.outChannels()];
+                VECTOR.channelSumsOfPooledGradient(p, cells, 2, dy, 3, sumsFromCells, 1);
+                String what = "conv " + g + " pooled " + p;
+                assertArrayEquals(sums, Arrays.copyOfRange(sumsFromCells, 1, sumsFromCells.length),
+                        what + ": channel sums");
+                int k = g.kernelH() * g.kernelW() * g.channels() * g.outChannels();
+                float[] dw = new float[k];
+                VECTOR.conv2dBackwardFilter(g, x, 1, routed, 0, dw, 0);
+                float[] dwFromCells = new float[4 + k];
+                VECTOR.conv2dBackwardFilterOfPooledGradient(g, x, 1, p, cells, 2, dy, 3, dwFromCells, 4);
+                assertArrayEquals(dw, Arrays.copyOfRange(dwFromCells, 4, dwFromCells.length),
+                        what + ": filter gradient");
+            }
+        });
+    }
 
     /**
      * A convolution pooled image by image in cache gives the bits of the two calls, pooled values and cells alike:
@@ -72,8 +129,8 @@ class FusedKernelsTest {
                     float[] actualCells = new float[4 + poolSize];
                     VECTOR.conv2dBiasActivationMaxPool(g, x, 2, w, 1, bias, 0, fn, 0f, p, actual, 3, actualCells, 4);
                     String what = "conv " + g + " pooled " + p + " with " + fn;
-                    assertArrayEquals(expected, java.util.Arrays.copyOfRange(actual, 3, actual.length), what);
-                    assertArrayEquals(expectedCells, java.util.Arrays.copyOfRange(actualCells, 4, actualCells.length),
+                    assertArrayEquals(expected, Arrays.copyOfRange(actual, 3, actual.length), what);
+                    assertArrayEquals(expectedCells, Arrays.copyOfRange(actualCells, 4, actualCells.length),
                             what + ": cells");
                 }
             }

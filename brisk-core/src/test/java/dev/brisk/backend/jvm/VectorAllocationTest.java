@@ -72,6 +72,12 @@ class VectorAllocationTest {
                 () -> k.maxPool2dBackwardGated(pool, p, 0, c, 0, BinaryFn.TANH_GRAD, 0f, c, 0, b, 0));
         calls.put("conv2dBiasActivationMaxPool",
                 () -> k.conv2dBiasActivationMaxPool(conv, a, 0, b, 0, p, 0, UnaryFn.RELU, 0f, pool, c, 0, m, 0));
+        ConvGeometry firstConv = new ConvGeometry(2, 8, 8, 1, 3, 3, 32, 1, 1, 0, 0, 6, 6);
+        PoolGeometry firstPool = new PoolGeometry(2, 6, 6, 32, 2, 2, 2, 2, 0, 0, 3, 3);
+        calls.put("channelSumsOfPooledGradient",
+                () -> k.channelSumsOfPooledGradient(firstPool, p, 0, b, 0, m, 0));
+        calls.put("conv2dBackwardFilterOfPooledGradient",
+                () -> k.conv2dBackwardFilterOfPooledGradient(firstConv, a, 0, firstPool, p, 0, b, 0, v, 0));
         ConvGeometry deep = new ConvGeometry(2, 6, 6, 16, 3, 3, 16, 1, 1, 1, 1, 6, 6);
         PoolGeometry deepPool = new PoolGeometry(2, 6, 6, 16, 2, 2, 2, 2, 0, 0, 3, 3);
         calls.put("conv2dBiasActivationMaxPool through columns",
