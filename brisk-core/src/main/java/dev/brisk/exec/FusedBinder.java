@@ -7,6 +7,7 @@ import dev.brisk.backend.Kernels.PoolGeometry;
 import dev.brisk.backend.UnaryFn;
 import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
@@ -48,6 +49,27 @@ final class FusedBinder {
             case MATMUL -> matmul((MatMulAttrs) a.attrs(), first, second, bias, fn, alpha, out, k);
             default -> throw new IllegalStateException("no fused kernel for " + a);
         };
+    }
+
+    /**
+     * The call in which {@code reader} (a bias gradient's sums or a filter gradient) routes routed chain {@code g}'s
+     * value from the pool's cells and the pooled gradient as it reads it (see {@link Fusion}).
+     */
+    static Instruction bindRoutedReader(Node reader, Fusion.Group g, Tensor out, KernelBinder.Buffers buffers,
+                                        Kernels k) {
+        Node poolGrad = g.anchor();
+        PoolGradAttrs attrs = (PoolGradAttrs) poolGrad.attrs();
+        PoolGeometry p = KernelBinder.poolGeometry(attrs.resultShape(), attrs.pool());
+        Tensor cells = buffers.auxOf(ShapeInference.auxSource(poolGrad));
+        Tensor dy = buffers.valueOf(poolGrad.input(1));
+        if (reader.op() == OpType.REDUCE) {
+            return () -> k.channelSumsOfPooledGradient(p, cells.data(), cells.offset(), dy.data(), dy.offset(),
+                    out.data(), out.offset());
+        }
+        Tensor x = buffers.valueOf(reader.input(0));
+        ConvGeometry cg = KernelBinder.convGeometry(x.shape(), reader.shape(), ((ConvGradAttrs) reader.attrs()).conv());
+        return () -> k.conv2dBackwardFilterOfPooledGradient(cg, x.data(), x.offset(), p, cells.data(),
+                cells.offset(), dy.data(), dy.offset(), out.data(), out.offset());
     }
 
     private static Instruction conv(ConvAttrs attrs, Tensor x, Tensor w, Tensor bias, UnaryFn fn, float alpha,

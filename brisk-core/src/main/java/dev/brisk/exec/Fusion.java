@@ -2,13 +2,19 @@ package dev.brisk.exec;
 
 import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
+import dev.brisk.backend.Kernels.PoolGeometry;
+import dev.brisk.backend.ReduceFn;
 import dev.brisk.backend.UnaryFn;
 import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.PoolGradAttrs;
+import dev.brisk.ops.ReduceAttrs;
+import dev.brisk.ops.ShapeInference;
 import dev.brisk.ops.UnaryAttrs;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -26,7 +32,11 @@ import java.util.Map;
  *       needs that output: its pooling gradient reads the pool's cells, and a relu gradient gating that gradient
  *       reads them too (see {@link #gatedByCells}), so the output is never written;</li>
  *   <li>max pooling's gradient, then the gradient of the activation before it, as
- *       {@link dev.brisk.backend.Kernels#maxPool2dBackwardGated}.</li>
+ *       {@link dev.brisk.backend.Kernels#maxPool2dBackwardGated}; when that is relu's gradient decided by the
+ *       pool's cells and its only readers are a convolution's filter gradient and the per-channel sums of a bias
+ *       gradient that the backend can read straight from the cells and the pooled gradient
+ *       ({@link Kernels#readsPooledGradient}), the chain is made by no call at all: each reader routes the
+ *       gradient itself as it reads it (a first convolution's 11 MB gradient in W2 is never written).</li>
  * </ul>
  * A node is folded into the next one only when that is its one reader and it is not an output, so its value is
  * never needed (relu's gradient reads relu's output, not its input, so that a relu's input can be folded away too:
@@ -54,6 +64,17 @@ final class Fusion {
 
         /** The node that names this chain in profiles: the anchor's op, with every node listed in its attributes. */
         Node describe() {
+            return describe(nodes);
+        }
+
+        /** The node naming the call in which {@code reader} routes this chain's value from the pool's cells. */
+        Node describeReadBy(Node reader) {
+            List<Node> parts = new ArrayList<>(nodes);
+            parts.add(reader);
+            return describe(parts);
+        }
+
+        private static Node describe(List<Node> nodes) {
             List<Node> inputs = new ArrayList<>();
             for (Node n : nodes) {
                 for (Node in : n.inputs()) {
@@ -62,12 +83,17 @@ final class Fusion {
                     }
                 }
             }
-            Node a = anchor();
-            return new Node(a.id(), a.op(), new FusedAttrs(nodes), inputs, last().shape(), a.scope(), null);
+            Node a = nodes.get(0);
+            Node last = nodes.get(nodes.size() - 1);
+            return new Node(a.id(), a.op(), new FusedAttrs(nodes), inputs, last.shape(), a.scope(), null);
         }
     }
 
     private final Map<Node, Group> groupOf = new IdentityHashMap<>();
+    /** The readers of a routed pooling gradient, each with the chain it reads from the pool's cells. */
+    private final Map<Node, Group> routedFor = new IdentityHashMap<>();
+    /** Each routed chain's reader that runs last, where the chain's inputs must still be alive. */
+    private final Map<Group, Node> lastReader = new IdentityHashMap<>();
 
     private Fusion() {
     }
@@ -125,7 +151,58 @@ final class Fusion {
                 }
             }
         }
+        for (Group g : new ArrayList<>(f.groupOf.values())) {
+            if (g.anchor().op() == OpType.MAX_POOL_GRAD && !f.lastReader.containsKey(g)) {
+                f.routeToReaders(g, readers, kept, kernels);
+            }
+        }
         return f;
+    }
+
+    /**
+     * Lets the readers of gated pooling gradient {@code g} route it from the pool's cells themselves, if every one
+     * of them can: a bias gradient (the sum over all axes but the channels) or a convolution's filter gradient
+     * taking it as dy. The chain's inputs (the cells and the pooled gradient) are not variables, so the readers may
+     * run after updates.
+     */
+    private void routeToReaders(Group g, List<List<Node>> readers, boolean[] kept, Kernels kernels) {
+        Node routed = g.last();
+        List<Node> users = readers.get(routed.id());
+        if (!gatedByCells(g) || kept[routed.id()] || users.isEmpty()) {
+            return;
+        }
+        PoolGradAttrs attrs = (PoolGradAttrs) g.anchor().attrs();
+        PoolGeometry pool = KernelBinder.poolGeometry(attrs.resultShape(), attrs.pool());
+        Node last = null;
+        for (Node r : users) {
+            boolean reads = switch (r.op()) {
+                case REDUCE -> r.input(0) == routed && sumsChannels((ReduceAttrs) r.attrs(), routed.shape().rank())
+                        && kernels.readsPooledGradient(null, pool);
+                case CONV2D_GRAD_FILTER -> r.input(1) == routed && r.input(0) != routed
+                        && kernels.readsPooledGradient(KernelBinder.convGeometry(r.input(0).shape(), r.shape(),
+                                ((ConvGradAttrs) r.attrs()).conv()), pool);
+                default -> false;
+            };
+            if (!reads) {
+                return;
+            }
+            last = last == null || r.id() > last.id() ? r : last;
+        }
+        for (Node r : users) {
+            routedFor.put(r, g);
+        }
+        lastReader.put(g, last);
+    }
+
+    /** True for a sum over every axis but the last (a bias gradient). */
+    private static boolean sumsChannels(ReduceAttrs a, int rank) {
+        boolean[] mask = ShapeInference.reduceMask(rank, a.axes());
+        for (int d = 0; d < rank; d++) {
+            if (mask[d] != (d < rank - 1)) {
+                return false;
+            }
+        }
+        return a.fn() == ReduceFn.SUM;
     }
 
     /**
@@ -219,22 +296,30 @@ final class Fusion {
         }
     }
 
-    /** True for a node whose work is done by a later node's fused call (it gets no buffer and no call). */
+    /**
+     * True for a node whose work is done by a later node's fused call, or by the readers of a routed chain (it
+     * gets no buffer and no call).
+     */
     boolean absorbed(Node n) {
         Group g = groupOf.get(n);
-        return g != null && g.last() != n;
+        return g != null && (g.last() != n || lastReader.containsKey(g));
     }
 
-    /** The chain that {@code n} ends, or null. */
+    /** The chain that {@code n} ends and whose call makes it, or null. */
     Group endedBy(Node n) {
         Group g = groupOf.get(n);
-        return g != null && g.last() == n ? g : null;
+        return g != null && g.last() == n && !lastReader.containsKey(g) ? g : null;
     }
 
-    /** Where the work of {@code n} runs: at the last node of its chain. */
+    /** The routed pooling gradient chain that reader {@code n} reads from the pool's cells, or null. */
+    Group routedFor(Node n) {
+        return routedFor.get(n);
+    }
+
+    /** Where the work of {@code n} runs: at the last node of its chain, or at a routed chain's last reader. */
     Node runsAt(Node n) {
         Group g = groupOf.get(n);
-        return g == null ? n : g.last();
+        return g == null ? n : lastReader.getOrDefault(g, g.last());
     }
 
 }

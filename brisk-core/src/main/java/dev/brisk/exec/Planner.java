@@ -119,11 +119,13 @@ public final class Planner {
             }
             values.put(n, out);
             Fusion.Group chain = fusion.endedBy(n);
+            Fusion.Group routed = fusion.routedFor(n);
             Instruction instruction = chain != null ? FusedBinder.bind(chain, out, buffers, kernels)
+                    : routed != null ? FusedBinder.bindRoutedReader(n, routed, out, buffers, kernels)
                     : KernelBinder.bind(n, out, buffers, kernels);
             if (instruction != null) {
                 code.add(instruction);
-                codeNodes.add(chain != null ? chain.describe() : n);
+                codeNodes.add(chain != null ? chain.describe() : routed != null ? routed.describeReadBy(n) : n);
                 codeOutputs.add(out);
             }
             for (Node dead : releaseAt.get(n.id())) {

@@ -48,6 +48,25 @@ class FusionTest {
         return new Net(g, x, w, b, v, z, loss, outputs);
     }
 
+    /**
+     * A first layer: conv (one input channel, 32 filters) + bias + relu, max pooling, a dense layer; the outputs
+     * are the loss and the gradients of the weights only, as in training (none for the image).
+     */
+    private static Net firstLayer(Kernels k) {
+        Graph g = Graph.symbolic(k);
+        Node x = g.input("x", Shape.of(3, 8, 8, 1));
+        Node w = g.input("w", Shape.of(3, 3, 1, 32));
+        Node b = g.input("b", Shape.of(32));
+        Node v = g.input("v", Shape.of(288, 3));
+        Node z = g.add(g.conv2d(x, w, 1, 1, false), b);
+        Node p = g.maxPool(g.unary(UnaryFn.RELU, 0f, z), new PoolAttrs(2, 2, 2, 2, false));
+        Node logits = g.matmul(g.reshape(p, Shape.of(3, 288)), v);
+        Node loss = g.sumAll(g.mul(logits, logits));
+        List<Node> outputs = new ArrayList<>(List.of(loss));
+        outputs.addAll(Autodiff.gradients(g, loss, List.of(w, b, v)));
+        return new Net(g, x, w, b, v, z, loss, outputs);
+    }
+
     private static List<float[]> run(Plan plan, Net net) {
         SplittableRandom r = new SplittableRandom(5);
         for (Node in : List.of(net.x(), net.w(), net.b(), net.v())) {
@@ -106,6 +125,33 @@ class FusionTest {
                     fn + ": " + names);
             assertTrue(pooled ? fused.plannedFloats() < plain.plannedFloats()
                     : fused.plannedFloats() <= plain.plannedFloats(), fn + ": " + fused.plannedFloats());
+        }
+    }
+
+    /**
+     * Where the backend reads a pooling's gradient from the pool's cells, a first convolution's bias and filter
+     * gradients route it themselves: no call makes it and no buffer holds it, with the same bits.
+     */
+    @Test
+    void aFirstConvolutionsGradientsRouteThePooledGradientThemselves() {
+        Net net = firstLayer(k);
+        Plan fused = Planner.compile(net.g().nodes(), net.outputs(), k, true);
+        Plan plain = Planner.compile(net.g().nodes(), net.outputs(), k, false);
+        List<float[]> expected = run(plain, net);
+        List<float[]> actual = run(fused, net);
+        for (int i = 0; i < expected.size(); i++) {
+            assertArrayEquals(expected.get(i), actual.get(i), "output " + i);
+        }
+        boolean routes = k.readsPooledGradient(
+                KernelBinder.convGeometry(net.x().shape(), net.w().shape(), new ConvAttrs(1, 1, false)),
+                KernelBinder.poolGeometry(net.z().shape(), new PoolAttrs(2, 2, 2, 2, false)));
+        List<String> names = fusedNames(fused);
+        assertEquals(routes, names.contains("MAX_POOL_GRAD+BINARY+REDUCE"), names.toString());
+        assertEquals(routes, names.contains("MAX_POOL_GRAD+BINARY+CONV2D_GRAD_FILTER"), names.toString());
+        assertEquals(!routes, names.contains("MAX_POOL_GRAD+BINARY"), names.toString());
+        if (routes) {
+            // The pooling gradient's call and its 3x6x6x32 buffer are gone.
+            assertTrue(fused.plannedFloats() <= plain.plannedFloats() - 3 * 6 * 6 * 32, names.toString());
         }
     }
 
