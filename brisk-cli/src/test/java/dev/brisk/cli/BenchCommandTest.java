@@ -38,7 +38,8 @@ class BenchCommandTest {
         }
         String steal = "(\\d+\\.\\d%|-)";
         String jit = "\\d+\\.\\d%";
-        assertTrue(out.lines().anyMatch(l -> l.matches("workload +mode .* first_step_ms +jit +steal")), "header: " + out);
+        assertTrue(out.lines().anyMatch(l -> l.matches("workload +mode .* first_step_ms +jit +steal")),
+                "header: " + out);
         assertTrue(out.lines().anyMatch(l -> l.matches("w1 +compiled +1 +\\d+ .* " + jit + " +" + steal)),
                 "table row for compiled");
         assertTrue(out.lines().anyMatch(l -> l.matches("w1 +eager +1 +\\d+ .* " + jit + " +" + steal)),

@@ -129,7 +129,7 @@ public final class VectorKernels implements Kernels {
         if (!readsPooledGradient(null, pool)) {
             throw new IllegalArgumentException("no pooled gradient read from cells for " + pool);
         }
-        VectorReduce.channelSumsOfPooled(pool, cells, cellsOff, dy, dyOff, out, outOff);
+        PooledChannelSums.sums(pool, cells, cellsOff, dy, dyOff, out, outOff);
     }
 
     @Override
