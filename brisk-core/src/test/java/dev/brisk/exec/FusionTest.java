@@ -30,22 +30,7 @@ class FusionTest {
     }
 
     private static Net net(Kernels k, UnaryFn activation, boolean keepPreActivation) {
-        Graph g = Graph.symbolic(k);
-        Node x = g.input("x", Shape.of(3, 8, 8, 2));
-        Node w = g.input("w", Shape.of(3, 3, 2, 5));
-        Node b = g.input("b", Shape.of(5));
-        Node v = g.input("v", Shape.of(45, 3));
-        Node z = g.add(g.conv2d(x, w, 1, 1, false), b);
-        Node y = g.unary(activation, 0.1f, z);
-        Node p = g.maxPool(y, new PoolAttrs(2, 2, 2, 2, false));
-        Node logits = g.matmul(g.reshape(p, Shape.of(3, 45)), v);
-        Node loss = g.sumAll(g.mul(logits, logits));
-        List<Node> outputs = new ArrayList<>(List.of(loss));
-        outputs.addAll(Autodiff.gradients(g, loss, List.of(x, w, b, v)));
-        if (keepPreActivation) {
-            outputs.add(z);
-        }
-        return new Net(g, x, w, b, v, z, loss, outputs);
+        return net(k, 2, 5, activation, keepPreActivation, true);
     }
 
     /**
@@ -53,17 +38,26 @@ class FusionTest {
      * are the loss and the gradients of the weights only, as in training (none for the image).
      */
     private static Net firstLayer(Kernels k) {
+        return net(k, 1, 32, UnaryFn.RELU, false, false);
+    }
+
+    private static Net net(Kernels k, int channels, int filters, UnaryFn activation, boolean keepPreActivation,
+                           boolean imageGradient) {
         Graph g = Graph.symbolic(k);
-        Node x = g.input("x", Shape.of(3, 8, 8, 1));
-        Node w = g.input("w", Shape.of(3, 3, 1, 32));
-        Node b = g.input("b", Shape.of(32));
-        Node v = g.input("v", Shape.of(288, 3));
+        Node x = g.input("x", Shape.of(3, 8, 8, channels));
+        Node w = g.input("w", Shape.of(3, 3, channels, filters));
+        Node b = g.input("b", Shape.of(filters));
+        Node v = g.input("v", Shape.of(9 * filters, 3));
         Node z = g.add(g.conv2d(x, w, 1, 1, false), b);
-        Node p = g.maxPool(g.unary(UnaryFn.RELU, 0f, z), new PoolAttrs(2, 2, 2, 2, false));
-        Node logits = g.matmul(g.reshape(p, Shape.of(3, 288)), v);
+        Node y = g.unary(activation, 0.1f, z);
+        Node p = g.maxPool(y, new PoolAttrs(2, 2, 2, 2, false));
+        Node logits = g.matmul(g.reshape(p, Shape.of(3, 9 * filters)), v);
         Node loss = g.sumAll(g.mul(logits, logits));
         List<Node> outputs = new ArrayList<>(List.of(loss));
-        outputs.addAll(Autodiff.gradients(g, loss, List.of(w, b, v)));
+        outputs.addAll(Autodiff.gradients(g, loss, imageGradient ? List.of(x, w, b, v) : List.of(w, b, v)));
+        if (keepPreActivation) {
+            outputs.add(z);
+        }
         return new Net(g, x, w, b, v, z, loss, outputs);
     }
 

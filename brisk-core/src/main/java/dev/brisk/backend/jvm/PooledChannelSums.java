@@ -80,10 +80,12 @@ final class PooledChannelSums {
         int n = t0 / (p.width() * p.height());
         for (int t = t0; t < t1; ) {
             int count = Math.min(t1 - t, p.width() - w);
-            if (w == 0 && count == p.width() && inner == 2 * L) {
-                // Whole rows, two vectors of channels: the sums stay in registers across them.
+            if (w == 0 && count == p.width() && inner % (2 * L) == 0) {
+                // Whole rows, two vectors of channels at a time: the sums stay in registers across the rows.
                 int rows = (t1 - t) / p.width();
-                wholeRowSums2(p, cells, cellsOff, dy, dyOff, n, h, rows, dst, d);
+                for (int j = 0; j < inner; j += 2 * L) {
+                    wholeRowSums2(p, cells, cellsOff + j, dy, dyOff + j, n, h, rows, dst, d + j);
+                }
                 t += rows * p.width();
                 h += rows;
                 n += h / p.height();
@@ -91,12 +93,8 @@ final class PooledChannelSums {
                 continue;
             }
             int windows = PooledGradient.windows(p, n, h, w, count, index, first, p.width());
-            int j = 0;
-            for (; j + 2 * L <= inner; j += 2 * L) {
-                windowSums2(cells, cellsOff + j, dy, dyOff + j, index, first, p.width(), windows, dst, d + j);
-            }
-            for (; j < inner; j += L) {
-                windowSums1(cells, cellsOff + j, dy, dyOff + j, index, first, p.width(), windows, dst, d + j);
+            for (int j = 0; j < inner; j += L) {
+                windowSums(cells, cellsOff + j, dy, dyOff + j, index, first, p.width(), windows, dst, d + j);
             }
             t += count;
             w = 0;
@@ -108,8 +106,8 @@ final class PooledChannelSums {
     }
 
     /**
-     * {@link #pooledRowSums} over {@code rows} whole rows from row {@code h} of image {@code n}, for two vectors of
-     * channels (all of them): each row's windows take the lanes whose cell lies in that row of the window.
+     * {@link #pooledRowSums} over {@code rows} whole rows from row {@code h} of image {@code n}, for the two vectors
+     * of channels at the offsets given: each row's windows take the lanes whose cell lies in that row of the window.
      */
     private static void wholeRowSums2(PoolGeometry p, float[] cells, int cellsOff, float[] dy, int dyOff, int n,
                                       int h, int rows, float[] dst, int d) {
@@ -148,30 +146,10 @@ final class PooledChannelSums {
     }
 
     /**
-     * Two vectors of {@link #pooledRowSums} over one row's {@code windows}: window i takes the lanes whose cell is
+     * One vector of {@link #pooledRowSums} over one row's {@code windows}: window i takes the lanes whose cell is
      * from {@code bounds[i]} to {@code bounds[last + i]}.
      */
-    private static void windowSums2(float[] cells, int cellsOff, float[] dy, int dyOff, int[] index, float[] bounds,
-                                    int last, int windows, float[] dst, int d) {
-        FloatVector s0 = FloatVector.fromArray(S, dst, d);
-        FloatVector s1 = FloatVector.fromArray(S, dst, d + L);
-        for (int i = 0; i < windows; i++) {
-            int at = index[i];
-            float lo = bounds[i];
-            float hi = bounds[last + i];
-            FloatVector c0 = FloatVector.fromArray(S, cells, cellsOff + at);
-            FloatVector c1 = FloatVector.fromArray(S, cells, cellsOff + at + L);
-            s0 = s0.add(FloatVector.fromArray(S, dy, dyOff + at),
-                    c0.compare(VectorOperators.GE, lo).and(c0.compare(VectorOperators.LE, hi)));
-            s1 = s1.add(FloatVector.fromArray(S, dy, dyOff + at + L),
-                    c1.compare(VectorOperators.GE, lo).and(c1.compare(VectorOperators.LE, hi)));
-        }
-        s0.intoArray(dst, d);
-        s1.intoArray(dst, d + L);
-    }
-
-    /** One vector of {@link #pooledRowSums} over one row's {@code windows}. */
-    private static void windowSums1(float[] cells, int cellsOff, float[] dy, int dyOff, int[] index, float[] bounds,
+    private static void windowSums(float[] cells, int cellsOff, float[] dy, int dyOff, int[] index, float[] bounds,
                                     int last, int windows, float[] dst, int d) {
         FloatVector s0 = FloatVector.fromArray(S, dst, d);
         for (int i = 0; i < windows; i++) {
