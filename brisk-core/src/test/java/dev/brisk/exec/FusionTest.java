@@ -78,6 +78,22 @@ class FusionTest {
         return out;
     }
 
+    /** A network's plan with and without fusion. */
+    private record Plans(Plan fused, Plan plain) {
+    }
+
+    /** Both plans of {@code net}, after checking that they compute the same bits. */
+    private Plans compiledBothWays(Net net, String what) {
+        Plan fused = Planner.compile(net.g().nodes(), net.outputs(), k, true);
+        Plan plain = Planner.compile(net.g().nodes(), net.outputs(), k, false);
+        List<float[]> expected = run(plain, net);
+        List<float[]> actual = run(fused, net);
+        for (int i = 0; i < expected.size(); i++) {
+            assertArrayEquals(expected.get(i), actual.get(i), what + ": output " + i);
+        }
+        return new Plans(fused, plain);
+    }
+
     private static List<String> fusedNames(Plan plan) {
         List<String> names = new ArrayList<>();
         for (Node n : plan.instructionNodes()) {
@@ -96,13 +112,9 @@ class FusionTest {
     void fusedPlanGivesTheSameBitsWithFewerCalls() {
         for (UnaryFn fn : new UnaryFn[] {UnaryFn.RELU, UnaryFn.TANH, UnaryFn.LEAKY_RELU, UnaryFn.GELU}) {
             Net net = net(k, fn, false);
-            Plan fused = Planner.compile(net.g().nodes(), net.outputs(), k, true);
-            Plan plain = Planner.compile(net.g().nodes(), net.outputs(), k, false);
-            List<float[]> expected = run(plain, net);
-            List<float[]> actual = run(fused, net);
-            for (int i = 0; i < expected.size(); i++) {
-                assertArrayEquals(expected.get(i), actual.get(i), fn + ": output " + i);
-            }
+            Plans plans = compiledBothWays(net, fn.toString());
+            Plan fused = plans.fused();
+            Plan plain = plans.plain();
             // The gradients of leaky relu and gelu read the activation's input, which must then be kept: the
             // chain stops before the activation. Relu's gradient can read its output instead; tanh's does.
             boolean wholeChain = fn == UnaryFn.RELU || fn == UnaryFn.TANH;
@@ -129,13 +141,8 @@ class FusionTest {
     @Test
     void aFirstConvolutionsGradientsRouteThePooledGradientThemselves() {
         Net net = firstLayer(k);
-        Plan fused = Planner.compile(net.g().nodes(), net.outputs(), k, true);
-        Plan plain = Planner.compile(net.g().nodes(), net.outputs(), k, false);
-        List<float[]> expected = run(plain, net);
-        List<float[]> actual = run(fused, net);
-        for (int i = 0; i < expected.size(); i++) {
-            assertArrayEquals(expected.get(i), actual.get(i), "output " + i);
-        }
+        Plans plans = compiledBothWays(net, "first layer");
+        Plan fused = plans.fused();
         boolean routes = k.readsPooledGradient(
                 KernelBinder.convGeometry(net.x().shape(), net.w().shape(), new ConvAttrs(1, 1, false)),
                 KernelBinder.poolGeometry(net.z().shape(), new PoolAttrs(2, 2, 2, 2, false)));
@@ -145,20 +152,14 @@ class FusionTest {
         assertEquals(!routes, names.contains("MAX_POOL_GRAD+BINARY"), names.toString());
         if (routes) {
             // The pooling gradient's call and its 3x6x6x32 buffer are gone.
-            assertTrue(fused.plannedFloats() <= plain.plannedFloats() - 3 * 6 * 6 * 32, names.toString());
+            assertTrue(fused.plannedFloats() <= plans.plain().plannedFloats() - 3 * 6 * 6 * 32, names.toString());
         }
     }
 
     @Test
     void anOutputIsNeverFoldedAway() {
         Net net = net(k, UnaryFn.RELU, true);
-        Plan fused = Planner.compile(net.g().nodes(), net.outputs(), k, true);
-        Plan plain = Planner.compile(net.g().nodes(), net.outputs(), k, false);
-        List<float[]> expected = run(plain, net);
-        List<float[]> actual = run(fused, net);
-        for (int i = 0; i < expected.size(); i++) {
-            assertArrayEquals(expected.get(i), actual.get(i), "output " + i);
-        }
+        Plan fused = compiledBothWays(net, "pre-activation kept").fused();
         // The pre-activation is kept, so the chain stops at the bias add and relu runs on its own.
         List<String> names = fusedNames(fused);
         assertTrue(names.contains("CONV2D+BINARY"), names.toString());
