@@ -31,6 +31,11 @@ final class VectorDirectConv {
     private static final long PARALLEL_MIN_MACS = 1L << 17;
     /** Adjacent output pixels computed together. */
     private static final int PIXELS = 4;
+    /**
+     * Whether twice {@link #PIXELS} pixels of two vectors of channels are computed together ({@link #pixels8x2}):
+     * sixteen accumulators, which need the 32 registers of 512-bit vectors.
+     */
+    private static final boolean WIDE = S.vectorBitSize() >= 512;
 
     private VectorDirectConv() {
     }
@@ -139,7 +144,16 @@ final class VectorDirectConv {
                 }
                 int base = xOff + ((n * g.height() + ih0) * g.width() + ow * g.strideW() - g.padLeft()) * c;
                 if (owHi - ow >= PIXELS) {
-                    for (int o = ow; o < owHi; o += PIXELS) {
+                    int o = ow;
+                    if (WIDE && oc % (2 * L) == 0) {
+                        for (; o + 2 * PIXELS <= owHi; o += 2 * PIXELS) {
+                            for (int j = 0; j < oc; j += 2 * L) {
+                                pixels8x2(x, base + (o - ow) * pixelStep, taps, k, pixelStep, w, wOff + j, oc, bias,
+                                        biasOff + j, relu, y, yRow + o * oc + j);
+                            }
+                        }
+                    }
+                    for (; o < owHi; o += PIXELS) {
                         // The last block ends at owHi, recomputing a few pixels (same bits) rather than leaving
                         // them to the slower single-pixel path.
                         int start = Math.min(o, owHi - PIXELS);
@@ -197,6 +211,113 @@ final class VectorDirectConv {
         for (; j < oc; j += L) {
             pixels1(x, base, taps, k, pixelStep, w, wOff + j, oc, bias, biasOff + j, relu, y, yi + j, oc - j);
         }
+    }
+
+    /**
+     * Eight pixels x two vectors of channels: each weight load serves sixteen FMAs, and the call's fixed work (bias,
+     * relu, stores) is spread over twice the pixels of {@link #pixels2}. Each lane's chain is the same.
+     */
+    private static void pixels8x2(float[] x, int base, int[] taps, int k, int pixelStep, float[] w, int wi, int oc,
+                                  float[] bias, int bi, boolean relu, float[] y, int yi) {
+        FloatVector a00 = FloatVector.zero(S);
+        FloatVector a01 = a00;
+        FloatVector a10 = a00;
+        FloatVector a11 = a00;
+        FloatVector a20 = a00;
+        FloatVector a21 = a00;
+        FloatVector a30 = a00;
+        FloatVector a31 = a00;
+        FloatVector a40 = a00;
+        FloatVector a41 = a00;
+        FloatVector a50 = a00;
+        FloatVector a51 = a00;
+        FloatVector a60 = a00;
+        FloatVector a61 = a00;
+        FloatVector a70 = a00;
+        FloatVector a71 = a00;
+        for (int p = 0; p < k; p++, wi += oc) {
+            int s = base + taps[p];
+            FloatVector w0 = FloatVector.fromArray(S, w, wi);
+            FloatVector w1 = FloatVector.fromArray(S, w, wi + L);
+            FloatVector v = FloatVector.broadcast(S, x[s]);
+            a00 = v.fma(w0, a00);
+            a01 = v.fma(w1, a01);
+            v = FloatVector.broadcast(S, x[s + pixelStep]);
+            a10 = v.fma(w0, a10);
+            a11 = v.fma(w1, a11);
+            v = FloatVector.broadcast(S, x[s + 2 * pixelStep]);
+            a20 = v.fma(w0, a20);
+            a21 = v.fma(w1, a21);
+            v = FloatVector.broadcast(S, x[s + 3 * pixelStep]);
+            a30 = v.fma(w0, a30);
+            a31 = v.fma(w1, a31);
+            v = FloatVector.broadcast(S, x[s + 4 * pixelStep]);
+            a40 = v.fma(w0, a40);
+            a41 = v.fma(w1, a41);
+            v = FloatVector.broadcast(S, x[s + 5 * pixelStep]);
+            a50 = v.fma(w0, a50);
+            a51 = v.fma(w1, a51);
+            v = FloatVector.broadcast(S, x[s + 6 * pixelStep]);
+            a60 = v.fma(w0, a60);
+            a61 = v.fma(w1, a61);
+            v = FloatVector.broadcast(S, x[s + 7 * pixelStep]);
+            a70 = v.fma(w0, a70);
+            a71 = v.fma(w1, a71);
+        }
+        if (bias != null) {
+            FloatVector b0 = FloatVector.fromArray(S, bias, bi);
+            FloatVector b1 = FloatVector.fromArray(S, bias, bi + L);
+            a00 = a00.add(b0);
+            a01 = a01.add(b1);
+            a10 = a10.add(b0);
+            a11 = a11.add(b1);
+            a20 = a20.add(b0);
+            a21 = a21.add(b1);
+            a30 = a30.add(b0);
+            a31 = a31.add(b1);
+            a40 = a40.add(b0);
+            a41 = a41.add(b1);
+            a50 = a50.add(b0);
+            a51 = a51.add(b1);
+            a60 = a60.add(b0);
+            a61 = a61.add(b1);
+            a70 = a70.add(b0);
+            a71 = a71.add(b1);
+        }
+        if (relu) {
+            a00 = a00.max(0f);
+            a01 = a01.max(0f);
+            a10 = a10.max(0f);
+            a11 = a11.max(0f);
+            a20 = a20.max(0f);
+            a21 = a21.max(0f);
+            a30 = a30.max(0f);
+            a31 = a31.max(0f);
+            a40 = a40.max(0f);
+            a41 = a41.max(0f);
+            a50 = a50.max(0f);
+            a51 = a51.max(0f);
+            a60 = a60.max(0f);
+            a61 = a61.max(0f);
+            a70 = a70.max(0f);
+            a71 = a71.max(0f);
+        }
+        a00.intoArray(y, yi);
+        a01.intoArray(y, yi + L);
+        a10.intoArray(y, yi + oc);
+        a11.intoArray(y, yi + oc + L);
+        a20.intoArray(y, yi + 2 * oc);
+        a21.intoArray(y, yi + 2 * oc + L);
+        a30.intoArray(y, yi + 3 * oc);
+        a31.intoArray(y, yi + 3 * oc + L);
+        a40.intoArray(y, yi + 4 * oc);
+        a41.intoArray(y, yi + 4 * oc + L);
+        a50.intoArray(y, yi + 5 * oc);
+        a51.intoArray(y, yi + 5 * oc + L);
+        a60.intoArray(y, yi + 6 * oc);
+        a61.intoArray(y, yi + 6 * oc + L);
+        a70.intoArray(y, yi + 7 * oc);
+        a71.intoArray(y, yi + 7 * oc + L);
     }
 
     /** Four pixels x two vectors of channels. */

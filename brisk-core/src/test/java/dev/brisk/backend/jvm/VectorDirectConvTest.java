@@ -38,6 +38,8 @@ class VectorDirectConvTest {
             geometry(3, 9, 11, 8, 3, 3, 40, 1, 1, 1, 1, 1, 1),
             geometry(1, 15, 15, 10, 3, 3, 64, 2, 2, 0, 0, 0, 0),
             geometry(128, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 0, 0),
+            // Blocks of eight pixels (512-bit vectors): two pairs of vectors of channels, a stride over three.
+            geometry(2, 21, 23, 3, 3, 3, 64, 2, 2, 1, 1, 1, 1),
         };
         withBudgets(() -> {
             for (ConvGeometry g : convs) {
