@@ -151,8 +151,9 @@ final class Fusion {
                 }
             }
         }
-        for (Group g : new ArrayList<>(f.groupOf.values())) {
-            if (g.anchor().op() == OpType.MAX_POOL_GRAD && !f.lastReader.containsKey(g)) {
+        for (Node n : nodes) {
+            Group g = f.groupOf.get(n);
+            if (g != null && g.anchor() == n && n.op() == OpType.MAX_POOL_GRAD) {
                 f.routeToReaders(g, readers, kept, kernels);
             }
         }

@@ -10,7 +10,9 @@ import jdk.incubator.vector.VectorSpecies;
  * first convolution). For windows that neither overlap nor pad, a pixel's value is what {@link VectorPool}'s
  * backward pass gated by the cells stores: {@code 0 + dy} of its window where the window's cell record names this
  * pixel (a maximum above zero), {@code +0} elsewhere and for pixels that no window covers. The kernels compute it a
- * vector of channels at a time as {@code zero.add(dy, cells == cell)}, from the positions {@link #locate} gives.
+ * vector of channels at a time as {@code zero.add(dy, cells == cell)}, from the positions {@link #locate} gives,
+ * or as a masked load of dy where it only feeds FMA chains or sums that start from {@code +0}: those never hold
+ * -0, so a -0 where {@code 0 + dy} would give +0 changes no bit.
  */
 final class PooledGradient {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
