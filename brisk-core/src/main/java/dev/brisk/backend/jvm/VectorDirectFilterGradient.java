@@ -94,7 +94,9 @@ final class VectorDirectFilterGradient {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         int pixelStep = g.strideW() * g.channels();
-        boolean taps3x3 = g.kernelH() == 3 && g.kernelW() == 3 && g.channels() == 1 && g.strideW() == 1;
+        // Eighteen accumulators (pooledTaps3x3) need the 32 registers of 512-bit vectors.
+        boolean taps3x3 = g.kernelH() == 3 && g.kernelW() == 3 && g.channels() == 1 && g.strideW() == 1
+                && S.vectorBitSize() >= 512;
         for (int r = from; r < to; ) {
             int ow = r % g.outW();
             int oh = r / g.outW() % g.outH();
