@@ -44,10 +44,13 @@ class FusedKernelsTest {
             new ConvGeometry(6, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 26, 26),
             new ConvGeometry(5, 9, 9, 3, 3, 3, 16, 1, 1, 0, 0, 7, 7),
             new ConvGeometry(5, 9, 9, 1, 3, 3, 32, 1, 1, 0, 0, 7, 7),
+            // Three input channels and two vectors of filters: three taps at a time, not the nine-tap loop.
+            new ConvGeometry(5, 9, 9, 3, 3, 3, 32, 1, 1, 0, 0, 7, 7),
         };
         PoolGeometry[] pools = {
             new PoolGeometry(6, 26, 26, 32, 2, 2, 2, 2, 0, 0, 13, 13),
             new PoolGeometry(5, 7, 7, 16, 2, 2, 2, 2, 0, 0, 3, 3),
+            new PoolGeometry(5, 7, 7, 32, 2, 2, 2, 2, 0, 0, 3, 3),
             new PoolGeometry(5, 7, 7, 32, 2, 2, 2, 2, 0, 0, 3, 3),
         };
         withBudgets(() -> {
