@@ -330,21 +330,35 @@ final class VectorGemm {
             c50 = a5.fma(b0, c50);
             c51 = a5.fma(b1, c51);
         }
-        storeRow(c, ci, add, c00, c01);
-        storeRow(c, ci + ldc, add, c10, c11);
-        storeRow(c, ci + 2 * ldc, add, c20, c21);
-        storeRow(c, ci + 3 * ldc, add, c30, c31);
-        storeRow(c, ci + 4 * ldc, add, c40, c41);
-        storeRow(c, ci + 5 * ldc, add, c50, c51);
-    }
-
-    private static void storeRow(float[] c, int ci, boolean add, FloatVector v0, FloatVector v1) {
+        // Stored here rather than by a helper taking the accumulators as FloatVector parameters: there C2 knows
+        // their class only from the type profile of the JDK's shared vector methods, which the 256-bit vectors of
+        // Transpose8 pollute, and in some JVMs it then compiled the adds as calls into the Java fallback.
         if (add) {
-            v0 = v0.add(FloatVector.fromArray(S, c, ci));
-            v1 = v1.add(FloatVector.fromArray(S, c, ci + L));
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+            c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc));
+            c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc));
+            c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc));
+            c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L));
         }
-        v0.intoArray(c, ci);
-        v1.intoArray(c, ci + L);
+        c00.intoArray(c, ci);
+        c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc);
+        c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc);
+        c21.intoArray(c, ci + 2 * ldc + L);
+        c30.intoArray(c, ci + 3 * ldc);
+        c31.intoArray(c, ci + 3 * ldc + L);
+        c40.intoArray(c, ci + 4 * ldc);
+        c41.intoArray(c, ci + 4 * ldc + L);
+        c50.intoArray(c, ci + 5 * ldc);
+        c51.intoArray(c, ci + 5 * ldc + L);
     }
 
     private static void mergeTile(float[] tile, int rows, int cols, float[] c, int ci, int ldc, boolean add) {
