@@ -33,10 +33,12 @@ final class VectorGemm {
     /** Below this many multiply-adds a parallel region costs more than it saves. */
     private static final long PARALLEL_MIN_MACS = 1L << 16;
     /**
-     * Whether a transposed B is packed by 8x8 register transposes ({@link Transpose8}, 256-bit vectors): only where
-     * the preferred vectors are at least that wide, so that 256-bit shuffles are native.
+     * The blocks in which a transposed B is packed by register transposes: 16x16 ({@link Transpose16}) where the
+     * preferred vectors are 512-bit, 8x8 ({@link Transpose8}, 256-bit vectors) where they are at least 256-bit, so
+     * that the shuffles are native; 0 (one float at a time) below that.
      */
-    private static final boolean VECTOR_TRANSPOSE = L >= 8;
+    private static final int TRANSPOSE_BLOCK = L == 16 ? 16 : L >= 8 ? 8 : 0;
+    private static final boolean VECTOR_TRANSPOSE = TRANSPOSE_BLOCK > 0;
 
     private VectorGemm() {
     }
@@ -245,14 +247,22 @@ final class VectorGemm {
     }
 
     /**
-     * One full panel of a transposed B, {@code op(B)[p][j] = b[src + j * ldb + p]}: 8x8 blocks transposed in
-     * registers, the panel written in order.
+     * One full panel of a transposed B, {@code op(B)[p][j] = b[src + j * ldb + p]}: blocks of
+     * {@link #TRANSPOSE_BLOCK} squared transposed in registers, the panel written in order.
      */
     private static void transposePanel(float[] b, int src, int ldb, int kb, float[] bp, int dst) {
         int p0 = 0;
-        for (; p0 + 8 <= kb; p0 += 8) {
-            for (int j0 = 0; j0 < NR; j0 += 8) {
-                Transpose8.block(b, src + j0 * ldb + p0, ldb, bp, dst + p0 * NR + j0, NR);
+        if (TRANSPOSE_BLOCK == 16) {
+            for (; p0 + 16 <= kb; p0 += 16) {
+                for (int j0 = 0; j0 < NR; j0 += 16) {
+                    Transpose16.block(b, src + j0 * ldb + p0, ldb, bp, dst + p0 * NR + j0, NR);
+                }
+            }
+        } else {
+            for (; p0 + 8 <= kb; p0 += 8) {
+                for (int j0 = 0; j0 < NR; j0 += 8) {
+                    Transpose8.block(b, src + j0 * ldb + p0, ldb, bp, dst + p0 * NR + j0, NR);
+                }
             }
         }
         for (int j = 0; j < NR; j++) {

@@ -135,6 +135,20 @@ class VectorKernelsTest {
         assertArrayEquals(expected, dst);
     }
 
+    @Test
+    void sixteenBySixteenBlocksTransposeExactly() {
+        float[] src = uniform(random, 3 + 16 * 37, -1, 1);
+        float[] dst = uniform(random, 4 + 16 * 21, -1, 1);
+        float[] expected = dst.clone();
+        for (int i = 0; i < 16; i++) {
+            for (int p = 0; p < 16; p++) {
+                expected[4 + p * 21 + i] = src[3 + i * 37 + p];
+            }
+        }
+        Transpose16.block(src, 3, 37, dst, 4, 21);
+        assertArrayEquals(expected, dst);
+    }
+
     private void checkGemm(int m, int n, int k, boolean transA, boolean transB, boolean accumulate) {
         int lda = (transA ? m : k) + 3;
         int ldb = (transB ? k : n) + 2;
