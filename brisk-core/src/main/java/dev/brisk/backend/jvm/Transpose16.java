@@ -14,27 +14,16 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class Transpose16 {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_512;
-    private static final int N = 16;
-    private static final FloatVector LO8 = indexes(8, false);
-    private static final FloatVector HI8 = indexes(8, true);
-    private static final FloatVector LO4 = indexes(4, false);
-    private static final FloatVector HI4 = indexes(4, true);
-    private static final FloatVector LO2 = indexes(2, false);
-    private static final FloatVector HI2 = indexes(2, true);
-    private static final FloatVector LO1 = indexes(1, false);
-    private static final FloatVector HI1 = indexes(1, true);
+    private static final FloatVector LO8 = TransposeSelectors.of(S, 8, false);
+    private static final FloatVector HI8 = TransposeSelectors.of(S, 8, true);
+    private static final FloatVector LO4 = TransposeSelectors.of(S, 4, false);
+    private static final FloatVector HI4 = TransposeSelectors.of(S, 4, true);
+    private static final FloatVector LO2 = TransposeSelectors.of(S, 2, false);
+    private static final FloatVector HI2 = TransposeSelectors.of(S, 2, true);
+    private static final FloatVector LO1 = TransposeSelectors.of(S, 1, false);
+    private static final FloatVector HI1 = TransposeSelectors.of(S, 1, true);
 
     private Transpose16() {
-    }
-
-    /** One round's lane selectors, as in {@link Transpose8}: lanes 0-15 name one row's lanes, 16-31 the other's. */
-    private static FloatVector indexes(int d, boolean high) {
-        float[] lanes = new float[N];
-        for (int l = 0; l < N; l++) {
-            boolean own = (l & d) == 0;
-            lanes[l] = high ? (own ? l + d : N + l) : (own ? l : N + l - d);
-        }
-        return FloatVector.fromArray(S, lanes, 0);
     }
 
     /**

@@ -10,28 +10,14 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class Transpose8 {
     private static final VectorSpecies<Float> S8 = FloatVector.SPECIES_256;
-    private static final FloatVector LO4 = indexes(4, false);
-    private static final FloatVector HI4 = indexes(4, true);
-    private static final FloatVector LO2 = indexes(2, false);
-    private static final FloatVector HI2 = indexes(2, true);
-    private static final FloatVector LO1 = indexes(1, false);
-    private static final FloatVector HI1 = indexes(1, true);
+    private static final FloatVector LO4 = TransposeSelectors.of(S8, 4, false);
+    private static final FloatVector HI4 = TransposeSelectors.of(S8, 4, true);
+    private static final FloatVector LO2 = TransposeSelectors.of(S8, 2, false);
+    private static final FloatVector HI2 = TransposeSelectors.of(S8, 2, true);
+    private static final FloatVector LO1 = TransposeSelectors.of(S8, 1, false);
+    private static final FloatVector HI1 = TransposeSelectors.of(S8, 1, true);
 
     private Transpose8() {
-    }
-
-    /**
-     * Lane selectors for the round that swaps the {@code d x d} off-diagonal sub-blocks of rows {@code r} and
-     * {@code r + d}: lanes 0-7 name the first row's lanes, 8-15 the second's. The low row keeps its lanes without
-     * bit {@code d} and takes the high row's lanes shifted down by {@code d}; the high row the other way round.
-     */
-    private static FloatVector indexes(int d, boolean high) {
-        float[] lanes = new float[8];
-        for (int l = 0; l < 8; l++) {
-            boolean own = (l & d) == 0;
-            lanes[l] = high ? (own ? l + d : 8 + l) : (own ? l : 8 + l - d);
-        }
-        return FloatVector.fromArray(S8, lanes, 0);
     }
 
     /**

@@ -123,30 +123,32 @@ class VectorKernelsTest {
 
     @Test
     void eightByEightBlocksTransposeExactly() {
-        float[] src = uniform(random, 5 + 8 * 19, -1, 1);
-        float[] dst = uniform(random, 2 + 8 * 11, -1, 1);
-        float[] expected = dst.clone();
-        for (int i = 0; i < 8; i++) {
-            for (int p = 0; p < 8; p++) {
-                expected[2 + p * 11 + i] = src[5 + i * 19 + p];
-            }
-        }
-        Transpose8.block(src, 5, 19, dst, 2, 11);
-        assertArrayEquals(expected, dst);
+        checkTranspose(8, 5, 19, 2, 11, Transpose8::block);
     }
 
     @Test
     void sixteenBySixteenBlocksTransposeExactly() {
-        float[] src = uniform(random, 3 + 16 * 37, -1, 1);
-        float[] dst = uniform(random, 4 + 16 * 21, -1, 1);
+        checkTranspose(16, 3, 37, 4, 21, Transpose16::block);
+    }
+
+    /** A square block transpose, {@code size} rows from offset {@code si} of a random source, against a loop. */
+    private void checkTranspose(int size, int si, int srcStride, int di, int dstStride, BlockTranspose transpose) {
+        float[] src = uniform(random, si + size * srcStride, -1, 1);
+        float[] dst = uniform(random, di + size * dstStride, -1, 1);
         float[] expected = dst.clone();
-        for (int i = 0; i < 16; i++) {
-            for (int p = 0; p < 16; p++) {
-                expected[4 + p * 21 + i] = src[3 + i * 37 + p];
+        for (int i = 0; i < size; i++) {
+            for (int p = 0; p < size; p++) {
+                expected[di + p * dstStride + i] = src[si + i * srcStride + p];
             }
         }
-        Transpose16.block(src, 3, 37, dst, 4, 21);
+        transpose.block(src, si, srcStride, dst, di, dstStride);
         assertArrayEquals(expected, dst);
+    }
+
+    /** {@link Transpose8#block} or {@link Transpose16#block}. */
+    @FunctionalInterface
+    private interface BlockTranspose {
+        void block(float[] src, int si, int srcStride, float[] dst, int di, int dstStride);
     }
 
     private void checkGemm(int m, int n, int k, boolean transA, boolean transB, boolean accumulate) {
