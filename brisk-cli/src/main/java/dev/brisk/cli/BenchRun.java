@@ -27,9 +27,12 @@ record BenchRun(Workload workload, boolean eager, int threads) {
      * What a finished run reported, and {@code host}: the machine's CPU time from the child's start to its exit,
      * measured by this JVM, whose steal says how much the hypervisor took during the run. {@code jitShare} is the
      * JIT compilers' time in the measured epoch over that epoch's wall time times the threads (NaN if unknown).
+     * {@code gemmPeak} is the better gemm GFLOP/s the run measured in its own JVM right after training, at its
+     * thread budget (NaN if not measured).
      */
     record Outcome(BenchRun run, double samplesPerSecond, double cpuUtilisation, double testAccuracy, int epochs,
-                   long peakRssMb, long firstStepMillis, double jitShare, String resultLine, HostCpu host) {
+                   long peakRssMb, long firstStepMillis, double jitShare, double gemmPeak, String resultLine,
+                   HostCpu host) {
         /** Useful training GFLOP/s, counted as WORKLOADS.md does. */
         double gflops() {
             return samplesPerSecond * run.workload().trainingFlopsPerSample() / 1e9;
@@ -40,8 +43,12 @@ record BenchRun(Workload workload, boolean eager, int threads) {
         return eager ? "eager" : "compiled";
     }
 
-    /** Runs {@code brisk train} in a child JVM and parses its output; fails with the output's tail if it fails. */
-    Outcome execute(int epochs, long seed, Path data, Integer limit) throws IOException, InterruptedException {
+    /**
+     * Runs {@code brisk train} in a child JVM and parses its output; fails with the output's tail if it fails. With
+     * {@code gemmPeak} the child measures the gemm after training ({@code --gemm-peak}).
+     */
+    Outcome execute(int epochs, long seed, Path data, Integer limit, boolean gemmPeak)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -57,6 +64,9 @@ record BenchRun(Workload workload, boolean eager, int threads) {
         }
         if (limit != null) {
             command.addAll(List.of("--limit", limit.toString()));
+        }
+        if (gemmPeak) {
+            command.add("--gemm-peak");
         }
         HostCpu before = HostCpu.now();
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -77,7 +87,16 @@ record BenchRun(Workload workload, boolean eager, int threads) {
         }
         return new Outcome(this, number(result, "samples_per_s"), number(result, "cpu_util"),
                 number(result, "test_acc"), (int) number(result, "epochs"), (long) number(result, "peak_rss_mb"),
-                timing == null ? -1 : (long) number(timing, "jvm_to_first_step_ms"), jitShare(timing), result, host);
+                timing == null ? -1 : (long) number(timing, "jvm_to_first_step_ms"), jitShare(timing),
+                gemmPeak(timing), result, host);
+    }
+
+    /** The better of the gemm figures on the TIMING line, or NaN. */
+    private static double gemmPeak(String timing) {
+        if (timing == null || !timing.contains("gemm_square_gflops=")) {
+            return Double.NaN;
+        }
+        return Math.max(number(timing, "gemm_square_gflops"), number(timing, "gemm_mlp_gflops"));
     }
 
     /** The JIT's share of the measured epoch's core time, from the TIMING line, or NaN. */

@@ -61,6 +61,9 @@ public final class TrainCommand extends Subcommand {
                     + " epochs, 0 for none (default: 1)."),
             CliOptions.valued("update-freq", "N", "With --tensorboard: loss and metrics every N training steps as"
                     + " well as every epoch, 0 for every epoch only (default: 100)."),
+            CliOptions.flag("gemm-peak", "After training, measure the gemm's GFLOP/s in this JVM at this run's thread"
+                    + " budget (a 1024 square and the MLP's 128x512x784, about 2 s) and add it to the TIMING line;"
+                    + " brisk bench divides the run's useful GFLOP/s by it."),
             CliOptions.valued("plot", "PNG",
                     "Save the training and validation curves (loss and accuracy by epoch) as a PNG image."));
 
@@ -80,6 +83,7 @@ public final class TrainCommand extends Subcommand {
     int histogramFreq = 1;
     int updateFreq = 100;
     Path plot;
+    boolean gemmPeak;
 
     TrainCommand() {
         super("train", DESCRIPTION, OPTIONS);
@@ -103,6 +107,7 @@ public final class TrainCommand extends Subcommand {
         histogramFreq = v.integer("histogram-freq", histogramFreq);
         updateFreq = v.integer("update-freq", updateFreq);
         plot = v.path("plot", null);
+        gemmPeak = v.flag("gemm-peak");
     }
 
     /** Epochs this run trains: {@code --epochs} or the workload's default. */
@@ -217,7 +222,8 @@ public final class TrainCommand extends Subcommand {
         ResultLine result = new ResultLine("brisk", mode(), workload.id(), ThreadBudget.resolve().threads(),
                 last == null ? 0 : last.samplesPerSecond(), last == null ? 0 : last.coresBusy(), accuracy, n,
                 ProcStatus.peakRssMb());
-        out.println(FirstStepClock.format(clock.firstStepMillis(), dataLoaded) + " " + jit.fields());
+        out.println(FirstStepClock.format(clock.firstStepMillis(), dataLoaded) + " " + jit.fields()
+                + (gemmPeak ? " " + GemmPeak.fields() : ""));
         out.println(result.format());
         out.flush();
     }

@@ -44,9 +44,9 @@ class BenchCommandTest {
                 "table row for compiled");
         assertTrue(out.lines().anyMatch(l -> l.matches("w1 +eager +1 +\\d+ .* " + jit + " +" + steal)),
                 "table row for eager");
-        assertTrue(out.contains("(median run of 2 rounds; samples/s of every round, and its steal:)"), out);
+        assertTrue(out.contains("(median run of 2 rounds; samples/s of every round, its gemm and its steal:)"), out);
         assertTrue(out.lines().anyMatch(l -> l.matches(
-                "  w1 compiled threads=1: \\d+ / \\d+ \\(steal " + steal + " / " + steal + "\\)")), out);
+                "  w1 compiled threads=1: \\d+ / \\d+ \\(gemm - / -; steal " + steal + " / " + steal + "\\)")), out);
         assertTrue(out.lines().anyMatch(l -> l.matches("eager/compiled step time w1 threads=1: "
                 + "\\d+\\.\\d\\d / \\d+\\.\\d\\d, median \\d+\\.\\d\\dx")), out);
     }

@@ -7,34 +7,64 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
-/** The bench report's ratios, from made-up outcomes: thread scaling beside the gemm peak's own scaling. */
+/**
+ * The bench report, from made-up outcomes: each run's percentage of the gemm peak it measured itself, and thread
+ * scaling beside the gemm peaks' own scaling.
+ */
 class BenchReportTest {
-    private static BenchRun.Outcome outcome(int threads, double samplesPerSecond) {
+    private static BenchRun.Outcome outcome(int threads, double samplesPerSecond, double gemmPeak) {
         BenchRun run = new BenchRun(Workload.W1, false, threads);
-        return new BenchRun.Outcome(run, samplesPerSecond, threads, 0.87, 2, 600, 900, Double.NaN, "RESULT",
-                HostCpu.UNKNOWN);
+        return new BenchRun.Outcome(run, samplesPerSecond, threads, 0.87, 2, 600, 900, Double.NaN, gemmPeak,
+                "RESULT", HostCpu.UNKNOWN);
     }
 
-    private static String print(Map<Integer, Double> gemmPeak) {
+    private static String print(List<List<BenchRun.Outcome>> rounds) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        BenchReport.print(out, List.of(List.of(outcome(1, 20_000), outcome(2, 35_000))), gemmPeak);
+        BenchReport.print(out, rounds);
         return bytes.toString(StandardCharsets.UTF_8);
     }
 
     @Test
     void scalingIsPrintedBesideTheGemmPeaksScaling() {
-        String out = print(Map.of(1, 90.0, 2, 153.0));
+        String out = print(List.of(List.of(outcome(1, 20_000, 90.0), outcome(2, 35_000, 153.0))));
         assertTrue(out.lines().anyMatch(l -> l.equals("scaling w1 compiled 1 -> 2 threads: 1.75x (gemm peak: 1.70x)")),
                 out);
     }
 
     @Test
     void withoutAGemmPeakOnlyTheWorkloadsScalingIsPrinted() {
-        String out = print(Map.of());
+        String out = print(List.of(List.of(outcome(1, 20_000, Double.NaN), outcome(2, 35_000, Double.NaN))));
         assertTrue(out.lines().anyMatch(l -> l.equals("scaling w1 compiled 1 -> 2 threads: 1.75x")), out);
+    }
+
+    @Test
+    void eachRunIsDividedByTheGemmPeakItMeasured() {
+        double flops = Workload.W1.trainingFlopsPerSample();
+        // 20,000 samples/s against a peak that is twice the useful GFLOP/s; 35,000 against one four times them
+        double one = 2 * 20_000 * flops / 1e9;
+        double two = 4 * 35_000 * flops / 1e9;
+        String out = print(List.of(List.of(outcome(1, 20_000, one), outcome(2, 35_000, two))));
+        String peakOne = String.format(Locale.ROOT, "%.1f", one);
+        String peakTwo = String.format(Locale.ROOT, "%.1f", two);
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("w1") && l.contains(" 20000 ") && l.contains(peakOne)
+                && l.contains(" 50% ")), out);
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("w1") && l.contains(" 35000 ") && l.contains(peakTwo)
+                && l.contains(" 25% ")), out);
+    }
+
+    @Test
+    void overRoundsTheGemmPeaksRatioIsTakenRoundByRound() {
+        String out = print(List.of(
+                List.of(outcome(1, 20_000, 100.0), outcome(2, 36_000, 190.0)),
+                List.of(outcome(1, 10_000, 50.0), outcome(2, 19_000, 100.0)),
+                List.of(outcome(1, 20_000, 100.0), outcome(2, 34_000, 170.0))));
+        assertTrue(out.lines().anyMatch(l -> l.equals("scaling w1 compiled 1 -> 2 threads: 1.80 / 1.90 / 1.70,"
+                + " median 1.80x (gemm peak: 1.90 / 2.00 / 1.70, median 1.90x)")), out);
+        assertTrue(out.lines().anyMatch(l -> l.equals("  w1 compiled threads=2: 36000 / 19000 / 34000"
+                + " (gemm 190 / 100 / 170; steal - / - / -)")), out);
     }
 }

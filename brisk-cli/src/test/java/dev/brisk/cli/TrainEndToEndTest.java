@@ -25,7 +25,7 @@ class TrainEndToEndTest {
     void trainsW1AndEndsWithOneResultLine() {
         assertTrue(Files.isDirectory(FIXTURE), FIXTURE.toAbsolutePath().toString());
         CliRun r = run("train", "--workload", "w1", "--epochs", "1", "--limit", "512", "--seed", "7",
-                "--data", FIXTURE.toString());
+                "--data", FIXTURE.toString(), "--gemm-peak");
         assertEquals(0, r.code(), r.err());
         List<String> lines = r.out().lines().toList();
         List<String> results = lines.stream().filter(l -> l.startsWith("RESULT")).toList();
@@ -38,6 +38,11 @@ class TrainEndToEndTest {
         assertFalse(result.contains("samples_per_s=0 "), result);
         double acc = Double.parseDouble(result.replaceAll(".* test_acc=(\\S+) .*", "$1"));
         assertTrue(acc > 0.1, "better than chance after one epoch on 512 samples: " + acc);
+        String timing = lines.stream().filter(l -> l.startsWith("TIMING ")).findFirst().orElseThrow();
+        for (String field : new String[] {"gemm_square_gflops", "gemm_mlp_gflops"}) {
+            double gflops = Double.parseDouble(timing.replaceAll(".* " + field + "=(\\S+).*", "$1"));
+            assertTrue(gflops > 0.1, "--gemm-peak measures " + field + " after training: " + timing);
+        }
     }
 
     private static double testAccuracy(CliRun r) {
