@@ -8,6 +8,13 @@ import jdk.incubator.vector.VectorSpecies;
  * The fused optimiser updates, vectorised with the same operation order as {@link ScalarKernels}. The masked tail
  * handles sizes that are not a multiple of the vector length. Each element is updated on its own, so a split into
  * several chunks per thread (a slowed thread does fewer of them) gives the same bits.
+ *
+ * <p>A moment is taken as zero in a product when that product would be a denormal float ({@code |m| <
+ * Float.MIN_NORMAL / beta1} before {@code beta1 * m}, likewise before the learning rate and the other decay
+ * factors), as the flush-to-zero mode TensorFlow runs its kernels in would make it. The JVM keeps denormals, and on
+ * x86 every vector instruction that makes or reads one is slow; a moment that decays without a gradient (a weight
+ * on an input that is always zero, or out of a dead unit) passes through that range, and in W1 such moments had
+ * made Adam twice as slow by the fifth epoch (BENCHMARKS.md, "Denormal moments").
  */
 final class VectorOptimizers {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -45,14 +52,19 @@ final class VectorOptimizers {
                                   float decay) {
         float c1 = 1 - beta1;
         float c2 = 1 - beta2;
+        float mTiny = Float.MIN_NORMAL / beta1;
+        float vTiny = Float.MIN_NORMAL / beta2;
+        float stepTiny = Float.MIN_NORMAL / lrT;
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
             FloatVector gi = FloatVector.fromArray(S, g, gOff + i, k);
-            FloatVector mi = FloatVector.fromArray(S, m, mOff + i, k).mul(beta1).add(gi.mul(c1));
-            FloatVector vi = FloatVector.fromArray(S, v, vOff + i, k).mul(beta2).add(gi.mul(c2).mul(gi));
+            FloatVector m0 = FloatVector.fromArray(S, m, mOff + i, k);
+            FloatVector mi = m0.blend(0f, m0.abs().lt(mTiny)).mul(beta1).add(gi.mul(c1));
+            FloatVector v0 = FloatVector.fromArray(S, v, vOff + i, k);
+            FloatVector vi = v0.blend(0f, v0.abs().lt(vTiny)).mul(beta2).add(gi.mul(c2).mul(gi));
             FloatVector pi = FloatVector.fromArray(S, p, pOff + i, k);
             pi = pi.sub(pi.mul(decay));
-            pi = pi.sub(mi.mul(lrT).div(vi.sqrt().add(epsHat)));
+            pi = pi.sub(mi.blend(0f, mi.abs().lt(stepTiny)).mul(lrT).div(vi.sqrt().add(epsHat)));
             mi.intoArray(m, mOff + i, k);
             vi.intoArray(v, vOff + i, k);
             pi.intoArray(p, pOff + i, k);
@@ -81,6 +93,7 @@ final class VectorOptimizers {
 
     private static void sgdRange(float[] p, int pOff, float[] g, int gOff, float[] vel, int velOff, int i0, int i1,
                                  float lr, float momentum, boolean nesterov) {
+        float velTiny = Float.MIN_NORMAL / momentum;
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
             FloatVector gi = FloatVector.fromArray(S, g, gOff + i, k);
@@ -88,9 +101,10 @@ final class VectorOptimizers {
             if (momentum == 0) {
                 pi = pi.sub(gi.mul(lr));
             } else {
-                FloatVector vi = FloatVector.fromArray(S, vel, velOff + i, k).mul(momentum).sub(gi.mul(lr));
+                FloatVector v0 = FloatVector.fromArray(S, vel, velOff + i, k);
+                FloatVector vi = v0.blend(0f, v0.abs().lt(velTiny)).mul(momentum).sub(gi.mul(lr));
                 vi.intoArray(vel, velOff + i, k);
-                pi = pi.add(nesterov ? vi.mul(momentum).sub(gi.mul(lr)) : vi);
+                pi = pi.add(nesterov ? vi.blend(0f, vi.abs().lt(velTiny)).mul(momentum).sub(gi.mul(lr)) : vi);
             }
             pi.intoArray(p, pOff + i, k);
         }
@@ -119,10 +133,12 @@ final class VectorOptimizers {
     private static void rmspropRange(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, int i0,
                                      int i1, float lr, float rho, float eps) {
         float c = 1 - rho;
+        float msTiny = Float.MIN_NORMAL / rho;
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
             FloatVector gi = FloatVector.fromArray(S, g, gOff + i, k);
-            FloatVector si = FloatVector.fromArray(S, ms, msOff + i, k).mul(rho).add(gi.mul(c).mul(gi));
+            FloatVector s0 = FloatVector.fromArray(S, ms, msOff + i, k);
+            FloatVector si = s0.blend(0f, s0.abs().lt(msTiny)).mul(rho).add(gi.mul(c).mul(gi));
             si.intoArray(ms, msOff + i, k);
             FloatVector pi = FloatVector.fromArray(S, p, pOff + i, k);
             pi.sub(gi.mul(lr).div(si.add(eps).sqrt())).intoArray(p, pOff + i, k);
