@@ -696,45 +696,40 @@ public final class ScalarKernels implements Kernels {
     }
 
     // ---------------------------------------------------------------- optimisers
-
-    /**
-     * {@code x}, or zero when {@code |x| < tiny}: a moment about to be multiplied by a factor that would make it a
-     * denormal counts as zero, as under flush-to-zero (see {@link VectorOptimizers}; the same rule, so the same bits).
-     */
-    private static float zeroBelow(float x, float tiny) {
-        return Math.abs(x) < tiny ? 0f : x;
-    }
+    // A moment too small for its next products to stay normal floats counts as zero (TinyMoments says why and where).
 
     @Override
     public void adamStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff, int n,
                          float lrT, float beta1, float beta2, float epsHat, float decoupledDecay) {
-        float mTiny = Float.MIN_NORMAL / beta1;
-        float vTiny = Float.MIN_NORMAL / beta2;
-        float stepTiny = Float.MIN_NORMAL / lrT;
+        float mTiny = TinyMoments.adamFirst(beta1, lrT);
+        float vTiny = TinyMoments.adamSecond(beta2);
         for (int i = 0; i < n; i++) {
             float gi = g[gOff + i];
-            float mi = beta1 * zeroBelow(m[mOff + i], mTiny) + (1 - beta1) * gi;
-            float vi = beta2 * zeroBelow(v[vOff + i], vTiny) + (1 - beta2) * gi * gi;
+            float m0 = m[mOff + i];
+            float v0 = v[vOff + i];
+            float mi = beta1 * (Math.abs(m0) < mTiny ? 0f : m0) + (1 - beta1) * gi;
+            float vi = beta2 * (v0 < vTiny ? 0f : v0) + (1 - beta2) * gi * gi;
             m[mOff + i] = mi;
             v[vOff + i] = vi;
             float pi = p[pOff + i];
             pi -= decoupledDecay * pi;
-            p[pOff + i] = pi - lrT * zeroBelow(mi, stepTiny) / ((float) Math.sqrt(vi) + epsHat);
+            p[pOff + i] = pi - lrT * mi / ((float) Math.sqrt(vi) + epsHat);
         }
     }
 
     @Override
     public void sgdStep(float[] p, int pOff, float[] g, int gOff, float[] vel, int velOff, int n, float lr,
                         float momentum, boolean nesterov) {
-        float velTiny = Float.MIN_NORMAL / momentum;
+        float velTiny = TinyMoments.sgdVelocity(momentum, nesterov);
         for (int i = 0; i < n; i++) {
             float gi = g[gOff + i];
             if (momentum == 0) {
                 p[pOff + i] -= lr * gi;
             } else {
-                float vi = momentum * zeroBelow(vel[velOff + i], velTiny) - lr * gi;
+                float v0 = vel[velOff + i];
+                float vi = momentum * (Math.abs(v0) < velTiny ? 0f : v0) - lr * gi;
                 vel[velOff + i] = vi;
-                p[pOff + i] += nesterov ? momentum * zeroBelow(vi, velTiny) - lr * gi : vi;
+                p[pOff + i] += nesterov ? momentum * vi - lr * gi : vi;
             }
         }
     }
@@ -742,10 +737,11 @@ public final class ScalarKernels implements Kernels {
     @Override
     public void rmspropStep(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, int n, float lr,
                             float rho, float eps) {
-        float msTiny = Float.MIN_NORMAL / rho;
+        float msTiny = TinyMoments.rmspropMeanSquare(rho);
         for (int i = 0; i < n; i++) {
             float gi = g[gOff + i];
-            float si = rho * zeroBelow(ms[msOff + i], msTiny) + (1 - rho) * gi * gi;
+            float s0 = ms[msOff + i];
+            float si = rho * (s0 < msTiny ? 0f : s0) + (1 - rho) * gi * gi;
             ms[msOff + i] = si;
             p[pOff + i] -= lr * gi / (float) Math.sqrt(si + eps);
         }

@@ -9,12 +9,7 @@ import jdk.incubator.vector.VectorSpecies;
  * handles sizes that are not a multiple of the vector length. Each element is updated on its own, so a split into
  * several chunks per thread (a slowed thread does fewer of them) gives the same bits.
  *
- * <p>A moment is taken as zero in a product when that product would be a denormal float ({@code |m| <
- * Float.MIN_NORMAL / beta1} before {@code beta1 * m}, likewise before the learning rate and the other decay
- * factors), as the flush-to-zero mode TensorFlow runs its kernels in would make it. The JVM keeps denormals, and on
- * x86 every vector instruction that makes or reads one is slow; a moment that decays without a gradient (a weight
- * on an input that is always zero, or out of a dead unit) passes through that range, and in W1 such moments had
- * made Adam twice as slow by the fifth epoch (BENCHMARKS.md, "Denormal moments").
+ * <p>A moment too small for its next products to stay normal floats counts as zero: see {@link TinyMoments}.
  */
 final class VectorOptimizers {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -52,19 +47,18 @@ final class VectorOptimizers {
                                   float decay) {
         float c1 = 1 - beta1;
         float c2 = 1 - beta2;
-        float mTiny = Float.MIN_NORMAL / beta1;
-        float vTiny = Float.MIN_NORMAL / beta2;
-        float stepTiny = Float.MIN_NORMAL / lrT;
+        float mTiny = TinyMoments.adamFirst(beta1, lrT);
+        float vTiny = TinyMoments.adamSecond(beta2);
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
             FloatVector gi = FloatVector.fromArray(S, g, gOff + i, k);
             FloatVector m0 = FloatVector.fromArray(S, m, mOff + i, k);
             FloatVector mi = m0.blend(0f, m0.abs().lt(mTiny)).mul(beta1).add(gi.mul(c1));
             FloatVector v0 = FloatVector.fromArray(S, v, vOff + i, k);
-            FloatVector vi = v0.blend(0f, v0.abs().lt(vTiny)).mul(beta2).add(gi.mul(c2).mul(gi));
+            FloatVector vi = v0.blend(0f, v0.lt(vTiny)).mul(beta2).add(gi.mul(c2).mul(gi));
             FloatVector pi = FloatVector.fromArray(S, p, pOff + i, k);
             pi = pi.sub(pi.mul(decay));
-            pi = pi.sub(mi.blend(0f, mi.abs().lt(stepTiny)).mul(lrT).div(vi.sqrt().add(epsHat)));
+            pi = pi.sub(mi.mul(lrT).div(vi.sqrt().add(epsHat)));
             mi.intoArray(m, mOff + i, k);
             vi.intoArray(v, vOff + i, k);
             pi.intoArray(p, pOff + i, k);
@@ -93,7 +87,7 @@ final class VectorOptimizers {
 
     private static void sgdRange(float[] p, int pOff, float[] g, int gOff, float[] vel, int velOff, int i0, int i1,
                                  float lr, float momentum, boolean nesterov) {
-        float velTiny = Float.MIN_NORMAL / momentum;
+        float velTiny = TinyMoments.sgdVelocity(momentum, nesterov);
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
             FloatVector gi = FloatVector.fromArray(S, g, gOff + i, k);
@@ -104,7 +98,7 @@ final class VectorOptimizers {
                 FloatVector v0 = FloatVector.fromArray(S, vel, velOff + i, k);
                 FloatVector vi = v0.blend(0f, v0.abs().lt(velTiny)).mul(momentum).sub(gi.mul(lr));
                 vi.intoArray(vel, velOff + i, k);
-                pi = pi.add(nesterov ? vi.blend(0f, vi.abs().lt(velTiny)).mul(momentum).sub(gi.mul(lr)) : vi);
+                pi = pi.add(nesterov ? vi.mul(momentum).sub(gi.mul(lr)) : vi);
             }
             pi.intoArray(p, pOff + i, k);
         }
@@ -133,12 +127,12 @@ final class VectorOptimizers {
     private static void rmspropRange(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, int i0,
                                      int i1, float lr, float rho, float eps) {
         float c = 1 - rho;
-        float msTiny = Float.MIN_NORMAL / rho;
+        float msTiny = TinyMoments.rmspropMeanSquare(rho);
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
             FloatVector gi = FloatVector.fromArray(S, g, gOff + i, k);
             FloatVector s0 = FloatVector.fromArray(S, ms, msOff + i, k);
-            FloatVector si = s0.blend(0f, s0.abs().lt(msTiny)).mul(rho).add(gi.mul(c).mul(gi));
+            FloatVector si = s0.blend(0f, s0.lt(msTiny)).mul(rho).add(gi.mul(c).mul(gi));
             si.intoArray(ms, msOff + i, k);
             FloatVector pi = FloatVector.fromArray(S, p, pOff + i, k);
             pi.sub(gi.mul(lr).div(si.add(eps).sqrt())).intoArray(p, pOff + i, k);
