@@ -45,9 +45,9 @@ record BenchRun(Workload workload, boolean eager, int threads) {
 
     /**
      * Runs {@code brisk train} in a child JVM and parses its output; fails with the output's tail if it fails. With
-     * {@code gemmPeak} the child measures the gemm after training ({@code --gemm-peak}).
+     * {@code measureGemm} the child measures the gemm after training ({@code --gemm-peak}).
      */
-    Outcome execute(int epochs, long seed, Path data, Integer limit, boolean gemmPeak)
+    Outcome execute(int epochs, long seed, Path data, Integer limit, boolean measureGemm)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command()
@@ -65,7 +65,7 @@ record BenchRun(Workload workload, boolean eager, int threads) {
         if (limit != null) {
             command.addAll(List.of("--limit", limit.toString()));
         }
-        if (gemmPeak) {
+        if (measureGemm) {
             command.add("--gemm-peak");
         }
         HostCpu before = HostCpu.now();
