@@ -1,9 +1,20 @@
 package dev.brisk.exec;
 
 import dev.brisk.backend.BinaryFn;
+import dev.brisk.backend.Kernels;
+import dev.brisk.backend.Kernels.PoolGeometry;
+import dev.brisk.backend.ReduceFn;
+import dev.brisk.backend.UnaryFn;
 import dev.brisk.ops.BinaryAttrs;
+import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
+import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.PoolGradAttrs;
+import dev.brisk.ops.ReduceAttrs;
+import dev.brisk.ops.ShapeInference;
+import dev.brisk.ops.UnaryAttrs;
 import java.util.Set;
 
 /**
@@ -48,5 +59,61 @@ public final class ChainLinks {
         return gate.op() == OpType.BINARY && GATES.contains(((BinaryAttrs) gate.attrs()).fn())
                 && gate.input(1) == poolGrad && gate.input(0) != poolGrad
                 && gate.input(0).shape().equals(poolGrad.shape()) && gate.shape().equals(poolGrad.shape());
+    }
+
+    /**
+     * True when {@code pool} is a max pooling of {@code out}, the end of convolution {@code conv}'s chain (whose
+     * activation node is {@code activation}, or null), that {@code kernels} can do while the convolution's output is
+     * in cache ({@link Kernels#poolsConvolutionInCache}).
+     */
+    public static boolean poolsInCache(Node conv, Node out, Node activation, Node pool, Kernels kernels) {
+        if (conv.op() != OpType.CONV2D || pool.op() != OpType.MAX_POOL || pool.input(0) != out) {
+            return false;
+        }
+        UnaryFn fn = activation == null ? null : ((UnaryAttrs) activation.attrs()).fn();
+        return kernels.poolsConvolutionInCache(
+                KernelBinder.convGeometry(conv.input(0).shape(), conv.input(1).shape(), (ConvAttrs) conv.attrs()),
+                fn, KernelBinder.poolGeometry(out.shape(), (PoolAttrs) pool.attrs()));
+    }
+
+    /**
+     * True for max pooling's gradient {@code poolGrad} gated by relu's gradient {@code gate} of the pooled input
+     * itself: the pool's cells decide the gate (the maximum, the cell it came from, is above zero), so that input is
+     * not read.
+     */
+    public static boolean gatedByCells(Node poolGrad, Node gate) {
+        return gate != null && ((BinaryAttrs) gate.attrs()).fn() == BinaryFn.RELU_GRAD
+                && gate.input(0) == poolGrad.input(0).input(0);
+    }
+
+    /**
+     * True when {@code reader} can read {@code routed}, the gradient that max pooling's gradient {@code poolGrad}
+     * routes through relu (gated by the pool's cells), straight from the cells and the pooled gradient
+     * ({@link Kernels#readsPooledGradient}): a bias gradient (the sum over every axis but the channels) or a
+     * convolution's filter gradient taking it as dy.
+     */
+    public static boolean readsRouted(Node reader, Node routed, Node poolGrad, Kernels kernels) {
+        PoolGradAttrs attrs = (PoolGradAttrs) poolGrad.attrs();
+        PoolGeometry pool = KernelBinder.poolGeometry(attrs.resultShape(), attrs.pool());
+        return switch (reader.op()) {
+            case REDUCE -> reader.input(0) == routed
+                    && sumsChannels((ReduceAttrs) reader.attrs(), routed.shape().rank())
+                    && kernels.readsPooledGradient(null, pool);
+            case CONV2D_GRAD_FILTER -> reader.input(1) == routed && reader.input(0) != routed
+                    && kernels.readsPooledGradient(KernelBinder.convGeometry(reader.input(0).shape(), reader.shape(),
+                            ((ConvGradAttrs) reader.attrs()).conv()), pool);
+            default -> false;
+        };
+    }
+
+    /** True for a sum over every axis but the last (a bias gradient). */
+    private static boolean sumsChannels(ReduceAttrs a, int rank) {
+        boolean[] mask = ShapeInference.reduceMask(rank, a.axes());
+        for (int d = 0; d < rank; d++) {
+            if (mask[d] != (d < rank - 1)) {
+                return false;
+            }
+        }
+        return a.fn() == ReduceFn.SUM;
     }
 }

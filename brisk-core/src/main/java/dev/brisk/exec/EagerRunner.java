@@ -58,20 +58,46 @@ public final class EagerRunner {
     /**
      * Computes a chain built inside {@code Graph.fusing} as the one fused kernel call a compiled plan
      * makes for it (see {@link Fusion}), storing the result in the chain's last node only: a product or convolution
-     * {@code nodes.get(0)}, then optionally the add of {@code bias} and the unary {@code activation}; or max
-     * pooling's gradient, then the activation gradient {@code gate} taking it as its upstream gradient.
+     * {@code nodes.get(0)}, then optionally the add of {@code bias} and the unary {@code activation}, and for a
+     * convolution optionally the max pooling of that (which keeps its cells); or max pooling's gradient, then the
+     * activation gradient {@code gate} taking it as its upstream gradient.
      */
     public static void runChain(List<Node> nodes, Node bias, Node activation, Node gate, Kernels kernels,
                                 EagerBuffers buffers, KernelTimer timer) {
         long start = timer == null ? 0 : System.nanoTime();
         Fusion.Group group = new Fusion.Group(List.copyOf(nodes), bias, activation, gate);
         Node last = group.last();
-        Tensor out = buffers == null ? Tensor.zeros(last.shape()) : buffers.take(last.shape());
+        Shape auxShape = ShapeInference.auxShape(last);
+        if (auxShape != null) {
+            last.setAux(take(buffers, auxShape));
+        }
+        Tensor out = take(buffers, last.shape());
         FusedBinder.bind(group, out, NODE_VALUES, kernels).run();
         last.setValue(out);
         if (timer != null) {
             timer.record(group.describe(), start, System.nanoTime());
         }
+    }
+
+    /**
+     * Computes {@code reader}, a bias gradient or a filter gradient of the gradient that chain {@code nodes} (max
+     * pooling's gradient, then relu's gradient {@code gate} decided by the pool's cells) makes, from the pool's cells
+     * and the pooled gradient, without that gradient's value: the call a plan makes for a routed chain.
+     */
+    public static void runRouted(Node reader, List<Node> nodes, Node gate, Kernels kernels, EagerBuffers buffers,
+                                 KernelTimer timer) {
+        long start = timer == null ? 0 : System.nanoTime();
+        Fusion.Group group = new Fusion.Group(List.copyOf(nodes), null, null, gate);
+        Tensor out = take(buffers, reader.shape());
+        FusedBinder.bindRoutedReader(reader, group, out, NODE_VALUES, kernels).run();
+        reader.setValue(out);
+        if (timer != null) {
+            timer.record(group.describeReadBy(reader), start, System.nanoTime());
+        }
+    }
+
+    private static Tensor take(EagerBuffers buffers, Shape shape) {
+        return buffers == null ? Tensor.zeros(shape) : buffers.take(shape);
     }
 
     /** True unless fusion is turned off ({@code -Dbrisk.fusion=false}), for plans and eager chains alike. */
@@ -97,10 +123,9 @@ public final class EagerRunner {
         }
         Shape auxShape = ShapeInference.auxShape(node);
         if (auxShape != null) {
-            node.setAux(buffers == null ? Tensor.zeros(auxShape) : buffers.take(auxShape));
+            node.setAux(take(buffers, auxShape));
         }
-        Tensor out = node.isSideEffect() ? null
-                : buffers == null ? Tensor.zeros(node.shape()) : buffers.take(node.shape());
+        Tensor out = node.isSideEffect() ? null : take(buffers, node.shape());
         Instruction instruction = KernelBinder.bind(node, out, NODE_VALUES, kernels);
         instruction.run();
         node.setValue(out);

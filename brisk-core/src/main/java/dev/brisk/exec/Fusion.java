@@ -1,21 +1,9 @@
 package dev.brisk.exec;
 
-import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.Kernels.PoolGeometry;
-import dev.brisk.backend.ReduceFn;
-import dev.brisk.backend.UnaryFn;
-import dev.brisk.ops.BinaryAttrs;
-import dev.brisk.ops.ConvAttrs;
-import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
-import dev.brisk.ops.PoolAttrs;
-import dev.brisk.ops.PoolGradAttrs;
-import dev.brisk.ops.ReduceAttrs;
-import dev.brisk.ops.ShapeInference;
-import dev.brisk.ops.UnaryAttrs;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -172,19 +160,9 @@ final class Fusion {
         if (!gatedByCells(g) || kept[routed.id()] || users.isEmpty()) {
             return;
         }
-        PoolGradAttrs attrs = (PoolGradAttrs) g.anchor().attrs();
-        PoolGeometry pool = KernelBinder.poolGeometry(attrs.resultShape(), attrs.pool());
         Node last = null;
         for (Node r : users) {
-            boolean reads = switch (r.op()) {
-                case REDUCE -> r.input(0) == routed && sumsChannels((ReduceAttrs) r.attrs(), routed.shape().rank())
-                        && kernels.readsPooledGradient(null, pool);
-                case CONV2D_GRAD_FILTER -> r.input(1) == routed && r.input(0) != routed
-                        && kernels.readsPooledGradient(KernelBinder.convGeometry(r.input(0).shape(), r.shape(),
-                                ((ConvGradAttrs) r.attrs()).conv()), pool);
-                default -> false;
-            };
-            if (!reads) {
+            if (!ChainLinks.readsRouted(r, routed, g.anchor(), kernels)) {
                 return;
             }
             last = last == null || r.id() > last.id() ? r : last;
@@ -193,17 +171,6 @@ final class Fusion {
             routedFor.put(r, g);
         }
         lastReader.put(g, last);
-    }
-
-    /** True for a sum over every axis but the last (a bias gradient). */
-    private static boolean sumsChannels(ReduceAttrs a, int rank) {
-        boolean[] mask = ShapeInference.reduceMask(rank, a.axes());
-        for (int d = 0; d < rank; d++) {
-            if (mask[d] != (d < rank - 1)) {
-                return false;
-            }
-        }
-        return a.fn() == ReduceFn.SUM;
     }
 
     /**
@@ -261,10 +228,7 @@ final class Fusion {
                 return null;
             }
         }
-        UnaryFn fn = activation == null ? null : ((UnaryAttrs) activation.attrs()).fn();
-        return kernels.poolsConvolutionInCache(
-                KernelBinder.convGeometry(conv.input(0).shape(), conv.input(1).shape(), (ConvAttrs) conv.attrs()),
-                fn, KernelBinder.poolGeometry(out.shape(), (PoolAttrs) pool.attrs())) ? pool : null;
+        return ChainLinks.poolsInCache(conv, out, activation, pool, kernels) ? pool : null;
     }
 
     /**
@@ -272,10 +236,7 @@ final class Fusion {
      * it (the maximum, the cell it came from, is above zero), so that input is not read.
      */
     static boolean gatedByCells(Group g) {
-        Node gate = g.gate();
-        Node pool = g.anchor().input(0);
-        return gate != null && ((BinaryAttrs) gate.attrs()).fn() == BinaryFn.RELU_GRAD
-                && gate.input(0) == pool.input(0);
+        return ChainLinks.gatedByCells(g.anchor(), g.gate());
     }
 
     /** Max pooling's gradient whose one reader is an activation gradient taking it as the upstream gradient. */

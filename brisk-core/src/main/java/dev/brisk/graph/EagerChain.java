@@ -1,5 +1,7 @@
 package dev.brisk.graph;
 
+import dev.brisk.backend.Kernels;
+import dev.brisk.backend.UnaryFn;
 import dev.brisk.exec.ChainLinks;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
@@ -9,21 +11,24 @@ import java.util.List;
 
 /**
  * A chain an eager graph holds back inside {@link Graph#fusing}: a product or convolution that may still be followed
- * by its bias add and activation, or max pooling's gradient that may still be followed by an activation's gradient.
- * The graph runs it as one fused kernel call once something reads its last node (see {@link ChainLinks}).
+ * by its bias add and activation (and a convolution by max pooling), or max pooling's gradient that may still be
+ * followed by an activation's gradient. The graph runs it as one fused kernel call once something reads its last
+ * node (see {@link ChainLinks}), unless every reader reads it {@link #routes routed} from the pool's cells.
  */
 final class EagerChain {
     private final List<Node> nodes = new ArrayList<>(3);
     private Node bias;
     private Node activation;
     private Node gate;
+    private Node pool;
+    private boolean readRouted;
 
     EagerChain(Node anchor) {
         nodes.add(anchor);
     }
 
     /** Makes {@code n} the chain's next link and returns true if it can be one; false leaves the chain as it was. */
-    boolean tryAppend(Node n) {
+    boolean tryAppend(Node n, Kernels kernels) {
         Node anchor = nodes.get(0);
         if (anchor.op() == OpType.MAX_POOL_GRAD) {
             if (gate == null && ChainLinks.gates(n, anchor)) {
@@ -32,6 +37,17 @@ final class EagerChain {
                 return true;
             }
             return false;
+        }
+        if (pool != null) {
+            return false;
+        }
+        // Only after no activation or relu: any other activation's gradient reads its output, which the pooled call
+        // does not write (relu's gradient under a pooling gradient comes from the pool's cells instead).
+        boolean reluOrNone = activation == null || ((UnaryAttrs) activation.attrs()).fn() == UnaryFn.RELU;
+        if (reluOrNone && ChainLinks.poolsInCache(anchor, last(), activation, n, kernels)) {
+            pool = n;
+            nodes.add(n);
+            return true;
         }
         if (activation != null) {
             return false;
@@ -49,6 +65,50 @@ final class EagerChain {
             return true;
         }
         return false;
+    }
+
+    /**
+     * True when {@code reader} can compute itself from what this gated pooling gradient chain reads (the pool's cells
+     * and the pooled gradient), without the chain's value: see {@link ChainLinks#readsRouted}.
+     */
+    boolean routes(Node reader, Kernels kernels) {
+        Node anchor = nodes.get(0);
+        return anchor.op() == OpType.MAX_POOL_GRAD && ChainLinks.gatedByCells(anchor, gate)
+                && ChainLinks.readsRouted(reader, last(), anchor, kernels) && poolsAFirstConvolution(anchor);
+    }
+
+    /**
+     * True when the pooling under {@code poolGrad} pools (through elementwise ops) a convolution of a leaf that is
+     * not a variable (the data): no gradient goes on past that convolution, so its bias and filter gradients are
+     * likely the chain's only readers. Elsewhere a plan computes the gradient anyway (for the convolution's input
+     * gradient), and reading it routed as well would only add work.
+     */
+    private static boolean poolsAFirstConvolution(Node poolGrad) {
+        Node n = poolGrad.input(0).input(0);
+        for (int hops = 0; hops < 4 && n.op() != OpType.CONV2D; hops++) {
+            Node next = null;
+            for (Node in : n.inputs()) {
+                if (next == null && in.shape().equals(n.shape())) {
+                    next = in;
+                }
+            }
+            if (next == null || (n.op() != OpType.UNARY && n.op() != OpType.BINARY)) {
+                return false;
+            }
+            n = next;
+        }
+        Node x = n.input(0);
+        return n.op() == OpType.CONV2D && x.inputs().isEmpty() && x.variable() == null;
+    }
+
+    /** Records that a reader computed itself from the chain's inputs ({@link #routes}). */
+    void markReadRouted() {
+        readRouted = true;
+    }
+
+    /** True once a reader has read the chain routed: if none reads it otherwise, it need not run at all. */
+    boolean readRouted() {
+        return readRouted;
     }
 
     /** True when {@code n} reads any node of the chain. */

@@ -113,10 +113,15 @@ public final class Graph {
     /**
      * Runs {@code body}, the ops of one layer or of a backward pass. In an eager graph, the chains built inside it
      * that a compiled plan runs as one fused kernel call (a product or convolution with its bias add and
-     * activation; max pooling's gradient with the activation gradient after it) run as one call here too, with the
-     * same bits, and the nodes before a chain's last get no value of their own. Such a node read later (by an op, or
-     * returned by {@code body}) is computed then from its inputs, which is exact as long as no variable has changed
-     * since. A symbolic graph, or fusion turned off ({@code -Dbrisk.fusion=false}), just runs {@code body}.
+     * activation, a convolution's chain with the max pooling of its output; max pooling's gradient with the
+     * activation gradient after it) run as one call here too, with the same bits, and the nodes before a chain's
+     * last get no value of their own. Such a node read later (by an op, or returned by {@code body}) is computed
+     * then from its inputs, which is exact as long as no variable has changed since. A relu gradient under a pooling
+     * gradient is read by a bias gradient or a shallow convolution's filter gradient straight from the pool's cells,
+     * as in a plan, and is computed only if something else reads it. Blocks nest: a chain may grow across the end
+     * of an inner block (a layer's) into the next ops of the outer one (the next layer's pooling), so a node returned
+     * by an inner block has its value at the latest when the outermost block ends, or when {@link #settle} is
+     * called for it. A symbolic graph, or fusion turned off ({@code -Dbrisk.fusion=false}), just runs {@code body}.
      */
     public <T> T fusing(Supplier<T> body) {
         if (!eager || !EagerRunner.fuses()) {
@@ -130,26 +135,53 @@ public final class Graph {
             finished = true;
         } finally {
             fusingDepth--;
-            if (finished) {
-                flush(false);
-            } else {
+            if (!finished) {
                 pending = null;
             }
         }
+        if (fusingDepth == 0 || exposesInside(result)) {
+            flush(false, fusingDepth == 0);
+            forEachNode(result, this::materialize);
+        }
+        return result;
+    }
+
+    /**
+     * Gives {@code n} its value now: runs the chain held back in a {@link #fusing} block if {@code n} is one of its
+     * nodes, or computes {@code n} if a fused call left it without a value. For nodes whose value is read by more
+     * than the next op (a layer output with several readers), so that no chain folds it away.
+     */
+    public void settle(Node n) {
+        if (pending != null && pending.nodes().contains(n)) {
+            flush(n != pending.last(), false);
+        }
+        materialize(n);
+    }
+
+    /** True when {@code result} holds a node of the held-back chain other than its last, which a call would not keep. */
+    private boolean exposesInside(Object result) {
+        if (pending == null) {
+            return false;
+        }
+        boolean[] inside = {false};
+        forEachNode(result, n -> inside[0] |= n != pending.last() && pending.nodes().contains(n));
+        return inside[0];
+    }
+
+    private static void forEachNode(Object result, java.util.function.Consumer<Node> action) {
         if (result instanceof Node n) {
-            materialize(n);
+            action.accept(n);
         } else if (result instanceof Node[] array) {
             for (Node n : array) {
-                materialize(n);
+                action.accept(n);
             }
         } else if (result instanceof Iterable<?> items) {
             for (Object o : items) {
                 if (o instanceof Node n) {
-                    materialize(n);
+                    action.accept(n);
                 }
             }
         }
-        return result;
     }
 
     // ---- leaves ----
@@ -448,12 +480,22 @@ public final class Graph {
 
     private void runEagerly(Node n) {
         if (pending != null) {
-            if (pending.tryAppend(n)) {
+            if (pending.tryAppend(n, kernels)) {
+                return;
+            }
+            if (!pending.isReadInsideBy(n) && pending.routes(n, kernels)) {
+                for (Node in : n.inputs()) {
+                    if (!pending.nodes().contains(in)) {
+                        materialize(in);
+                    }
+                }
+                EagerRunner.runRouted(n, pending.nodes(), pending.gate(), kernels, buffers, timer);
+                pending.markReadRouted();
                 return;
             }
             // An op that neither reads the chain nor changes a variable may run before it.
             if (n.isSideEffect() || pending.isReadBy(n)) {
-                flush(pending.isReadInsideBy(n));
+                flush(pending.isReadInsideBy(n), false);
             }
         }
         for (Node in : n.inputs()) {
@@ -469,15 +511,37 @@ public final class Graph {
         EagerRunner.run(n, kernels, buffers, timer);
     }
 
-    /** Runs the held-back chain: as one fused call, or node by node when a reader needs a value inside it. */
-    private void flush(boolean nodeByNode) {
+    /**
+     * Runs the held-back chain: as one fused call, or node by node when a reader needs a value inside it. At the end
+     * of a block ({@code blockEnds}), a chain that readers have read routed from the pool's cells does not run: its
+     * nodes are left to be computed if anything reads them later.
+     */
+    private void flush(boolean nodeByNode, boolean blockEnds) {
         EagerChain chain = pending;
         if (chain == null) {
             return;
         }
         pending = null;
         List<Node> links = chain.nodes();
-        if (nodeByNode || links.size() == 1) {
+        if (blockEnds && chain.readRouted()) {
+            for (Node n : links) {
+                foldedAway.put(n, sideEffectsRun);
+            }
+            return;
+        }
+        boolean fused = !nodeByNode && links.size() > 1;
+        Node anchor = links.get(0);
+        for (Node n : links) {
+            for (Node in : n.inputs()) {
+                // A relu gradient gated by the pool's cells does not read the pooled input in the fused call.
+                boolean readByCall = !(fused && n == chain.gate() && ChainLinks.gatedByCells(anchor, n)
+                        && in == n.input(0));
+                if (readByCall) {
+                    materialize(in);
+                }
+            }
+        }
+        if (!fused) {
             for (Node n : links) {
                 EagerRunner.run(n, kernels, buffers, timer);
             }

@@ -43,6 +43,8 @@ public class Model implements TrainingTarget {
     private List<SymbolicTensor> outputs = List.of();
     private List<SymbolicTensor> order = List.of();
     private List<Layer> layers = List.of();
+    /** Layer outputs that more than one layer call reads, or that the model returns: see {@link #forward}. */
+    private Set<SymbolicTensor> readTwice = Set.of();
 
     private Optimizer optimizer;
     private List<Loss> losses;
@@ -100,7 +102,25 @@ public class Model implements TrainingTarget {
         this.outputs = List.copyOf(outs);
         this.order = sorted.stream().filter(t -> !(t.layer() instanceof InputLayer)).toList();
         this.layers = List.copyOf(ls);
+        this.readTwice = readTwice(order, outputs);
         this.runner = null;
+    }
+
+    private static Set<SymbolicTensor> readTwice(List<SymbolicTensor> calls, List<SymbolicTensor> outputs) {
+        Map<SymbolicTensor, Integer> reads = new IdentityHashMap<>();
+        for (SymbolicTensor t : calls) {
+            for (SymbolicTensor in : t.inputs()) {
+                reads.merge(in, 1, Integer::sum);
+            }
+        }
+        Set<SymbolicTensor> out = Collections.newSetFromMap(new IdentityHashMap<>());
+        out.addAll(outputs);
+        reads.forEach((t, n) -> {
+            if (n > 1) {
+                out.add(t);
+            }
+        });
+        return out;
     }
 
     private static void visit(SymbolicTensor t, List<SymbolicTensor> ins, Set<SymbolicTensor> seen,
@@ -160,16 +180,25 @@ public class Model implements TrainingTarget {
 
     /** Emits the forward pass of the model into {@code g}. */
     public List<Node> forward(Graph g, List<Node> inputNodes, CallContext ctx) {
-        Map<SymbolicTensor, Node> values = new IdentityHashMap<>();
-        for (int i = 0; i < inputs.size(); i++) {
-            values.put(inputs.get(i), inputNodes.get(i));
-        }
-        for (SymbolicTensor t : order) {
-            List<Node> in = t.inputs().stream().map(values::get).toList();
-            values.put(t, t.layer().invoke(g, in, ctx));
-        }
-        return outputs.stream().map(values::get).toList();
+        // One fusing block around the layers lets an eager graph run a convolution's chain and the pooling layer
+        // after it as one call; an output read by more than the next layer gets its value at once instead.
+        return g.fusing(() -> {
+            Map<SymbolicTensor, Node> values = new IdentityHashMap<>();
+            for (int i = 0; i < inputs.size(); i++) {
+                values.put(inputs.get(i), inputNodes.get(i));
+            }
+            for (SymbolicTensor t : order) {
+                List<Node> in = t.inputs().stream().map(values::get).toList();
+                Node out = t.layer().invoke(g, in, ctx);
+                if (readTwice.contains(t)) {
+                    g.settle(out);
+                }
+                values.put(t, out);
+            }
+            return outputs.stream().map(values::get).toList();
+        });
     }
+
 
     // ---- compile ----
 

@@ -10,7 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brisk.backend.Backends;
 import dev.brisk.backend.Kernels;
 import dev.brisk.backend.UnaryFn;
+import dev.brisk.exec.KernelBinder;
 import dev.brisk.exec.KernelTimer;
+import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PoolAttrs;
@@ -186,5 +188,86 @@ class EagerFusionTest {
         g.assign(wv, g.constant(Tensor.zeros(6, 5)));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> g.scale(product[0], 2f));
         assertTrue(e.getMessage().contains("fused"), e.getMessage());
+    }
+
+    /**
+     * A first convolution (of the data) with bias and relu in one block, the max pooling of its output in the
+     * enclosing block (as {@code Model.forward} runs a layer and the next), then a dense layer; returns the loss and
+     * the weights' gradients.
+     */
+    private static List<float[]> pooledFirstLayer(Graph g, boolean readActivationAfter) {
+        Node x = g.input("x", random(1, 3, 8, 8, 2));
+        Node w = g.input("w", random(2, 3, 3, 2, 32));
+        Node b = g.input("b", random(3, 32));
+        Node v = g.input("v", random(4, 288, 3));
+        Node c = g.input("c", random(5, 3));
+        Node[] activation = new Node[1];
+        Node logits = g.fusing(() -> {
+            activation[0] = g.fusing(() -> g.unary(UnaryFn.RELU, g.add(g.conv2d(x, w, 1, 1, false), b)));
+            Node p = g.maxPool(activation[0], new PoolAttrs(2, 2, 2, 2, false));
+            return g.fusing(() -> g.add(g.matmul(g.reshape(p, Shape.of(3, 288)), v), c));
+        });
+        Node loss = g.sumAll(g.mul(logits, logits));
+        List<Node> outputs = new ArrayList<>(List.of(loss));
+        outputs.addAll(Autodiff.gradients(g, loss, List.of(w, b, v, c)));
+        if (readActivationAfter) {
+            outputs.add(g.scale(activation[0], 2f));
+        }
+        List<float[]> values = new ArrayList<>();
+        for (Node o : outputs) {
+            values.add(o.value().toArray());
+        }
+        return values;
+    }
+
+    private boolean poolsInCache() {
+        return k.poolsConvolutionInCache(
+                KernelBinder.convGeometry(Shape.of(3, 8, 8, 2), Shape.of(3, 3, 2, 32), new ConvAttrs(1, 1, false)),
+                UnaryFn.RELU, KernelBinder.poolGeometry(Shape.of(3, 6, 6, 32), new PoolAttrs(2, 2, 2, 2, false)));
+    }
+
+    private boolean routesPooledGradient() {
+        return k.readsPooledGradient(
+                KernelBinder.convGeometry(Shape.of(3, 8, 8, 2), Shape.of(3, 3, 2, 32), new ConvAttrs(1, 1, false)),
+                KernelBinder.poolGeometry(Shape.of(3, 6, 6, 32), new PoolAttrs(2, 2, 2, 2, false)));
+    }
+
+    @Test
+    void aConvolutionsChainTakesThePoolingOfTheNextLayerAndItsGradientsReadTheCells() {
+        for (boolean readActivationAfter : new boolean[] {false, true}) {
+            List<float[]> plain = withoutFusion(() -> pooledFirstLayer(Graph.eager(k), readActivationAfter));
+            Calls calls = new Calls();
+            List<float[]> fused = pooledFirstLayer(Graph.eager(k, null, calls), readActivationAfter);
+            for (int i = 0; i < plain.size(); i++) {
+                // The last output, relu's value read after the pooled call, is computed then from its inputs.
+                assertArrayEquals(plain.get(i), fused.get(i), "output " + i + " " + calls.names);
+            }
+            List<String> names = calls.names;
+            boolean pooled = poolsInCache();
+            assertEquals(pooled, names.contains("CONV2D+BINARY+UNARY+MAX_POOL"), names.toString());
+            assertEquals(!pooled, names.contains("CONV2D+BINARY+UNARY"), names.toString());
+            boolean routes = pooled && routesPooledGradient();
+            assertEquals(routes, names.contains("MAX_POOL_GRAD+BINARY+REDUCE"), names.toString());
+            assertEquals(routes, names.contains("MAX_POOL_GRAD+BINARY+CONV2D_GRAD_FILTER"), names.toString());
+            assertEquals(!routes, names.contains("MAX_POOL_GRAD+BINARY"), names.toString());
+        }
+    }
+
+    @Test
+    void aSettledNodeKeepsItsValueAndThePoolingRunsOnItsOwn() {
+        Calls calls = new Calls();
+        Graph g = Graph.eager(k, null, calls);
+        Node x = g.input("x", random(1, 3, 8, 8, 2));
+        Node w = g.input("w", random(2, 3, 3, 2, 32));
+        Node b = g.input("b", random(3, 32));
+        Node[] activation = new Node[1];
+        Node pooled = g.fusing(() -> {
+            activation[0] = g.fusing(() -> g.unary(UnaryFn.RELU, g.add(g.conv2d(x, w, 1, 1, false), b)));
+            g.settle(activation[0]);
+            assertNotNull(activation[0].value(), "settled inside the outer block");
+            return g.maxPool(activation[0], new PoolAttrs(2, 2, 2, 2, false));
+        });
+        assertNotNull(pooled.value());
+        assertEquals(List.of("CONV2D+BINARY+UNARY", "MAX_POOL"), calls.names);
     }
 }

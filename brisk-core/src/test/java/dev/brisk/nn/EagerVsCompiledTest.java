@@ -13,6 +13,7 @@ import dev.brisk.optimizers.Optimizers;
 import dev.brisk.tensor.Tensor;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,30 @@ class EagerVsCompiledTest {
                 Layers.dense(16, Activation.GELU),
                 Layers.dropout(0.25f),
                 Layers.dense(3));
+    }
+
+    /**
+     * W2's shape in small: each convolution's relu output is pooled by the next layer (one fused call in both modes)
+     * and the first one's gradients are read from the pool's cells.
+     */
+    private static Model pooledCnn() {
+        return Sequential.of(
+                Layers.input(12, 12, 1),
+                Layers.conv2d(16, 3, Activation.RELU),
+                Layers.maxPooling2d(2),
+                Layers.conv2d(16, 3, Activation.RELU),
+                Layers.maxPooling2d(2),
+                Layers.flatten(),
+                Layers.dense(3));
+    }
+
+    /** A convolution whose relu output two layers read: a pooling and a global average. */
+    private static Model sharedActivation() {
+        SymbolicTensor in = Input.of(8, 8, 1);
+        SymbolicTensor conv = Layers.conv2d(16, 3, Activation.RELU).apply(in);
+        SymbolicTensor pooled = Layers.flatten().apply(Layers.maxPooling2d(2).apply(conv));
+        SymbolicTensor averaged = Layers.globalAveragePooling2d().apply(conv);
+        return Model.of(in, Layers.dense(3).apply(Layers.concatenate().apply(pooled, averaged)));
     }
 
     private static Model mlp() {
@@ -93,6 +118,20 @@ class EagerVsCompiledTest {
         assertSameWeights(eager, planned);
         assertNotNull(compiled.trainPlan(16), "compiled mode made a plan for full batches");
         assertNotNull(compiled.trainPlan(10), "and one for the partial last batch");
+    }
+
+    /** Trains one model of {@code build} eagerly and one compiled, both from weights seed {@code seed}. */
+    private static void assertEagerMatchesCompiled(Supplier<Model> build, Tensor[] xy, long seed) {
+        RandomSeed.set(seed);
+        List<Tensor> eager = train(build.get(), true, xy);
+        RandomSeed.set(seed);
+        assertSameWeights(eager, train(build.get(), false, xy));
+    }
+
+    @Test
+    void pooledCnnAndASharedActivationMatch() {
+        assertEagerMatchesCompiled(EagerVsCompiledTest::pooledCnn, data(90, 12, 12, 1), 17);
+        assertEagerMatchesCompiled(EagerVsCompiledTest::sharedActivation, data(90, 8, 8, 1), 19);
     }
 
     @Test
