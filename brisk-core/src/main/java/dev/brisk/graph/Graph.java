@@ -4,7 +4,6 @@ import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
 import dev.brisk.backend.ReduceFn;
 import dev.brisk.backend.UnaryFn;
-import dev.brisk.exec.ChainLinks;
 import dev.brisk.exec.EagerBuffers;
 import dev.brisk.exec.EagerRunner;
 import dev.brisk.exec.KernelTimer;
@@ -47,20 +46,14 @@ public final class Graph {
     private final Map<Variable, Node> variableNodes = new IdentityHashMap<>();
     private final boolean eager;
     private final Kernels kernels;
-    private final EagerBuffers buffers;
-    private final KernelTimer timer;
+    /** How an eager graph runs its ops (null for a symbolic one). */
+    private final EagerExecution execution;
     private String scope = "";
-    private int fusingDepth;
-    private EagerChain pending;
-    /** Nodes a fused call computed past without keeping their value, each with {@link #sideEffectsRun} by then. */
-    private final Map<Node, Integer> foldedAway = new IdentityHashMap<>();
-    private int sideEffectsRun;
 
     private Graph(boolean eager, Kernels kernels, EagerBuffers buffers, KernelTimer timer) {
         this.eager = eager;
         this.kernels = kernels;
-        this.buffers = buffers;
-        this.timer = timer;
+        this.execution = eager ? new EagerExecution(kernels, buffers, timer) : null;
     }
 
     /** A graph whose ops run immediately, each into a new tensor. */
@@ -124,26 +117,7 @@ public final class Graph {
      * called for it. A symbolic graph, or fusion turned off ({@code -Dbrisk.fusion=false}), just runs {@code body}.
      */
     public <T> T fusing(Supplier<T> body) {
-        if (!eager || !EagerRunner.fuses()) {
-            return body.get();
-        }
-        fusingDepth++;
-        boolean finished = false;
-        T result;
-        try {
-            result = body.get();
-            finished = true;
-        } finally {
-            fusingDepth--;
-            if (!finished) {
-                pending = null;
-            }
-        }
-        if (fusingDepth == 0 || exposesInside(result)) {
-            flush(false, fusingDepth == 0);
-            forEachNode(result, this::materialize);
-        }
-        return result;
+        return execution == null || !EagerRunner.fuses() ? body.get() : execution.fusing(body);
     }
 
     /**
@@ -152,35 +126,8 @@ public final class Graph {
      * than the next op (a layer output with several readers), so that no chain folds it away.
      */
     public void settle(Node n) {
-        if (pending != null && pending.nodes().contains(n)) {
-            flush(n != pending.last(), false);
-        }
-        materialize(n);
-    }
-
-    /** True when {@code result} holds a node of the held-back chain other than its last, which a call would not keep. */
-    private boolean exposesInside(Object result) {
-        if (pending == null) {
-            return false;
-        }
-        boolean[] inside = {false};
-        forEachNode(result, n -> inside[0] |= n != pending.last() && pending.nodes().contains(n));
-        return inside[0];
-    }
-
-    private static void forEachNode(Object result, java.util.function.Consumer<Node> action) {
-        if (result instanceof Node n) {
-            action.accept(n);
-        } else if (result instanceof Node[] array) {
-            for (Node n : array) {
-                action.accept(n);
-            }
-        } else if (result instanceof Iterable<?> items) {
-            for (Object o : items) {
-                if (o instanceof Node n) {
-                    action.accept(n);
-                }
-            }
+        if (execution != null) {
+            execution.settle(n);
         }
     }
 
@@ -472,101 +419,9 @@ public final class Graph {
 
     private Node add(Node n) {
         nodes.add(n);
-        if (eager) {
-            runEagerly(n);
+        if (execution != null) {
+            execution.run(n);
         }
         return n;
-    }
-
-    private void runEagerly(Node n) {
-        if (pending != null) {
-            if (pending.tryAppend(n, kernels)) {
-                return;
-            }
-            if (!pending.isReadInsideBy(n) && pending.routes(n, kernels)) {
-                for (Node in : n.inputs()) {
-                    if (!pending.nodes().contains(in)) {
-                        materialize(in);
-                    }
-                }
-                EagerRunner.runRouted(n, pending.nodes(), pending.gate(), kernels, buffers, timer);
-                pending.markReadRouted();
-                return;
-            }
-            // An op that neither reads the chain nor changes a variable may run before it.
-            if (n.isSideEffect() || pending.isReadBy(n)) {
-                flush(pending.isReadInsideBy(n), false);
-            }
-        }
-        for (Node in : n.inputs()) {
-            materialize(in);
-        }
-        if (pending == null && fusingDepth > 0 && ChainLinks.anchors(n)) {
-            pending = new EagerChain(n);
-            return;
-        }
-        if (n.isSideEffect()) {
-            sideEffectsRun++;
-        }
-        EagerRunner.run(n, kernels, buffers, timer);
-    }
-
-    /**
-     * Runs the held-back chain: as one fused call, or node by node when a reader needs a value inside it. At the end
-     * of a block ({@code blockEnds}), a chain that readers have read routed from the pool's cells does not run: its
-     * nodes are left to be computed if anything reads them later.
-     */
-    private void flush(boolean nodeByNode, boolean blockEnds) {
-        EagerChain chain = pending;
-        if (chain == null) {
-            return;
-        }
-        pending = null;
-        List<Node> links = chain.nodes();
-        if (blockEnds && chain.readRouted()) {
-            for (Node n : links) {
-                foldedAway.put(n, sideEffectsRun);
-            }
-            return;
-        }
-        boolean fused = !nodeByNode && links.size() > 1;
-        Node anchor = links.get(0);
-        for (Node n : links) {
-            for (Node in : n.inputs()) {
-                // A relu gradient gated by the pool's cells does not read the pooled input in the fused call.
-                boolean readByCall = !(fused && n == chain.gate() && ChainLinks.gatedByCells(anchor, n)
-                        && in == n.input(0));
-                if (readByCall) {
-                    materialize(in);
-                }
-            }
-        }
-        if (!fused) {
-            for (Node n : links) {
-                EagerRunner.run(n, kernels, buffers, timer);
-            }
-            return;
-        }
-        EagerRunner.runChain(links, chain.bias(), chain.activation(), chain.gate(), kernels, buffers, timer);
-        for (Node n : links.subList(0, links.size() - 1)) {
-            foldedAway.put(n, sideEffectsRun);
-        }
-    }
-
-    /** Gives a node folded into a fused call its own value, computed from its inputs. */
-    private void materialize(Node n) {
-        Integer sideEffectsThen = foldedAway.remove(n);
-        if (sideEffectsThen == null) {
-            return;
-        }
-        if (sideEffectsThen != sideEffectsRun) {
-            throw new IllegalStateException("node " + n + " (layer '" + n.scope() + "') was computed inside a fused"
-                    + " kernel call without keeping its value, and a variable has changed since, so it cannot be"
-                    + " computed again; read it inside the same Graph.fusing block, or run with -Dbrisk.fusion=false");
-        }
-        for (Node in : n.inputs()) {
-            materialize(in);
-        }
-        EagerRunner.run(n, kernels, buffers, timer);
     }
 }
