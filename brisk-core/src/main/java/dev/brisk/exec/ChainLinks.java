@@ -93,17 +93,20 @@ public final class ChainLinks {
      * convolution's filter gradient taking it as dy.
      */
     public static boolean readsRouted(Node reader, Node routed, Node poolGrad, Kernels kernels) {
-        PoolGradAttrs attrs = (PoolGradAttrs) poolGrad.attrs();
-        PoolGeometry pool = KernelBinder.poolGeometry(attrs.resultShape(), attrs.pool());
         return switch (reader.op()) {
             case REDUCE -> reader.input(0) == routed
                     && sumsChannels((ReduceAttrs) reader.attrs(), routed.shape().rank())
-                    && kernels.readsPooledGradient(null, pool);
+                    && kernels.readsPooledGradient(null, poolGeometry(poolGrad));
             case CONV2D_GRAD_FILTER -> reader.input(1) == routed && reader.input(0) != routed
                     && kernels.readsPooledGradient(KernelBinder.convGeometry(reader.input(0).shape(), reader.shape(),
-                            ((ConvGradAttrs) reader.attrs()).conv()), pool);
+                            ((ConvGradAttrs) reader.attrs()).conv()), poolGeometry(poolGrad));
             default -> false;
         };
+    }
+
+    private static PoolGeometry poolGeometry(Node poolGrad) {
+        PoolGradAttrs attrs = (PoolGradAttrs) poolGrad.attrs();
+        return KernelBinder.poolGeometry(attrs.resultShape(), attrs.pool());
     }
 
     /** True for a sum over every axis but the last (a bias gradient). */
