@@ -10,11 +10,14 @@ import dev.brisk.losses.Losses;
 import dev.brisk.metrics.Metrics;
 import dev.brisk.nn.layers.Layers;
 import dev.brisk.optimizers.Optimizers;
+import dev.brisk.profile.Span;
 import dev.brisk.tensor.Tensor;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The same model trained from the same seed, eagerly and compiled, ends with the same weights; and two compiled
@@ -132,6 +135,25 @@ class EagerVsCompiledTest {
     void pooledCnnAndASharedActivationMatch() {
         assertEagerMatchesCompiled(EagerVsCompiledTest::pooledCnn, data(90, 12, 12, 1), 17);
         assertEagerMatchesCompiled(EagerVsCompiledTest::sharedActivation, data(90, 8, 8, 1), 19);
+    }
+
+    /** The kernel calls of one profiled training step (the third) of {@code model}, by name, sorted. */
+    private static List<String> kernelCallsOfAStep(Model model, boolean eager, Path trace) {
+        model.compile(Optimizers.adam(1e-2f), Losses.sparseCategoricalCrossentropy(true));
+        model.runEagerly(eager);
+        Tensor[] xy = data(90, 12, 12, 1);
+        model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(16).seed(3).verbose(0).profile(trace, 3, 3));
+        return model.lastProfile().spans().stream().filter(s -> s.category() == Span.Category.KERNEL)
+                .map(Span::name).sorted().toList();
+    }
+
+    @Test
+    void anEagerStepMakesThePlansKernelCalls(@TempDir Path tmp) {
+        RandomSeed.set(23);
+        List<String> compiled = kernelCallsOfAStep(pooledCnn(), false, tmp.resolve("compiled.json"));
+        RandomSeed.set(23);
+        List<String> eager = kernelCallsOfAStep(pooledCnn(), true, tmp.resolve("eager.json"));
+        assertEquals(compiled, eager);
     }
 
     @Test
