@@ -62,7 +62,10 @@ final class EagerExecution {
         materialize(n);
     }
 
-    /** True when {@code result} holds a node of the held-back chain other than its last, which a call would not keep. */
+    /**
+     * True when {@code result} holds a node of the held-back chain other than its last, whose value a fused call would
+     * not keep.
+     */
     private boolean exposesInside(Object result) {
         if (pending == null) {
             return false;

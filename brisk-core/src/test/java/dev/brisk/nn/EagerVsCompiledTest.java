@@ -37,21 +37,6 @@ class EagerVsCompiledTest {
                 Layers.dense(3));
     }
 
-    /**
-     * W2's shape in small: each convolution's relu output is pooled by the next layer (one fused call in both modes)
-     * and the first one's gradients are read from the pool's cells.
-     */
-    private static Model pooledCnn() {
-        return Sequential.of(
-                Layers.input(12, 12, 1),
-                Layers.conv2d(16, 3, Activation.RELU),
-                Layers.maxPooling2d(2),
-                Layers.conv2d(16, 3, Activation.RELU),
-                Layers.maxPooling2d(2),
-                Layers.flatten(),
-                Layers.dense(3));
-    }
-
     /** A convolution whose relu output two layers read: a pooling and a global average. */
     private static Model sharedActivation() {
         SymbolicTensor in = Input.of(8, 8, 1);
@@ -132,8 +117,8 @@ class EagerVsCompiledTest {
     }
 
     @Test
-    void pooledCnnAndASharedActivationMatch() {
-        assertEagerMatchesCompiled(EagerVsCompiledTest::pooledCnn, data(90, 12, 12, 1), 17);
+    void smallW2AndASharedActivationMatch() {
+        assertEagerMatchesCompiled(FusedTrainingTest::smallW2, data(90, 10, 10, 1), 17);
         assertEagerMatchesCompiled(EagerVsCompiledTest::sharedActivation, data(90, 8, 8, 1), 19);
     }
 
@@ -141,7 +126,7 @@ class EagerVsCompiledTest {
     private static List<String> kernelCallsOfAStep(Model model, boolean eager, Path trace) {
         model.compile(Optimizers.adam(1e-2f), Losses.sparseCategoricalCrossentropy(true));
         model.runEagerly(eager);
-        Tensor[] xy = data(90, 12, 12, 1);
+        Tensor[] xy = data(90, 10, 10, 1);
         model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(16).seed(3).verbose(0).profile(trace, 3, 3));
         return model.lastProfile().spans().stream().filter(s -> s.category() == Span.Category.KERNEL)
                 .map(Span::name).sorted().toList();
@@ -150,9 +135,9 @@ class EagerVsCompiledTest {
     @Test
     void anEagerStepMakesThePlansKernelCalls(@TempDir Path tmp) {
         RandomSeed.set(23);
-        List<String> compiled = kernelCallsOfAStep(pooledCnn(), false, tmp.resolve("compiled.json"));
+        List<String> compiled = kernelCallsOfAStep(FusedTrainingTest.smallW2(), false, tmp.resolve("compiled.json"));
         RandomSeed.set(23);
-        List<String> eager = kernelCallsOfAStep(pooledCnn(), true, tmp.resolve("eager.json"));
+        List<String> eager = kernelCallsOfAStep(FusedTrainingTest.smallW2(), true, tmp.resolve("eager.json"));
         assertEquals(compiled, eager);
     }
 

@@ -21,11 +21,14 @@ import org.junit.jupiter.api.Test;
 class FusedTrainingTest {
     private static final String FUSION = "brisk.fusion";
 
-    /** W2's layer sequence at a small size: conv-relu, pool, conv-relu, pool, dense-relu, dense. */
-    private static Model smallW2() {
+    /**
+     * W2's layer sequence at a small size: conv-relu, pool, conv-relu, pool, dense-relu, dense. The first layer has
+     * 16 channels, a whole 512-bit vector, so that its gradients read the pool's cells where the backend can.
+     */
+    static Model smallW2() {
         return Sequential.of(
                 Layers.input(10, 10, 1),
-                Layers.conv2d(8, 3, Activation.RELU),
+                Layers.conv2d(16, 3, Activation.RELU),
                 Layers.maxPooling2d(2),
                 Layers.conv2d(16, 3, Activation.RELU),
                 Layers.maxPooling2d(2),
