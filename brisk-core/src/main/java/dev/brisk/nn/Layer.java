@@ -70,7 +70,11 @@ public abstract class Layer {
 
     /** Builds the layer if needed and emits its ops, attributing them to the layer in errors. */
     public final Node invoke(Graph g, List<Node> inputs, CallContext ctx) {
-        List<Shape> shapes = inputs.stream().map(n -> n.shape().dropFirst()).toList();
+        // A loop, not a stream: eager mode calls this for every layer of every step.
+        List<Shape> shapes = new ArrayList<>(inputs.size());
+        for (Node n : inputs) {
+            shapes.add(n.shape().dropFirst());
+        }
         ensureBuilt(shapes);
         return g.inScope(name, () -> call(g, inputs, ctx));
     }

@@ -181,24 +181,32 @@ public class Model implements TrainingTarget {
     /** Emits the forward pass of the model into {@code g}. */
     public List<Node> forward(Graph g, List<Node> inputNodes, CallContext ctx) {
         // One fusing block around the layers lets an eager graph run a convolution's chain and the pooling layer
-        // after it as one call; an output read by more than the next layer gets its value at once instead.
+        // after it as one call; an output read by more than the next layer gets its value at once instead. Loops,
+        // not streams: eager mode runs this every step.
         return g.fusing(() -> {
             Map<SymbolicTensor, Node> values = new IdentityHashMap<>();
             for (int i = 0; i < inputs.size(); i++) {
                 values.put(inputs.get(i), inputNodes.get(i));
             }
             for (SymbolicTensor t : order) {
-                List<Node> in = t.inputs().stream().map(values::get).toList();
-                Node out = t.layer().invoke(g, in, ctx);
+                Node out = t.layer().invoke(g, nodesOf(t.inputs(), values), ctx);
                 if (readTwice.contains(t)) {
                     g.settle(out);
                 }
                 values.put(t, out);
             }
-            return outputs.stream().map(values::get).toList();
+            return nodesOf(outputs, values);
         });
     }
 
+
+    private static List<Node> nodesOf(List<SymbolicTensor> tensors, Map<SymbolicTensor, Node> values) {
+        List<Node> out = new ArrayList<>(tensors.size());
+        for (SymbolicTensor t : tensors) {
+            out.add(values.get(t));
+        }
+        return out;
+    }
 
     // ---- compile ----
 

@@ -239,7 +239,10 @@ final class StepRunner {
             Node l = loss;
             g.inScope("optimizer", () -> {
                 List<Variable> vars = model.trainableVariables();
-                List<Node> varNodes = vars.stream().map(g::variable).toList();
+                List<Node> varNodes = new ArrayList<>(vars.size());
+                for (Variable v : vars) {
+                    varNodes.add(g.variable(v));
+                }
                 List<Node> grads = Autodiff.gradients(g, l, varNodes);
                 model.optimizer().apply(g, vars, grads, hyperNode);
                 return null;
