@@ -69,9 +69,10 @@ final class BenchReport {
     }
 
     /**
-     * Thread scaling and eager/compiled ratios. Each scaling line also gives how much the two runs' gemm peaks
-     * differ, round by round: what the machine allowed FMA-bound work at the time (on a shared host, two vCPUs
-     * have given it 1.7-2.3x).
+     * Thread scaling and eager/compiled ratios. Each line also gives how much the two runs' gemm peaks differ, round
+     * by round: what the machine allowed FMA-bound work at the time (on a shared host, two vCPUs have given it
+     * 1.7-2.3x, and two fresh JVMs at the same threads up to 1.5x apart), so that a ratio the host made can be told
+     * from one the code made.
      */
     private static void printRatios(PrintStream out, List<List<BenchRun.Outcome>> rounds) {
         List<BenchRun.Outcome> first = rounds.get(0);
@@ -86,20 +87,25 @@ final class BenchReport {
                 if (scaling.test(a, b)) {
                     int one = i;
                     int many = j;
-                    boolean peaks = rounds.stream().allMatch(r -> !Double.isNaN(r.get(one).gemmPeak())
-                            && !Double.isNaN(r.get(many).gemmPeak()));
-                    String gemm = peaks ? " (gemm peak: " + ratios(rounds, j, i, BenchRun.Outcome::gemmPeak) + ")"
-                            : "";
                     out.printf(Locale.ROOT, "scaling %s %s 1 -> %d threads: %s%s%n", a.workload().id(), a.mode(),
-                            b.threads(), ratios(rounds, j, i, BenchRun.Outcome::samplesPerSecond), gemm);
+                            b.threads(), ratios(rounds, j, i, BenchRun.Outcome::samplesPerSecond),
+                            gemmPeaks(rounds, j, i, "gemm peak"));
                 }
                 if (eagerVsCompiled.test(a, b)) {
                     // step time eager / compiled = samples/s compiled / samples/s eager
-                    out.printf(Locale.ROOT, "eager/compiled step time %s threads=%d: %s%n", a.workload().id(),
-                            a.threads(), ratios(rounds, i, j, BenchRun.Outcome::samplesPerSecond));
+                    out.printf(Locale.ROOT, "eager/compiled step time %s threads=%d: %s%s%n", a.workload().id(),
+                            a.threads(), ratios(rounds, i, j, BenchRun.Outcome::samplesPerSecond),
+                            gemmPeaks(rounds, i, j, "gemm peak compiled/eager"));
                 }
             }
         }
+    }
+
+    /** " (LABEL: ratios)" of the gemm peaks of configurations {@code num} over {@code den}, or "" without them. */
+    private static String gemmPeaks(List<List<BenchRun.Outcome>> rounds, int num, int den, String label) {
+        boolean peaks = rounds.stream().allMatch(r -> !Double.isNaN(r.get(num).gemmPeak())
+                && !Double.isNaN(r.get(den).gemmPeak()));
+        return peaks ? " (" + label + ": " + ratios(rounds, num, den, BenchRun.Outcome::gemmPeak) + ")" : "";
     }
 
     /**

@@ -12,11 +12,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The bench report, from made-up outcomes: each run's percentage of the gemm peak it measured itself, and thread
- * scaling beside the gemm peaks' own scaling.
+ * scaling and eager/compiled ratios beside the gemm peaks' own ratios.
  */
 class BenchReportTest {
     private static BenchRun.Outcome outcome(int threads, double samplesPerSecond, double gemmPeak) {
-        BenchRun run = new BenchRun(Workload.W1, false, threads);
+        return outcome(false, threads, samplesPerSecond, gemmPeak);
+    }
+
+    private static BenchRun.Outcome outcome(boolean eager, int threads, double samplesPerSecond, double gemmPeak) {
+        BenchRun run = new BenchRun(Workload.W1, eager, threads);
         return new BenchRun.Outcome(run, samplesPerSecond, threads, 0.87, 2, 600, 900, Double.NaN, gemmPeak,
                 "RESULT", HostCpu.UNKNOWN);
     }
@@ -66,5 +70,13 @@ class BenchReportTest {
                 + " median 1.80x (gemm peak: 1.90 / 2.00 / 1.70, median 1.90x)")), out);
         assertTrue(out.lines().anyMatch(l -> l.equals("  w1 compiled threads=2: 36000 / 19000 / 34000"
                 + " (gemm 190 / 100 / 170; steal - / - / -)")), out);
+    }
+
+    @Test
+    void eagerOverCompiledIsPrintedBesideTheirGemmPeaksRatio() {
+        // The eager run's JVM found the host 1.5x slower: most of its 1.60x is the host's.
+        String out = print(List.of(List.of(outcome(false, 1, 20_000, 150.0), outcome(true, 1, 12_500, 100.0))));
+        assertTrue(out.lines().anyMatch(l -> l.equals(
+                "eager/compiled step time w1 threads=1: 1.60x (gemm peak compiled/eager: 1.50x)")), out);
     }
 }
