@@ -13,6 +13,7 @@ import dev.brisk.tensor.Tensor;
  * view makes its own float copy if {@link #toTensor()} is called on it.
  */
 final class BytePixels {
+    private static final int CACHE_LINE_BYTES = 64;
     private final byte[] data;
     private final int offset;
     private final Shape shape;
@@ -67,6 +68,19 @@ final class BytePixels {
         for (int i = 0; i < rowSize; i++) {
             dst[dstOff + i] = table[data[src + i] & 0xFF];
         }
+    }
+
+    /**
+     * Reads one byte of each cache line of row {@code row} and returns their sum: see
+     * {@link GatheringBatchIterator}, which touches a chunk's rows before it copies them.
+     */
+    int touchRow(int row) {
+        int src = offset + row * rowSize;
+        int sum = data[src + rowSize - 1];
+        for (int i = 0; i < rowSize; i += CACHE_LINE_BYTES) {
+            sum += data[src + i];
+        }
+        return sum;
     }
 
     /** Row {@code row} as a new float tensor of the row's shape: a pipeline's sample, decoded as it is made. */

@@ -20,6 +20,7 @@ final class GatheringBatchIterator implements Iterator<Batch> {
     /** Feature rows per chunk of a split gather; a batch of fewer floats than {@link #SPLIT_MIN_FLOATS} is not split. */
     private static final int ROWS_PER_CHUNK = 16;
     private static final int SPLIT_MIN_FLOATS = 1 << 15;
+    private static final int FLOATS_PER_CACHE_LINE = 16;
 
     /** The features, or null when they are {@link #pixels}. */
     private final Tensor features;
@@ -39,6 +40,8 @@ final class GatheringBatchIterator implements Iterator<Batch> {
     private int next;
     /** The batch's first position in {@code order}, for {@link #featureRows}. */
     private int batchStart;
+    /** The last sum {@link #touch} read (its only use: a store the JIT must keep). */
+    private int touched;
     /** Copies feature rows {@code [from, to)} of the current batch (made once: a region allocates nothing). */
     private final RangeBody featureRows;
 
@@ -106,6 +109,7 @@ final class GatheringBatchIterator implements Iterator<Batch> {
     }
 
     private void gatherFeatures(int from, int to, int n) {
+        touch(from, n);
         if (pixels == null) {
             gather(features, featureRow, target, targetOffset, from, to, n);
             return;
@@ -113,6 +117,31 @@ final class GatheringBatchIterator implements Iterator<Batch> {
         for (int i = 0; i < n; i++) {
             pixels.copyRow(order[from + i], target, targetOffset + (to + i) * featureRow);
         }
+    }
+
+    /**
+     * Reads one value of every cache line of the feature rows of samples {@code order[from..from+n)} before they
+     * are copied. These loads do not depend on each other, so the core keeps many of the rows' cache misses in
+     * flight at once; the copy alone waits for a row or two at a time. W1's batch (128 random rows of 784 bytes out
+     * of 47 MB, a 64 MB sweep in between): 104-113 us copied as before, 48-52 us touched first, one thread.
+     */
+    private void touch(int from, int n) {
+        int sum = 0;
+        if (pixels != null) {
+            for (int i = 0; i < n; i++) {
+                sum += pixels.touchRow(order[from + i]);
+            }
+        } else {
+            float[] data = features.data();
+            int base = features.offset();
+            for (int i = 0; i < n; i++) {
+                int start = base + order[from + i] * featureRow;
+                for (int k = 0; k < featureRow; k += FLOATS_PER_CACHE_LINE) {
+                    sum += (int) data[start + k];
+                }
+            }
+        }
+        touched = sum; // kept, so that the JIT cannot drop the loads
     }
 
     /**
