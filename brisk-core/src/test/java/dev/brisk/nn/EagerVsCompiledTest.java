@@ -132,13 +132,27 @@ class EagerVsCompiledTest {
                 .map(Span::name).sorted().toList();
     }
 
+    /** Keras' other way to write a convolution block: no activation in the layer, then an activation layer. */
+    private static Model activationLayers() {
+        return Sequential.of(
+                Layers.input(10, 10, 1),
+                Layers.conv2d(16, 3, Activation.LINEAR),
+                Layers.activation(Activation.RELU),
+                Layers.maxPooling2d(2),
+                Layers.flatten(),
+                Layers.dense(3));
+    }
+
     @Test
     void anEagerStepMakesThePlansKernelCalls(@TempDir Path tmp) {
-        RandomSeed.set(23);
-        List<String> compiled = kernelCallsOfAStep(FusedTrainingTest.smallW2(), false, tmp.resolve("compiled.json"));
-        RandomSeed.set(23);
-        List<String> eager = kernelCallsOfAStep(FusedTrainingTest.smallW2(), true, tmp.resolve("eager.json"));
-        assertEquals(compiled, eager);
+        for (Supplier<Model> build : List.<Supplier<Model>>of(FusedTrainingTest::smallW2,
+                EagerVsCompiledTest::activationLayers)) {
+            RandomSeed.set(23);
+            List<String> compiled = kernelCallsOfAStep(build.get(), false, tmp.resolve("compiled.json"));
+            RandomSeed.set(23);
+            List<String> eager = kernelCallsOfAStep(build.get(), true, tmp.resolve("eager.json"));
+            assertEquals(compiled, eager);
+        }
     }
 
     @Test
