@@ -8,6 +8,7 @@ import dev.brisk.nn.Fit;
 import dev.brisk.nn.RandomSeed;
 import dev.brisk.nn.Sequential;
 import dev.brisk.parallel.ThreadBudget;
+import dev.brisk.profile.Profile;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -38,7 +39,10 @@ public final class ScalingCommand extends Subcommand {
             "Every half is also timed step by step (end of one batch to the end of the next): each pair shows the"
                     + " two median steps, their ratio, and the share of each half's time spent in steps slower than"
                     + " 1.5x its median (stalls); the SCALING line ends with the median of those step ratios and of"
-                    + " the stall shares.");
+                    + " the stall shares.",
+            "With --kernels, every half also profiles its steps, and a table at the end gives each kernel call's"
+                    + " median time on 1 thread and on N and the median of the pairs' ratios: which kernels do not"
+                    + " halve.");
     private static final Options OPTIONS = CliOptions.of(
             CliOptions.valued("workload", "w1|w2", "Workload (default: w1)."),
             CliOptions.valued("threads", "N",
@@ -49,7 +53,8 @@ public final class ScalingCommand extends Subcommand {
             CliOptions.valued("steps", "N", "Training steps in each half of a pair (default: 100)."),
             CliOptions.valued("data", "DIR",
                     "Directory of the Fashion-MNIST IDX files (default: " + FashionMnist.DEFAULT_DIR + ")."),
-            CliOptions.valued("seed", "S", "Seed of the weights (default: 1)."));
+            CliOptions.valued("seed", "S", "Seed of the weights (default: 1)."),
+            CliOptions.flag("kernels", "Profile every half and print each kernel's time on 1 and N threads."));
 
     /**
      * A half that lost less than this share of the machine's CPU time to the hypervisor counts as quiet. The spread
@@ -66,6 +71,7 @@ public final class ScalingCommand extends Subcommand {
     int steps = 100;
     Path data = FashionMnist.DEFAULT_DIR;
     long seed = 1;
+    boolean kernels;
 
     ScalingCommand() {
         super("scaling", DESCRIPTION, OPTIONS);
@@ -80,6 +86,7 @@ public final class ScalingCommand extends Subcommand {
         steps = v.integer("steps", steps);
         data = v.path("data", data);
         seed = v.longInteger("seed", seed);
+        kernels = v.flag("kernels");
     }
 
     @Override
@@ -96,6 +103,12 @@ public final class ScalingCommand extends Subcommand {
         Sequential model = workload.compiledModel();
         StepClock clock = new StepClock(Math.ceilDiv(samples, batch));
         Fit pass = Fit.epochs(1).batchSize(batch).verbose(0).callbacks(clock);
+        int stepsPerHalf = Math.ceilDiv(samples, batch);
+        if (kernels) {
+            // From the second step: the first of a half meets the other budget's caches.
+            pass.profileSteps(Math.min(2, stepsPerHalf), stepsPerHalf);
+        }
+        KernelScaling kernelTimes = new KernelScaling();
         out.printf(Locale.ROOT, "brisk scaling: workload %s, 1 vs %d threads, %d pairs (after %d warm-up) of %d"
                 + " samples each, in one JVM%n", workload.id(), many, pairs, warmupPairs, samples);
 
@@ -119,6 +132,9 @@ public final class ScalingCommand extends Subcommand {
                 double stepRatio = one.medianStepNanos() / n.medianStepNanos();
                 boolean isCounted = p >= warmupPairs;
                 if (isCounted) {
+                    if (kernels) {
+                        kernelTimes.addPair(one.profile(), n.profile());
+                    }
                     ratios.add(ratio);
                     ones.add(one.samplesPerSecond());
                     manys.add(n.samplesPerSecond());
@@ -139,6 +155,7 @@ public final class ScalingCommand extends Subcommand {
         } finally {
             ThreadBudget.reset();
         }
+        kernelTimes.print(out, many);
         out.printf(Locale.ROOT, "SCALING framework=brisk workload=%s threads=%d pairs=%d median_ratio=%.3f"
                         + " min_ratio=%.3f max_ratio=%.3f samples_per_s_1=%.0f samples_per_s_%d=%.0f"
                         + " steal_pct=%s quiet_pairs=%s quiet_median_ratio=%s median_step_ratio=%.3f"
@@ -181,14 +198,15 @@ public final class ScalingCommand extends Subcommand {
         model.fit(train, pass);
         double seconds = (System.nanoTime() - start) / 1e9;
         return new Half(train.size() / seconds, HostCpu.now().since(before), clock.medianNanos(),
-                clock.stallShare());
+                clock.stallShare(), model.lastProfile());
     }
 
     /**
      * One half of a pair: samples per second of wall time, the machine's CPU time during it, its median step in
-     * nanoseconds and the share of its step time spent beyond {@link StepClock#STALL_FACTOR} times that median.
+     * nanoseconds, the share of its step time spent beyond {@link StepClock#STALL_FACTOR} times that median, and
+     * its profile (with {@code --kernels}; else whatever the model last kept).
      */
-    record Half(double samplesPerSecond, HostCpu cpu, double medianStepNanos, double stallShare) {
+    record Half(double samplesPerSecond, HostCpu cpu, double medianStepNanos, double stallShare, Profile profile) {
         /** Less than {@link #QUIET_STEAL} stolen, as far as is known (an unknown steal is not quiet). */
         boolean quiet() {
             return cpu.stealFraction() < QUIET_STEAL; // false for NaN

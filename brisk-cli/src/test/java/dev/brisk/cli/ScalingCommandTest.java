@@ -62,11 +62,30 @@ class ScalingCommandTest {
     }
 
     @Test
+    void withKernelsEveryKernelsTimeIsPrintedForBothBudgets() {
+        CliRun r = run("scaling", "--workload", "w1", "--threads", "2", "--pairs", "2", "--warmup-pairs", "0",
+                "--steps", "3", "--kernels", "--data", FIXTURE.toString());
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = r.out().lines().toList();
+        int header = lines.indexOf("kernels (median call per half, median over 2 pairs):");
+        assertTrue(header >= 0, r.out());
+        Pattern row = Pattern.compile(" +(\\d+\\.\\d) us +(\\d+\\.\\d) us +(\\d+\\.\\d\\d)x  (.+)");
+        List<Matcher> rows = lines.stream().skip(header + 2).map(row::matcher).takeWhile(Matcher::matches).toList();
+        // W1's compiled step: 25 kernel calls, each its own call site, then the line of sums.
+        assertEquals(26, rows.size(), r.out());
+        // The first layer's product (its layer's name depends on the models made before in this JVM).
+        assertTrue(rows.stream().anyMatch(m -> m.group(4).startsWith("MATMUL+BINARY(ADD)+UNARY(RELU) dense")
+                && m.group(4).endsWith(" (128, 784), (784, 512), (512,) -> (128, 512)")), r.out());
+        assertEquals("all kernels (sum of the medians)", rows.get(rows.size() - 1).group(4));
+        assertTrue(lines.get(lines.size() - 1).startsWith("SCALING "), r.out());
+    }
+
+    @Test
     void aHalfIsQuietBelowTwoPercentStolenAndNeverWhenUnknown() {
-        assertTrue(new ScalingCommand.Half(1000, new HostCpu(200, 3), 1e6, 0).quiet()); // 1.5%
-        assertFalse(new ScalingCommand.Half(1000, new HostCpu(200, 4), 1e6, 0).quiet()); // 2.0%
-        assertFalse(new ScalingCommand.Half(1000, new HostCpu(0, 0), 1e6, 0).quiet()); // shorter than a jiffy
-        assertFalse(new ScalingCommand.Half(1000, HostCpu.UNKNOWN, 1e6, 0).quiet());
+        assertTrue(new ScalingCommand.Half(1000, new HostCpu(200, 3), 1e6, 0, null).quiet()); // 1.5%
+        assertFalse(new ScalingCommand.Half(1000, new HostCpu(200, 4), 1e6, 0, null).quiet()); // 2.0%
+        assertFalse(new ScalingCommand.Half(1000, new HostCpu(0, 0), 1e6, 0, null).quiet()); // shorter than a jiffy
+        assertFalse(new ScalingCommand.Half(1000, HostCpu.UNKNOWN, 1e6, 0, null).quiet());
     }
 
     @Test

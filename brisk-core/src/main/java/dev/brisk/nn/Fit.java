@@ -23,6 +23,9 @@ public final class Fit {
     Tensor[] validationY;
     Pipeline<Batch> validationPipeline;
     int stepsPerEpoch;
+    /** Whether this fit profiles some steps ({@link #profile}, {@link #profileSteps}). */
+    boolean profiled;
+    /** Where the profile's Chrome trace goes, or null for none. */
     Path profileTrace;
     ProfileWindow profileSteps;
     final List<Callback> callbacks = new ArrayList<>();
@@ -109,6 +112,7 @@ public final class Fit {
     public Fit profile(Path trace) {
         this.profileTrace = Objects.requireNonNull(trace, "trace");
         this.profileSteps = null;
+        this.profiled = true;
         return this;
     }
 
@@ -119,6 +123,18 @@ public final class Fit {
     public Fit profile(Path trace, int firstStep, int lastStep) {
         this.profileTrace = Objects.requireNonNull(trace, "trace");
         this.profileSteps = new ProfileWindow(firstStep, lastStep);
+        this.profiled = true;
+        return this;
+    }
+
+    /**
+     * Profiles training steps {@code firstStep} to {@code lastStep} as {@link #profile(Path, int, int)} does, but
+     * writes no trace: for a program that reads {@code Model.lastProfile()} itself.
+     */
+    public Fit profileSteps(int firstStep, int lastStep) {
+        this.profileTrace = null;
+        this.profileSteps = new ProfileWindow(firstStep, lastStep);
+        this.profiled = true;
         return this;
     }
 }

@@ -151,7 +151,7 @@ final class Training {
 
     /** The profiler of this fit, or null when it profiles nothing; a window past the fit's end is refused. */
     private static Profiler profiler(Fit options, int stepsPerEpoch, int threads, boolean eager) {
-        if (options.profileTrace == null) {
+        if (!options.profiled) {
             return null;
         }
         int total = stepsPerEpoch * options.epochs;
@@ -166,14 +166,18 @@ final class Training {
 
     private void finishProfile(Profile profile, Fit options) {
         model.setLastProfile(profile);
-        try {
-            profile.writeChromeTrace(options.profileTrace);
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not write the profile trace " + options.profileTrace, e);
+        if (options.profileTrace != null) {
+            try {
+                profile.writeChromeTrace(options.profileTrace);
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not write the profile trace " + options.profileTrace, e);
+            }
+            if (options.verbose > 0) {
+                System.out.println("brisk: Chrome trace of " + profile.steps().size() + " profiled step(s) written to "
+                        + options.profileTrace + " (open it in https://ui.perfetto.dev or chrome://tracing)");
+            }
         }
         if (options.verbose > 0) {
-            System.out.println("brisk: Chrome trace of " + profile.steps().size() + " profiled step(s) written to "
-                    + options.profileTrace + " (open it in https://ui.perfetto.dev or chrome://tracing)");
             System.out.print(profile.summary());
         }
     }

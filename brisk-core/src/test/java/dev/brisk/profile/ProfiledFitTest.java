@@ -268,4 +268,15 @@ class ProfiledFitTest {
         assertTrue(out.contains(trace.toString()) && out.contains("Top ops by total time"), out);
         assertTrue(Files.exists(trace));
     }
+
+    @Test
+    void profileStepsWithoutATraceKeepsTheProfile() {
+        Model m = mlp();
+        Tensor[] xy = data();
+        m.fit(xy[0], xy[1], Fit.epochs(1).batchSize(BATCH).verbose(0).profileSteps(2, 3));
+        Profile p = m.lastProfile();
+        assertNotNull(p, "kept without a trace file");
+        assertEquals(List.of(2, 3), p.steps());
+        assertTrue(p.spans().stream().anyMatch(s -> s.category() == Span.Category.KERNEL), "kernel calls timed");
+    }
 }
