@@ -36,6 +36,10 @@ final class RegionArgs implements RangeBody {
     int i7;
     int i8;
     int i9;
+    int i10;
+    int i11;
+    int i12;
+    int i13;
     float s0;
     float s1;
     float s2;

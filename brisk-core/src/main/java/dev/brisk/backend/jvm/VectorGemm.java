@@ -109,9 +109,25 @@ final class VectorGemm {
                     Math.min(g.i1, t1 * NR), g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2, g.f3,
                     g.i9, (UnaryFn) g.o0, g.s0));
         } else {
-            r.forRange(rowTiles, 1, (g, t0, t1) -> gemmBlock(g.b0, g.b1, t0 * MR, Math.min(g.i0, t1 * MR), 0,
-                    g.i1, g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2, g.f3, g.i9,
-                    (UnaryFn) g.o0, g.s0));
+            // Few panels per thread: a grid of blocks, one per thread (by default rows only).
+            int colGroups = GemmSplit.columnGroups(m, n, k, transB, threads);
+            int rowGroups = GemmSplit.rowGroups(m, colGroups, threads);
+            r.i10 = rowTiles;
+            r.i11 = colTiles;
+            r.i12 = rowGroups;
+            r.i13 = colGroups;
+            r.forRange(rowGroups * colGroups, 1, (g, b0, b1) -> {
+                for (int block = b0; block < b1; block++) {
+                    int rg = block / g.i13;
+                    int cg = block % g.i13;
+                    int i0 = (int) ((long) g.i10 * rg / g.i12) * MR;
+                    int i1 = Math.min(g.i0, (int) ((long) g.i10 * (rg + 1) / g.i12) * MR);
+                    int j0 = (int) ((long) g.i11 * cg / g.i13) * NR;
+                    int j1 = Math.min(g.i1, (int) ((long) g.i11 * (cg + 1) / g.i13) * NR);
+                    gemmBlock(g.b0, g.b1, i0, i1, j0, j1, g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7,
+                            g.i8, g.b2, g.f3, g.i9, (UnaryFn) g.o0, g.s0);
+                }
+            });
         }
     }
 
@@ -145,7 +161,7 @@ final class VectorGemm {
         int depthStep = transA ? lda : 1;
         // With few rows a packed panel would be read only once or twice, so B is read in place when its rows
         // are contiguous; only a last, partial panel is packed.
-        boolean directB = !transB && i1 - i0 <= DIRECT_B_MAX_ROWS;
+        boolean directB = readsBInPlace(transB, i1 - i0);
         for (int jc = j0; jc < j1; jc += nc) {
             int nb = Math.min(nc, j1 - jc);
             int fullCols = directB ? nb / NR * NR : 0;
@@ -207,6 +223,11 @@ final class VectorGemm {
                 }
             }
         }
+    }
+
+    /** True when {@link #gemmBlock} reads B in place for a block of {@code rows} rows instead of packing it. */
+    static boolean readsBInPlace(boolean transB, int rows) {
+        return !transB && rows <= DIRECT_B_MAX_ROWS;
     }
 
     /**
