@@ -4,14 +4,24 @@ package dev.brisk.parallel;
  * The one thread budget of the process: how many threads compute kernels and the input pipeline share.
  *
  * <p>Resolved in this order: {@link #set(int)} (API), system property {@code brisk.threads}, environment
- * variable {@code BRISK_THREADS}, then {@link Runtime#availableProcessors()} (container-aware). The property and
- * variable are read once (kernels ask for the budget on every call); {@link #reset()} reads them again.
+ * variable {@code BRISK_THREADS}, then {@link Runtime#availableProcessors()} (container-aware), less one on
+ * machines of {@link #SPARE_CORE_FROM} or more (see {@link #defaultThreads}). The property and variable are read
+ * once (kernels ask for the budget on every call); {@link #reset()} reads them again.
  */
 public final class ThreadBudget {
     /** System property that overrides the core count. */
     public static final String PROPERTY = "brisk.threads";
     /** Environment variable that overrides the core count. */
     public static final String ENV = "BRISK_THREADS";
+
+    /**
+     * From this many processors up, the default budget leaves one to the JIT compiler, the garbage collector and
+     * the OS. With a compute thread on every core, whatever else runs takes a core from a thread in the middle of
+     * its chunk and the whole region waits: on a 16-core machine W1 lost 16% of its time to steps 1.5x slower
+     * than the median on 16 threads and none on 15, and trained 9% faster on 15 (median of three runs); on 8
+     * cores 7 and 8 threads came out even (BENCHMARKS.md, "Sixteen cores").
+     */
+    public static final int SPARE_CORE_FROM = 12;
 
     private static volatile int override;
     private static volatile Resolved cached;
@@ -85,7 +95,14 @@ public final class ThreadBudget {
         if (env != null && !env.isBlank()) {
             return new Resolved(parse(env, "environment variable " + ENV), "environment variable " + ENV);
         }
-        return new Resolved(Runtime.getRuntime().availableProcessors(), "available processors");
+        int processors = Runtime.getRuntime().availableProcessors();
+        int threads = defaultThreads(processors);
+        return new Resolved(threads, threads < processors ? "available processors less one" : "available processors");
+    }
+
+    /** The budget nothing overrides on a machine of {@code processors}: all of them, less one from 12 up. */
+    public static int defaultThreads(int processors) {
+        return processors >= SPARE_CORE_FROM ? processors - 1 : Math.max(1, processors);
     }
 
     private static int parse(String value, String source) {
