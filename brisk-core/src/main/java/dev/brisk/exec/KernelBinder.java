@@ -178,6 +178,11 @@ public final class KernelBinder {
         if (x.size() == y.size()) {
             return () -> k.copy(x.data(), x.offset(), y.data(), y.offset(), y.size());
         }
+        if (x.size() == 1) {
+            // A scalar (the loss's gradient, once a step) is a fill: no vector loop over a row of stride 0, whose
+            // C2 code allocated boxed vectors per step in one JVM of the allocation test.
+            return () -> k.fill(y.data(), y.offset(), y.size(), x.data()[x.offset()]);
+        }
         int[] dims = y.shape().dims();
         int[] xs = x.shape().broadcastStrides(y.shape());
         int[] zs = new int[dims.length];
