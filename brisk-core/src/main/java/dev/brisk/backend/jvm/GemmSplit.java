@@ -52,7 +52,7 @@ final class GemmSplit {
         return Math.max(1, Math.min(threads / colGroups, VectorGemm.ceilDiv(m, VectorGemm.MR)));
     }
 
-    /** The busiest thread's time in multiply-add flops: its share of C's arithmetic plus the operands it moves. */
+    /** The busiest thread's time, in flops: its share of C's arithmetic plus the operands it moves. */
     static double cost(int rowGroups, int colGroups, int m, int n, int k, boolean transB) {
         int rowTiles = VectorGemm.ceilDiv(m, VectorGemm.MR);
         int colTiles = VectorGemm.ceilDiv(n, VectorGemm.NR);
