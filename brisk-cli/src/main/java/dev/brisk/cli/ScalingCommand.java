@@ -203,7 +203,7 @@ public final class ScalingCommand extends Subcommand {
 
     /**
      * One half of a pair: samples per second of wall time, the machine's CPU time during it, its median step in
-     * nanoseconds, the share of its step time spent beyond {@link StepClock#STALL_FACTOR} times that median, and
+     * nanoseconds, the share of its step time spent beyond {@link dev.brisk.profile.StepStalls#FACTOR} times that median, and
      * its profile (with {@code --kernels}; else whatever the model last kept).
      */
     record Half(double samplesPerSecond, HostCpu cpu, double medianStepNanos, double stallShare, Profile profile) {

@@ -1,6 +1,7 @@
 package dev.brisk.cli;
 
 import dev.brisk.callbacks.Callback;
+import dev.brisk.profile.StepStalls;
 import java.util.Arrays;
 import java.util.Map;
 
@@ -14,9 +15,6 @@ import java.util.Map;
  * its slowest steps took 2-7 times the median (BENCHMARKS.md, "Where the 2-thread time goes").
  */
 final class StepClock extends Callback {
-    /** A step counts as stalled beyond this multiple of the median step. */
-    static final double STALL_FACTOR = 1.5;
-
     private final long[] nanos;
     private int count;
     private long last;
@@ -47,32 +45,11 @@ final class StepClock extends Callback {
 
     /** The median step in nanoseconds, or NaN before any step. */
     double medianNanos() {
-        return median(Arrays.copyOf(nanos, count));
+        return StepStalls.median(Arrays.copyOf(nanos, count));
     }
 
-    /** The share of all timed step time spent beyond {@link #STALL_FACTOR} times the median step (0 to 1). */
+    /** The share of all timed step time spent beyond {@link StepStalls#FACTOR} times the median step (0 to 1). */
     double stallShare() {
-        return stallShare(Arrays.copyOf(nanos, count));
-    }
-
-    static double median(long[] steps) {
-        if (steps.length == 0) {
-            return Double.NaN;
-        }
-        long[] sorted = steps.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
-    }
-
-    static double stallShare(long[] steps) {
-        double limit = STALL_FACTOR * median(steps);
-        double total = 0;
-        double beyond = 0;
-        for (long s : steps) {
-            total += s;
-            beyond += Math.max(0, s - limit);
-        }
-        return total == 0 ? 0 : beyond / total;
+        return StepStalls.share(Arrays.copyOf(nanos, count));
     }
 }

@@ -1,28 +1,12 @@
 package dev.brisk.cli;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The step clock's median and stall share, from made-up step times and from a clock driven by hand. */
+/** The step clock driven by hand (the arithmetic of medians and stalls: {@code StepStallsTest} in brisk-core). */
 class StepClockTest {
-    @Test
-    void theMedianOfOddAndEvenCounts() {
-        assertEquals(20, StepClock.median(new long[] {30, 10, 20}));
-        assertEquals(25, StepClock.median(new long[] {40, 10, 30, 20}));
-        assertTrue(Double.isNaN(StepClock.median(new long[0])));
-    }
-
-    @Test
-    void stallsAreTheTimeBeyondOneAndAHalfMedians() {
-        // Median 100: the limit is 150, so the 400 step stalled 250 of the 1,000 in all; the 140 step did not stall.
-        assertEquals(0.25, StepClock.stallShare(new long[] {100, 100, 140, 100, 100, 60, 400}), 1e-12);
-        assertEquals(0, StepClock.stallShare(new long[] {100, 100, 100}));
-        assertEquals(0, StepClock.stallShare(new long[0]));
-    }
-
     @Test
     void timesEachBatchFromTheLastAndStopsWhenFull() throws InterruptedException {
         StepClock clock = new StepClock(2);

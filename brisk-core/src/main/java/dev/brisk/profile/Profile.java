@@ -71,6 +71,11 @@ public final class Profile {
         return total(Span.Category.STEP);
     }
 
+    /** Each profiled step's wall time, in step order. */
+    public long[] stepNanos() {
+        return spans.stream().filter(s -> s.category() == Span.Category.STEP).mapToLong(Span::nanos).toArray();
+    }
+
     /** CPU time of the Java threads during the profiled steps ({@link CpuTime#javaThreadsNanos()}). */
     public long cpuNanos() {
         return cpuNanos;

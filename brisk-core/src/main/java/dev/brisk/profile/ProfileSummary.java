@@ -6,6 +6,10 @@ import java.util.Locale;
 /** Renders a {@link Profile} as text: where step time went, CPU utilisation, GFLOP/s, top ops and op types. */
 final class ProfileSummary {
     static final int TOP_OPS = 15;
+    /** Steps beyond 1.5x the median taking this share of step time get a line on what to do. */
+    static final double SLOW_STEPS_WORTH_A_HINT = 0.05;
+    /** Budgets below this many threads get no such line. */
+    static final int HINT_MIN_THREADS = 4;
 
     private ProfileSummary() {
     }
@@ -40,9 +44,29 @@ final class ProfileSummary {
                 + " thread%s), per step%n", p.cpuUtilisation(), ms(p.cpuNanos()) / n, ms(wall) / n, p.threads(),
                 p.threads() == 1 ? "" : "s"));
         sb.append(String.format(Locale.ROOT, "  input wait       %s of step time%n", pct(input, wall)));
+        slowSteps(sb, p);
         sb.append(String.format(Locale.ROOT, "  achieved         %.2f GFLOP/s in kernels, %.2f GFLOP/s over the whole"
                 + " step (%.4f GFLOP per step)%n", gflops(p.flops(), kernels), gflops(p.flops(), wall),
                 p.flops() / 1e9 / n));
+    }
+
+    /**
+     * Steps far slower than the median; where they cost a share of the time worth acting on and the budget has a
+     * thread on every core of a larger machine, what usually causes them and what to try.
+     */
+    private static void slowSteps(StringBuilder sb, Profile p) {
+        long[] steps = p.stepNanos();
+        double share = StepStalls.share(steps);
+        sb.append(String.format(Locale.ROOT, "  slow steps       %d of %d over %.1fx the median step (%.3f ms), %.1f%% of"
+                + " step time beyond it%n", StepStalls.count(steps), steps.length, StepStalls.FACTOR,
+                StepStalls.median(steps) / 1e6, 100 * share));
+        // On a few cores a thread fewer costs more than the stalls: on two, half the compute.
+        if (share >= SLOW_STEPS_WORTH_A_HINT && p.threads() >= HINT_MIN_THREADS
+                && p.threads() >= Runtime.getRuntime().availableProcessors()) {
+            sb.append(String.format(Locale.ROOT, "                   with a thread on every core, one that loses its"
+                    + " core (to the JIT, the collector or another%n                   process) holds up the step:"
+                    + " one thread fewer (--threads %d) may train faster%n", p.threads() - 1));
+        }
     }
 
     private static void topOps(StringBuilder sb, Profile p, int topOps) {
