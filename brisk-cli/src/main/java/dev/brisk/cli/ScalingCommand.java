@@ -203,8 +203,8 @@ public final class ScalingCommand extends Subcommand {
 
     /**
      * One half of a pair: samples per second of wall time, the machine's CPU time during it, its median step in
-     * nanoseconds, the share of its step time spent beyond {@link dev.brisk.profile.StepStalls#FACTOR} times that median, and
-     * its profile (with {@code --kernels}; else whatever the model last kept).
+     * nanoseconds, the share of its step time spent beyond {@link dev.brisk.profile.StepStalls#FACTOR} times that
+     * median, and its profile (with {@code --kernels}; else whatever the model last kept).
      */
     record Half(double samplesPerSecond, HostCpu cpu, double medianStepNanos, double stallShare, Profile profile) {
         /** Less than {@link #QUIET_STEAL} stolen, as far as is known (an unknown steal is not quiet). */

@@ -39,8 +39,8 @@ public final class TrainCommand extends Subcommand {
             CliOptions.required("workload", "w1|w2", "Workload to train: " + Workload.validIds() + "."),
             CliOptions.valued("epochs", "N", "Epochs to train (default: 5 for w1, 3 for w2)."),
             CliOptions.valued("threads", "N",
-                    "Thread budget (default: -Dbrisk.threads, BRISK_THREADS, or the available processors, less one from "
-                            + ThreadBudget.SPARE_CORE_FROM + " up)."),
+                    "Thread budget (default: -Dbrisk.threads, BRISK_THREADS, or the available processors, less one"
+                            + " from " + ThreadBudget.SPARE_CORE_FROM + " up)."),
             CliOptions.flag("eager", "Run steps op by op instead of as a compiled plan (for debugging)."),
             CliOptions.valued("data", "DIR",
                     "Directory of the four Fashion-MNIST IDX files (default: " + FashionMnist.DEFAULT_DIR + ")."),

@@ -57,8 +57,8 @@ final class ProfileSummary {
     private static void slowSteps(StringBuilder sb, Profile p) {
         long[] steps = p.stepNanos();
         double share = StepStalls.share(steps);
-        sb.append(String.format(Locale.ROOT, "  slow steps       %d of %d over %.1fx the median step (%.3f ms), %.1f%% of"
-                + " step time beyond it%n", StepStalls.count(steps), steps.length, StepStalls.FACTOR,
+        sb.append(String.format(Locale.ROOT, "  slow steps       %d of %d over %.1fx the median step (%.3f ms),"
+                + " %.1f%% of step time beyond it%n", StepStalls.count(steps), steps.length, StepStalls.FACTOR,
                 StepStalls.median(steps) / 1e6, 100 * share));
         // On a few cores a thread fewer costs more than the stalls: on two, half the compute.
         if (share >= SLOW_STEPS_WORTH_A_HINT && p.threads() >= HINT_MIN_THREADS
