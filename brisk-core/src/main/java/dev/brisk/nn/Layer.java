@@ -6,6 +6,7 @@ import dev.brisk.ops.Variable;
 import dev.brisk.tensor.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -144,12 +145,26 @@ public abstract class Layer {
         return out;
     }
 
+    /** The weights the optimizer updates, in creation order. */
     public List<Variable> trainableWeights() {
-        return weights.stream().filter(Variable::trainable).toList();
+        return weightsWhere(true);
     }
 
+    /** The weights only a forward pass updates (batch-norm statistics), in creation order. */
     public List<Variable> nonTrainableWeights() {
-        return weights.stream().filter(v -> !v.trainable()).toList();
+        return weightsWhere(false);
+    }
+
+    // A loop, not a stream: every eager train step asks for the trainable weights, and C2 compiled the stream
+    // machinery only in eager W2's second epoch, in the measured time.
+    private List<Variable> weightsWhere(boolean trainable) {
+        List<Variable> out = new ArrayList<>(weights.size());
+        for (Variable v : weights) {
+            if (v.trainable() == trainable) {
+                out.add(v);
+            }
+        }
+        return Collections.unmodifiableList(out);
     }
 
     /** Number of scalars in all weights. */
