@@ -2,7 +2,7 @@ package dev.brisk.bench;
 
 import dev.brisk.backend.Backends;
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.Kernels.ConvGeometry;
+import dev.brisk.ops.ConvGeometry;
 import dev.brisk.parallel.ThreadBudget;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;

@@ -1,5 +1,11 @@
 package dev.brisk.backend;
 
+import dev.brisk.ops.BinaryFn;
+import dev.brisk.ops.ConvGeometry;
+import dev.brisk.ops.PoolGeometry;
+import dev.brisk.ops.ReduceFn;
+import dev.brisk.ops.UnaryFn;
+
 /**
  * The kernel SPI: the few dozen primitives a backend implements. Everything else (layers, losses, optimisers) is
  * composed from these by the op graph.
@@ -96,13 +102,6 @@ public interface Kernels {
     void sparseSoftmaxCrossEntropyBackward(float[] probs, int probsOff, float[] index, int indexOff, float[] dy,
                                            int dyOff, float[] dx, int dxOff, int rows, int cols);
 
-    /** 2-D convolution geometry, NHWC input, {@code [kh, kw, c, oc]} kernel, NHWC output. */
-    record ConvGeometry(int batch, int height, int width, int channels,
-                        int kernelH, int kernelW, int outChannels,
-                        int strideH, int strideW, int padTop, int padLeft,
-                        int outH, int outW) {
-    }
-
     /** {@code y = conv2d(x, w)} (cross-correlation as in Keras and PyTorch, no bias). */
     void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] y, int yOff);
 
@@ -172,15 +171,6 @@ public interface Kernels {
 
     /** Gradient of conv2d with respect to its kernel. */
     void conv2dBackwardFilter(ConvGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dw, int dwOff);
-
-    /**
-     * Pooling geometry, NHWC: window {@code poolH x poolW}, strides, padding; max pooling ignores padded cells,
-     * average pooling divides by the number of unpadded cells in the window (Keras semantics).
-     */
-    record PoolGeometry(int batch, int height, int width, int channels,
-                        int poolH, int poolW, int strideH, int strideW, int padTop, int padLeft,
-                        int outH, int outW) {
-    }
 
     /** Max pooling, keeping no cells: {@link #maxPool2d(PoolGeometry, float[], int, float[], int, float[], int)}. */
     default void maxPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff) {

@@ -1,20 +1,21 @@
 package dev.brisk.exec;
 
-import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.Kernels.PoolGeometry;
-import dev.brisk.backend.ReduceFn;
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.ops.BinaryAttrs;
+import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.PoolGeometry;
 import dev.brisk.ops.PoolGradAttrs;
 import dev.brisk.ops.ReduceAttrs;
+import dev.brisk.ops.ReduceFn;
 import dev.brisk.ops.ShapeInference;
 import dev.brisk.ops.UnaryAttrs;
+import dev.brisk.ops.UnaryFn;
 import java.util.Set;
 
 /**
@@ -72,8 +73,8 @@ public final class ChainLinks {
         }
         UnaryFn fn = activation == null ? null : ((UnaryAttrs) activation.attrs()).fn();
         return kernels.poolsConvolutionInCache(
-                KernelBinder.convGeometry(conv.input(0).shape(), conv.input(1).shape(), (ConvAttrs) conv.attrs()),
-                fn, KernelBinder.poolGeometry(out.shape(), (PoolAttrs) pool.attrs()));
+                ConvGeometry.of(conv.input(0).shape(), conv.input(1).shape(), (ConvAttrs) conv.attrs()),
+                fn, PoolGeometry.of(out.shape(), (PoolAttrs) pool.attrs()));
     }
 
     /**
@@ -98,7 +99,7 @@ public final class ChainLinks {
                     && sumsChannels((ReduceAttrs) reader.attrs(), routed.shape().rank())
                     && kernels.readsPooledGradient(null, poolGeometry(poolGrad));
             case CONV2D_GRAD_FILTER -> reader.input(1) == routed && reader.input(0) != routed
-                    && kernels.readsPooledGradient(KernelBinder.convGeometry(reader.input(0).shape(), reader.shape(),
+                    && kernels.readsPooledGradient(ConvGeometry.of(reader.input(0).shape(), reader.shape(),
                             ((ConvGradAttrs) reader.attrs()).conv()), poolGeometry(poolGrad));
             default -> false;
         };
@@ -106,7 +107,7 @@ public final class ChainLinks {
 
     private static PoolGeometry poolGeometry(Node poolGrad) {
         PoolGradAttrs attrs = (PoolGradAttrs) poolGrad.attrs();
-        return KernelBinder.poolGeometry(attrs.resultShape(), attrs.pool());
+        return PoolGeometry.of(attrs.resultShape(), attrs.pool());
     }
 
     /** True for a sum over every axis but the last (a bias gradient). */

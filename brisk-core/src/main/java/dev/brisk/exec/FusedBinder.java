@@ -1,30 +1,30 @@
 package dev.brisk.exec;
 
-import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.Kernels.ConvGeometry;
-import dev.brisk.backend.Kernels.PoolGeometry;
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.ops.BinaryAttrs;
+import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.PoolGeometry;
 import dev.brisk.ops.PoolGradAttrs;
 import dev.brisk.ops.ShapeInference;
 import dev.brisk.ops.UnaryAttrs;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 
-/** Binds a {@link Fusion.Group} to its fused kernel call, as {@link KernelBinder} does for a single node. */
-final class FusedBinder {
+/** Binds a {@link FusedChain} to its fused kernel call, as {@link KernelBinder} does for a single node. */
+public final class FusedBinder {
     private FusedBinder() {
     }
 
     /** The instruction computing the whole chain into {@code out}, the buffer of its last node. */
-    static Instruction bind(Fusion.Group g, Tensor out, KernelBinder.Buffers buffers, Kernels k) {
+    public static Instruction bind(FusedChain g, Tensor out, KernelBinder.Buffers buffers, Kernels k) {
         Node a = g.anchor();
         Tensor first = buffers.valueOf(a.input(0));
         Tensor second = buffers.valueOf(a.input(1));
@@ -55,11 +55,11 @@ final class FusedBinder {
      * The call in which {@code reader} (a bias gradient's sums or a filter gradient) routes routed chain {@code g}'s
      * value from the pool's cells and the pooled gradient as it reads it (see {@link Fusion}).
      */
-    static Instruction bindRoutedReader(Node reader, Fusion.Group g, Tensor out, KernelBinder.Buffers buffers,
+    public static Instruction bindRoutedReader(Node reader, FusedChain g, Tensor out, KernelBinder.Buffers buffers,
                                         Kernels k) {
         Node poolGrad = g.anchor();
         PoolGradAttrs attrs = (PoolGradAttrs) poolGrad.attrs();
-        PoolGeometry p = KernelBinder.poolGeometry(attrs.resultShape(), attrs.pool());
+        PoolGeometry p = PoolGeometry.of(attrs.resultShape(), attrs.pool());
         Tensor cells = buffers.auxOf(ShapeInference.auxSource(poolGrad));
         Tensor dy = buffers.valueOf(poolGrad.input(1));
         if (reader.op() == OpType.REDUCE) {
@@ -67,14 +67,14 @@ final class FusedBinder {
                     out.data(), out.offset());
         }
         Tensor x = buffers.valueOf(reader.input(0));
-        ConvGeometry cg = KernelBinder.convGeometry(x.shape(), reader.shape(), ((ConvGradAttrs) reader.attrs()).conv());
+        ConvGeometry cg = ConvGeometry.of(x.shape(), reader.shape(), ((ConvGradAttrs) reader.attrs()).conv());
         return () -> k.conv2dBackwardFilterOfPooledGradient(cg, x.data(), x.offset(), p, cells.data(),
                 cells.offset(), dy.data(), dy.offset(), out.data(), out.offset());
     }
 
     private static Instruction conv(ConvAttrs attrs, Tensor x, Tensor w, Tensor bias, UnaryFn fn, float alpha,
                                     Tensor y, Kernels k) {
-        ConvGeometry g = KernelBinder.convGeometry(x.shape(), w.shape(), attrs);
+        ConvGeometry g = ConvGeometry.of(x.shape(), w.shape(), attrs);
         if (bias == null) {
             return () -> k.conv2dBiasActivation(g, x.data(), x.offset(), w.data(), w.offset(), null, 0, fn, alpha,
                     y.data(), y.offset());
@@ -86,8 +86,8 @@ final class FusedBinder {
     /** The convolution's chain pooled in cache; {@code convOut} is the shape of the output it never writes. */
     private static Instruction convPool(ConvAttrs attrs, Tensor x, Tensor w, Tensor bias, UnaryFn fn, float alpha,
                                         PoolAttrs poolAttrs, Shape convOut, Tensor y, Tensor cells, Kernels k) {
-        ConvGeometry g = KernelBinder.convGeometry(x.shape(), w.shape(), attrs);
-        PoolGeometry p = KernelBinder.poolGeometry(convOut, poolAttrs);
+        ConvGeometry g = ConvGeometry.of(x.shape(), w.shape(), attrs);
+        PoolGeometry p = PoolGeometry.of(convOut, poolAttrs);
         float[] b = bias == null ? null : bias.data();
         int bOff = bias == null ? 0 : bias.offset();
         float[] c = cells == null ? null : cells.data();
@@ -114,7 +114,7 @@ final class FusedBinder {
     /** Max pooling's gradient from its {@code cells}, gated by {@code fn(gate, dx)}; a null gate: see Kernels. */
     private static Instruction gatedPoolGradient(PoolGradAttrs attrs, Tensor cells, Tensor dy, BinaryFn fn,
                                                  float alpha, Tensor gate, Tensor dx, Kernels k) {
-        PoolGeometry g = KernelBinder.poolGeometry(attrs.resultShape(), attrs.pool());
+        PoolGeometry g = PoolGeometry.of(attrs.resultShape(), attrs.pool());
         if (gate == null) {
             return () -> k.maxPool2dBackwardGated(g, cells.data(), cells.offset(), dy.data(), dy.offset(), fn, alpha,
                     null, 0, dx.data(), dx.offset());

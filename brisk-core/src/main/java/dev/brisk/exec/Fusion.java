@@ -1,7 +1,6 @@
 package dev.brisk.exec;
 
 import dev.brisk.backend.Kernels;
-import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import java.util.ArrayList;
@@ -32,56 +31,15 @@ import java.util.Map;
  * fused kernels give the same bits. Eager graphs run the same chains as one call when they are built inside
  * {@code Graph.fusing} (see {@link EagerRunner#runChain}).
  */
-final class Fusion {
+public final class Fusion {
     /** The system property that turns fusion off ({@code -Dbrisk.fusion=false}), to compare against. */
     static final String PROPERTY = "brisk.fusion";
 
-    /**
-     * One fused chain: {@code nodes} in the order they compute (the anchor first); only the last one's value
-     * exists. {@code bias} (or null) is the bias the chain adds, {@code activation} (or null) its unary node, and
-     * for a gated pooling gradient {@code gate} is the activation gradient's node.
-     */
-    record Group(List<Node> nodes, Node bias, Node activation, Node gate) {
-        Node anchor() {
-            return nodes.get(0);
-        }
-
-        Node last() {
-            return nodes.get(nodes.size() - 1);
-        }
-
-        /** The node that names this chain in profiles: the anchor's op, with every node listed in its attributes. */
-        Node describe() {
-            return describe(nodes);
-        }
-
-        /** The node naming the call in which {@code reader} routes this chain's value from the pool's cells. */
-        Node describeReadBy(Node reader) {
-            List<Node> parts = new ArrayList<>(nodes);
-            parts.add(reader);
-            return describe(parts);
-        }
-
-        private static Node describe(List<Node> nodes) {
-            List<Node> inputs = new ArrayList<>();
-            for (Node n : nodes) {
-                for (Node in : n.inputs()) {
-                    if (!nodes.contains(in) && !inputs.contains(in)) {
-                        inputs.add(in);
-                    }
-                }
-            }
-            Node a = nodes.get(0);
-            Node last = nodes.get(nodes.size() - 1);
-            return new Node(a.id(), a.op(), new FusedAttrs(nodes), inputs, last.shape(), a.scope(), null);
-        }
-    }
-
-    private final Map<Node, Group> groupOf = new IdentityHashMap<>();
+    private final Map<Node, FusedChain> groupOf = new IdentityHashMap<>();
     /** The readers of a routed pooling gradient, each with the chain it reads from the pool's cells. */
-    private final Map<Node, Group> routedFor = new IdentityHashMap<>();
+    private final Map<Node, FusedChain> routedFor = new IdentityHashMap<>();
     /** Each routed chain's reader that runs last, where the chain's inputs must still be alive. */
-    private final Map<Group, Node> lastReader = new IdentityHashMap<>();
+    private final Map<FusedChain, Node> lastReader = new IdentityHashMap<>();
 
     private Fusion() {
     }
@@ -92,7 +50,7 @@ final class Fusion {
     }
 
     /** True unless the {@value #PROPERTY} system property is {@code false}. */
-    static boolean enabledByDefault() {
+    public static boolean enabledByDefault() {
         return !"false".equalsIgnoreCase(System.getProperty(PROPERTY));
     }
 
@@ -131,7 +89,7 @@ final class Fusion {
                 if (!anchor || !live[n.id()] || f.groupOf.containsKey(n)) {
                     continue;
                 }
-                Group g = poolGradients ? gatedPoolGradient(n, readers, kept)
+                FusedChain g = poolGradients ? gatedPoolGradient(n, readers, kept)
                         : epilogueChain(n, readers, kept, f, kernels);
                 // The chain runs where its last node is: no variable may change in between.
                 if (g != null && sideEffectsBefore[g.last().id()] == sideEffectsBefore[n.id()]) {
@@ -140,7 +98,7 @@ final class Fusion {
             }
         }
         for (Node n : nodes) {
-            Group g = f.groupOf.get(n);
+            FusedChain g = f.groupOf.get(n);
             if (g != null && g.anchor() == n && n.op() == OpType.MAX_POOL_GRAD) {
                 f.routeToReaders(g, readers, kept, kernels);
             }
@@ -154,7 +112,7 @@ final class Fusion {
      * taking it as dy. The chain's inputs (the cells and the pooled gradient) are not variables, so the readers may
      * run after updates.
      */
-    private void routeToReaders(Group g, List<List<Node>> readers, boolean[] kept, Kernels kernels) {
+    private void routeToReaders(FusedChain g, List<List<Node>> readers, boolean[] kept, Kernels kernels) {
         Node routed = g.last();
         List<Node> users = readers.get(routed.id());
         if (!gatedByCells(g) || kept[routed.id()] || users.isEmpty()) {
@@ -177,7 +135,7 @@ final class Fusion {
      * A product or convolution, then optionally {@code + bias}, then optionally an activation, and for a convolution
      * optionally max pooling ({@link #pooling}).
      */
-    private static Group epilogueChain(Node anchor, List<List<Node>> readers, boolean[] kept, Fusion found,
+    private static FusedChain epilogueChain(Node anchor, List<List<Node>> readers, boolean[] kept, Fusion found,
                                        Kernels kernels) {
         List<Node> chain = new ArrayList<>(List.of(anchor));
         Node cur = anchor;
@@ -200,7 +158,7 @@ final class Fusion {
                 chain.add(pool);
             }
         }
-        return chain.size() == 1 ? null : new Group(chain, bias, activation, null);
+        return chain.size() == 1 ? null : new FusedChain(chain, bias, activation, null);
     }
 
     /**
@@ -223,7 +181,7 @@ final class Fusion {
             return null;
         }
         for (Node r : readers.get(out.id())) {
-            Group g = found.groupOf.get(r);
+            FusedChain g = found.groupOf.get(r);
             if (r != pool && !(g != null && g.gate() == r && gatedByCells(g))) {
                 return null;
             }
@@ -235,15 +193,15 @@ final class Fusion {
      * True for a pooling gradient group gated by relu's gradient of the pooled input itself: the pool's cells decide
      * it (the maximum, the cell it came from, is above zero), so that input is not read.
      */
-    static boolean gatedByCells(Group g) {
+    static boolean gatedByCells(FusedChain g) {
         return ChainLinks.gatedByCells(g.anchor(), g.gate());
     }
 
     /** Max pooling's gradient whose one reader is an activation gradient taking it as the upstream gradient. */
-    private static Group gatedPoolGradient(Node poolGrad, List<List<Node>> readers, boolean[] kept) {
+    private static FusedChain gatedPoolGradient(Node poolGrad, List<List<Node>> readers, boolean[] kept) {
         Node next = soleReader(poolGrad, readers, kept);
         return next != null && ChainLinks.gates(next, poolGrad)
-                ? new Group(List.of(poolGrad, next), null, null, next) : null;
+                ? new FusedChain(List.of(poolGrad, next), null, null, next) : null;
     }
 
     /** The one node reading {@code x}, or null when there are several or {@code x} is an output. */
@@ -252,7 +210,7 @@ final class Fusion {
         return !kept[x.id()] && r.size() == 1 ? r.get(0) : null;
     }
 
-    private void add(Group g) {
+    private void add(FusedChain g) {
         for (Node n : g.nodes()) {
             groupOf.put(n, g);
         }
@@ -263,24 +221,24 @@ final class Fusion {
      * gets no buffer and no call).
      */
     boolean absorbed(Node n) {
-        Group g = groupOf.get(n);
+        FusedChain g = groupOf.get(n);
         return g != null && (g.last() != n || lastReader.containsKey(g));
     }
 
     /** The chain that {@code n} ends and whose call makes it, or null. */
-    Group endedBy(Node n) {
-        Group g = groupOf.get(n);
+    FusedChain endedBy(Node n) {
+        FusedChain g = groupOf.get(n);
         return g != null && g.last() == n && !lastReader.containsKey(g) ? g : null;
     }
 
     /** The routed pooling gradient chain that reader {@code n} reads from the pool's cells, or null. */
-    Group routedFor(Node n) {
+    FusedChain routedFor(Node n) {
         return routedFor.get(n);
     }
 
     /** Where the work of {@code n} runs: at the last node of its chain, or at a routed chain's last reader. */
     Node runsAt(Node n) {
-        Group g = groupOf.get(n);
+        FusedChain g = groupOf.get(n);
         return g == null ? n : lastReader.getOrDefault(g, g.last());
     }
 

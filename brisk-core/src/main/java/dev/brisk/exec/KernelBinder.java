@@ -1,24 +1,24 @@
 package dev.brisk.exec;
 
-import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.Kernels.ConvGeometry;
-import dev.brisk.backend.Kernels.PoolGeometry;
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.ops.AxisAttrs;
 import dev.brisk.ops.BinaryAttrs;
+import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.DropoutAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.PoolGeometry;
 import dev.brisk.ops.PoolGradAttrs;
 import dev.brisk.ops.ReduceAttrs;
 import dev.brisk.ops.ShapeInference;
 import dev.brisk.ops.SoftmaxAttrs;
 import dev.brisk.ops.UnaryAttrs;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.ops.UpdateAttrs;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
@@ -216,40 +216,24 @@ public final class KernelBinder {
                 rows, cols);
     }
 
-    /** The geometry of a convolution of input shape {@code x} by kernel shape {@code w}. */
-    public static ConvGeometry convGeometry(Shape x, Shape w, ConvAttrs a) {
-        int[] h = ShapeInference.outAndPad(x.dim(1), w.dim(0), a.strideH(), a.same());
-        int[] wd = ShapeInference.outAndPad(x.dim(2), w.dim(1), a.strideW(), a.same());
-        return new ConvGeometry(x.dim(0), x.dim(1), x.dim(2), x.dim(3), w.dim(0), w.dim(1), w.dim(3),
-                a.strideH(), a.strideW(), h[1], wd[1], h[0], wd[0]);
-    }
-
     private static Instruction conv(Tensor x, Tensor w, Tensor y, ConvAttrs a, Kernels k) {
-        ConvGeometry g = convGeometry(x.shape(), w.shape(), a);
+        ConvGeometry g = ConvGeometry.of(x.shape(), w.shape(), a);
         return () -> k.conv2d(g, x.data(), x.offset(), w.data(), w.offset(), y.data(), y.offset());
     }
 
     private static Instruction convGradInput(ConvGradAttrs a, Tensor dy, Tensor w, Tensor dx, Kernels k) {
-        ConvGeometry g = convGeometry(dx.shape(), w.shape(), a.conv());
+        ConvGeometry g = ConvGeometry.of(dx.shape(), w.shape(), a.conv());
         return () -> k.conv2dBackwardInput(g, dy.data(), dy.offset(), w.data(), w.offset(), dx.data(), dx.offset());
     }
 
     private static Instruction convGradFilter(ConvGradAttrs a, Tensor x, Tensor dy, Tensor dw, Kernels k) {
-        ConvGeometry g = convGeometry(x.shape(), dw.shape(), a.conv());
+        ConvGeometry g = ConvGeometry.of(x.shape(), dw.shape(), a.conv());
         return () -> k.conv2dBackwardFilter(g, x.data(), x.offset(), dy.data(), dy.offset(), dw.data(), dw.offset());
-    }
-
-    /** The geometry of pooling an input of shape {@code x}. */
-    public static PoolGeometry poolGeometry(Shape x, PoolAttrs a) {
-        int[] h = ShapeInference.outAndPad(x.dim(1), a.poolH(), a.strideH(), a.same());
-        int[] w = ShapeInference.outAndPad(x.dim(2), a.poolW(), a.strideW(), a.same());
-        return new PoolGeometry(x.dim(0), x.dim(1), x.dim(2), x.dim(3), a.poolH(), a.poolW(), a.strideH(),
-                a.strideW(), h[1], w[1], h[0], w[0]);
     }
 
     /** Max pooling, recording each maximum's cell in {@code cells} unless it is null (no gradient reads them). */
     private static Instruction maxPool(PoolAttrs a, Tensor x, Tensor cells, Tensor y, Kernels k) {
-        PoolGeometry g = poolGeometry(x.shape(), a);
+        PoolGeometry g = PoolGeometry.of(x.shape(), a);
         if (cells == null) {
             return () -> k.maxPool2d(g, x.data(), x.offset(), y.data(), y.offset(), null, 0);
         }
@@ -257,18 +241,18 @@ public final class KernelBinder {
     }
 
     private static Instruction avgPool(PoolAttrs a, Tensor x, Tensor y, Kernels k) {
-        PoolGeometry g = poolGeometry(x.shape(), a);
+        PoolGeometry g = PoolGeometry.of(x.shape(), a);
         return () -> k.avgPool2d(g, x.data(), x.offset(), y.data(), y.offset());
     }
 
     private static Instruction maxPoolGrad(PoolGradAttrs a, Tensor cells, Tensor dy, Tensor dx, Kernels k) {
-        PoolGeometry g = poolGeometry(a.resultShape(), a.pool());
+        PoolGeometry g = PoolGeometry.of(a.resultShape(), a.pool());
         return () -> k.maxPool2dBackward(g, cells.data(), cells.offset(), dy.data(), dy.offset(), dx.data(),
                 dx.offset());
     }
 
     private static Instruction avgPoolGrad(PoolGradAttrs a, Tensor dy, Tensor dx, Kernels k) {
-        PoolGeometry g = poolGeometry(a.resultShape(), a.pool());
+        PoolGeometry g = PoolGeometry.of(a.resultShape(), a.pool());
         return () -> k.avgPool2dBackward(g, dy.data(), dy.offset(), dx.data(), dx.offset());
     }
 

@@ -118,8 +118,8 @@ public final class Planner {
                 keptFloats += auxShape.size();
             }
             values.put(n, out);
-            Fusion.Group chain = fusion.endedBy(n);
-            Fusion.Group routed = fusion.routedFor(n);
+            FusedChain chain = fusion.endedBy(n);
+            FusedChain routed = fusion.routedFor(n);
             Instruction instruction = chain != null ? FusedBinder.bind(chain, out, buffers, kernels)
                     : routed != null ? FusedBinder.bindRoutedReader(n, routed, out, buffers, kernels)
                     : KernelBinder.bind(n, out, buffers, kernels);

@@ -1,18 +1,18 @@
 package dev.brisk.graph;
 
-import dev.brisk.backend.BinaryFn;
-import dev.brisk.backend.ReduceFn;
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.ops.AxisAttrs;
 import dev.brisk.ops.BinaryAttrs;
+import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.ReduceAttrs;
+import dev.brisk.ops.ReduceFn;
 import dev.brisk.ops.ShapeInference;
 import dev.brisk.ops.SoftmaxAttrs;
 import dev.brisk.ops.UnaryAttrs;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.tensor.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -65,17 +65,6 @@ public final class Autodiff {
             out.add(d != null ? d : g.constant(dev.brisk.tensor.Tensor.zeros(w.shape())));
         }
         return out;
-    }
-
-    /**
-     * True when the gradient of {@code fn} reads the op's input (not only its output and the upstream gradient), so
-     * that the input's value must be kept: an eager fused chain then stops before the activation.
-     */
-    static boolean unaryGradientReadsInput(UnaryFn fn) {
-        return switch (fn) {
-            case LOG, SQUARE, ABS, LEAKY_RELU, GELU, CLIP_PROB, NON_FINITE -> true;
-            default -> false;
-        };
     }
 
     /** needed[i]: node i lies on a path from some node of {@code wrt} to {@code loss}. */

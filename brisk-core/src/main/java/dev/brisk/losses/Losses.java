@@ -1,8 +1,8 @@
 package dev.brisk.losses;
 
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.graph.Graph;
 import dev.brisk.ops.Node;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.tensor.Shape;
 
 /** Factories for the built-in losses, with Keras names and semantics (epsilon 1e-7 clipping of probabilities). */

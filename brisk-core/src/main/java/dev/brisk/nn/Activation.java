@@ -1,8 +1,8 @@
 package dev.brisk.nn;
 
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.graph.Graph;
 import dev.brisk.ops.Node;
+import dev.brisk.ops.UnaryFn;
 
 /** Activation functions, with Keras names. */
 public enum Activation {

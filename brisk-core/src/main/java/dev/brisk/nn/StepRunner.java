@@ -1,7 +1,7 @@
 package dev.brisk.nn;
 
 import dev.brisk.backend.Kernels;
-import dev.brisk.exec.EagerBuffers;
+import dev.brisk.eager.EagerBuffers;
 import dev.brisk.exec.KernelTimer;
 import dev.brisk.exec.Plan;
 import dev.brisk.exec.Planner;

@@ -1,9 +1,9 @@
 package dev.brisk.optimizers;
 
-import dev.brisk.backend.BinaryFn;
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.graph.Graph;
+import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.Node;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.ops.Variable;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;

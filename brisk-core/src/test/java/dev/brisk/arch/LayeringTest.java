@@ -14,10 +14,22 @@ import org.junit.jupiter.api.Test;
 
 /** Enforces docs/architecture.md: a package may import only packages below it in this order. */
 class LayeringTest {
-    /** Bottom first. Packages on the same line may not use each other either. */
+    /**
+     * The layers, bottom first: a package may import its own layer and those before it, never one after it. Each
+     * entry is one layer (a package with its sub-packages, except {@code nn.layers}, which sits above {@code nn}).
+     */
     private static final List<String> ORDER = List.of(
-            "tensor", "parallel", "backend", "ops", "exec", "graph", "io", "profile", "data",
-            "losses", "metrics", "optimizers", "callbacks", "nn", "nn.layers");
+            "config",      // settings read from system properties and the environment
+            "tensor",      // shapes and float storage
+            "parallel",    // the thread budget and the shared pool
+            "ops",         // the IR: nodes, op types, attributes, elementwise functions, geometry
+            "backend",     // the kernel SPI and the JVM kernels
+            "exec",        // compiled plans: fusion, planning passes, binding, scheduling
+            "eager",       // op-by-op execution
+            "graph",       // the op builder and autodiff
+            "io", "profile", "data",
+            "losses", "metrics", "optimizers", "callbacks",
+            "nn", "nn.layers");
 
     private static final Pattern QUALIFIED = Pattern.compile("dev\\.brisk\\.([a-z.]+)\\.[A-Z]");
 

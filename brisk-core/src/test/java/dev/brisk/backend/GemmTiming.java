@@ -1,5 +1,6 @@
 package dev.brisk.backend;
 
+import dev.brisk.ops.ConvGeometry;
 import dev.brisk.parallel.ThreadBudget;
 import java.util.Random;
 
@@ -62,12 +63,12 @@ public final class GemmTiming {
 
     /** Whole convolution kernels (im2col or col2im included) of the CNN example, batch 128, vector backend. */
     private static void convolutions(Kernels k) {
-        Kernels.ConvGeometry[] convs = {
-            new Kernels.ConvGeometry(128, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 26, 26),
-            new Kernels.ConvGeometry(128, 13, 13, 32, 3, 3, 64, 1, 1, 0, 0, 11, 11),
+        ConvGeometry[] convs = {
+            new ConvGeometry(128, 28, 28, 1, 3, 3, 32, 1, 1, 0, 0, 26, 26),
+            new ConvGeometry(128, 13, 13, 32, 3, 3, 64, 1, 1, 0, 0, 11, 11),
         };
         System.out.printf("%nconv2d, vector backend, GFLOP/s%-21s %9s %9s%n", "", "1T", "2T");
-        for (Kernels.ConvGeometry g : convs) {
+        for (ConvGeometry g : convs) {
             float[] x = new float[g.batch() * g.height() * g.width() * g.channels()];
             float[] w = new float[g.kernelH() * g.kernelW() * g.channels() * g.outChannels()];
             float[] y = new float[g.batch() * g.outH() * g.outW() * g.outChannels()];

@@ -1,12 +1,13 @@
 package dev.brisk.exec;
 
+import dev.brisk.ops.ConvGeometry;
+import dev.brisk.ops.PoolGeometry;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.backend.Backends;
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.graph.Autodiff;
 import dev.brisk.graph.Graph;
 import dev.brisk.ops.ConvAttrs;
@@ -14,6 +15,7 @@ import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
@@ -121,8 +123,8 @@ class FusionTest {
             // With relu, whose gradient the pool's cells decide, the vector backend also pools the convolution's
             // output image by image in cache: no buffer holds it.
             boolean pooled = fn == UnaryFn.RELU && k.poolsConvolutionInCache(
-                    KernelBinder.convGeometry(net.x().shape(), net.w().shape(), new ConvAttrs(1, 1, false)), fn,
-                    KernelBinder.poolGeometry(net.z().shape(), new PoolAttrs(2, 2, 2, 2, false)));
+                    ConvGeometry.of(net.x().shape(), net.w().shape(), new ConvAttrs(1, 1, false)), fn,
+                    PoolGeometry.of(net.z().shape(), new PoolAttrs(2, 2, 2, 2, false)));
             List<String> names = fusedNames(fused);
             String chain = pooled ? "CONV2D+BINARY+UNARY+MAX_POOL" : wholeChain ? "CONV2D+BINARY+UNARY" : "CONV2D+BINARY";
             assertTrue(names.contains(chain), fn + ": " + names);
@@ -144,8 +146,8 @@ class FusionTest {
         Plans plans = compiledBothWays(net, "first layer");
         Plan fused = plans.fused();
         boolean routes = k.readsPooledGradient(
-                KernelBinder.convGeometry(net.x().shape(), net.w().shape(), new ConvAttrs(1, 1, false)),
-                KernelBinder.poolGeometry(net.z().shape(), new PoolAttrs(2, 2, 2, 2, false)));
+                ConvGeometry.of(net.x().shape(), net.w().shape(), new ConvAttrs(1, 1, false)),
+                PoolGeometry.of(net.z().shape(), new PoolAttrs(2, 2, 2, 2, false)));
         List<String> names = fusedNames(fused);
         assertEquals(routes, names.contains("MAX_POOL_GRAD+BINARY+REDUCE"), names.toString());
         assertEquals(routes, names.contains("MAX_POOL_GRAD+BINARY+CONV2D_GRAD_FILTER"), names.toString());

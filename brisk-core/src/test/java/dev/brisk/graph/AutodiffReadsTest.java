@@ -3,13 +3,13 @@ package dev.brisk.graph;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.brisk.backend.Backends;
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.ops.Node;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.tensor.Shape;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@link Autodiff#unaryGradientReadsInput} says what the gradient rules really read. */
+/** {@link UnaryFn#gradientReadsInput} says what the gradient rules really read. */
 class AutodiffReadsTest {
     @Test
     void unaryGradientReadsInputMatchesTheGradientOps() {
@@ -25,7 +25,7 @@ class AutodiffReadsTest {
             Autodiff.gradients(g, loss, List.of(x));
             boolean reads = g.nodes().subList(before, g.nodes().size()).stream()
                     .anyMatch(n -> n.inputs().contains(x));
-            assertEquals(reads, Autodiff.unaryGradientReadsInput(fn), fn.toString());
+            assertEquals(reads, fn.gradientReadsInput(), fn.toString());
         }
     }
 }

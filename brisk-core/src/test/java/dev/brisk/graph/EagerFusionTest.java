@@ -1,5 +1,7 @@
 package dev.brisk.graph;
 
+import dev.brisk.ops.ConvGeometry;
+import dev.brisk.ops.PoolGeometry;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -9,13 +11,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.backend.Backends;
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.exec.KernelBinder;
 import dev.brisk.exec.KernelTimer;
 import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.ops.Variable;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
@@ -222,14 +224,14 @@ class EagerFusionTest {
 
     private boolean poolsInCache() {
         return k.poolsConvolutionInCache(
-                KernelBinder.convGeometry(Shape.of(3, 8, 8, 2), Shape.of(3, 3, 2, 32), new ConvAttrs(1, 1, false)),
-                UnaryFn.RELU, KernelBinder.poolGeometry(Shape.of(3, 6, 6, 32), new PoolAttrs(2, 2, 2, 2, false)));
+                ConvGeometry.of(Shape.of(3, 8, 8, 2), Shape.of(3, 3, 2, 32), new ConvAttrs(1, 1, false)),
+                UnaryFn.RELU, PoolGeometry.of(Shape.of(3, 6, 6, 32), new PoolAttrs(2, 2, 2, 2, false)));
     }
 
     private boolean routesPooledGradient() {
         return k.readsPooledGradient(
-                KernelBinder.convGeometry(Shape.of(3, 8, 8, 2), Shape.of(3, 3, 2, 32), new ConvAttrs(1, 1, false)),
-                KernelBinder.poolGeometry(Shape.of(3, 6, 6, 32), new PoolAttrs(2, 2, 2, 2, false)));
+                ConvGeometry.of(Shape.of(3, 8, 8, 2), Shape.of(3, 3, 2, 32), new ConvAttrs(1, 1, false)),
+                PoolGeometry.of(Shape.of(3, 6, 6, 32), new PoolAttrs(2, 2, 2, 2, false)));
     }
 
     @Test

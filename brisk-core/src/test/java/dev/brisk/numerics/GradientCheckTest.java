@@ -9,14 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.ReduceFn;
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.graph.Autodiff;
 import dev.brisk.graph.Graph;
+import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.ReduceFn;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.EnumSet;

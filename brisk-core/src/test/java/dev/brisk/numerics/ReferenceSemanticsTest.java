@@ -5,7 +5,6 @@ import static dev.brisk.numerics.TorchFixturesTest.assertClose;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.ReduceFn;
 import dev.brisk.graph.Autodiff;
 import dev.brisk.graph.Graph;
 import dev.brisk.losses.Losses;
@@ -17,6 +16,7 @@ import dev.brisk.nn.layers.BatchNormalization;
 import dev.brisk.nn.layers.Layers;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.ReduceFn;
 import dev.brisk.ops.Variable;
 import dev.brisk.optimizers.Optimizer;
 import dev.brisk.optimizers.Optimizers;

@@ -3,12 +3,12 @@ package dev.brisk.profile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.brisk.backend.Backends;
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.graph.Autodiff;
 import dev.brisk.graph.Graph;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.ops.UpdateAttrs;
 import dev.brisk.ops.Variable;
 import dev.brisk.tensor.Shape;

@@ -1,6 +1,6 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.backend.Kernels.ConvGeometry;
+import dev.brisk.ops.ConvGeometry;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 

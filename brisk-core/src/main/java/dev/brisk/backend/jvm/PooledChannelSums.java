@@ -1,6 +1,6 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.backend.Kernels.PoolGeometry;
+import dev.brisk.ops.PoolGeometry;
 import dev.brisk.parallel.Parallel;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;

@@ -1,6 +1,6 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.backend.BinaryFn;
+import dev.brisk.ops.BinaryFn;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;

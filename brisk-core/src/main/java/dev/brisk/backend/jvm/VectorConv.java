@@ -1,8 +1,8 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.backend.Kernels.ConvGeometry;
-import dev.brisk.backend.Kernels.PoolGeometry;
-import dev.brisk.backend.UnaryFn;
+import dev.brisk.ops.ConvGeometry;
+import dev.brisk.ops.PoolGeometry;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.parallel.Parallel;
 import java.util.Arrays;
 

@@ -1,7 +1,7 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.backend.Kernels.ConvGeometry;
-import dev.brisk.backend.Kernels.PoolGeometry;
+import dev.brisk.ops.ConvGeometry;
+import dev.brisk.ops.PoolGeometry;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;

@@ -1,7 +1,7 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.backend.BinaryFn;
-import dev.brisk.backend.UnaryFn;
+import dev.brisk.ops.BinaryFn;
+import dev.brisk.ops.UnaryFn;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;

@@ -1,6 +1,6 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.backend.UnaryFn;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.parallel.Parallel;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;

@@ -1,6 +1,6 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.backend.UnaryFn;
+import dev.brisk.ops.UnaryFn;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;

@@ -1,9 +1,11 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.ReduceFn;
-import dev.brisk.backend.UnaryFn;
+import dev.brisk.ops.BinaryFn;
+import dev.brisk.ops.ConvGeometry;
+import dev.brisk.ops.PoolGeometry;
+import dev.brisk.ops.ReduceFn;
+import dev.brisk.ops.UnaryFn;
 import jdk.incubator.vector.FloatVector;
 
 /**

@@ -1,8 +1,8 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.Kernels.PoolGeometry;
+import dev.brisk.ops.BinaryFn;
+import dev.brisk.ops.PoolGeometry;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;

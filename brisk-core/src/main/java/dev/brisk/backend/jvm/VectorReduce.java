@@ -1,6 +1,6 @@
 package dev.brisk.backend.jvm;
 
-import dev.brisk.backend.ReduceFn;
+import dev.brisk.ops.ReduceFn;
 import dev.brisk.parallel.Parallel;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;

@@ -1,11 +1,11 @@
 package dev.brisk.nn.layers;
 
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.graph.Graph;
 import dev.brisk.nn.CallContext;
 import dev.brisk.nn.Initializer;
 import dev.brisk.nn.Layer;
 import dev.brisk.ops.Node;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.ops.Variable;
 import dev.brisk.tensor.Shape;
 import java.util.List;

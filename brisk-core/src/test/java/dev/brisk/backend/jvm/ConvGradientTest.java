@@ -3,7 +3,7 @@ package dev.brisk.backend.jvm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.Kernels.ConvGeometry;
+import dev.brisk.ops.ConvGeometry;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.UnaryFn;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.parallel.ThreadBudget;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;

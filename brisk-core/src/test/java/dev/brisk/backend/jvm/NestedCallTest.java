@@ -4,8 +4,8 @@ import static dev.brisk.backend.jvm.Arrays2.uniform;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.Kernels.ConvGeometry;
-import dev.brisk.backend.ReduceFn;
+import dev.brisk.ops.ConvGeometry;
+import dev.brisk.ops.ReduceFn;
 import dev.brisk.parallel.Parallel;
 import dev.brisk.parallel.ThreadBudget;
 import java.util.Random;

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.Kernels.ConvGeometry;
-import dev.brisk.backend.Kernels.PoolGeometry;
-import dev.brisk.backend.ReduceFn;
-import dev.brisk.backend.UnaryFn;
+import dev.brisk.ops.BinaryFn;
+import dev.brisk.ops.ConvGeometry;
+import dev.brisk.ops.PoolGeometry;
+import dev.brisk.ops.ReduceFn;
+import dev.brisk.ops.UnaryFn;
 import org.junit.jupiter.api.Test;
 
 /** The reference kernels against values worked out by hand. */

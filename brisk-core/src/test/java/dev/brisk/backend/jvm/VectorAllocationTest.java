@@ -2,12 +2,12 @@ package dev.brisk.backend.jvm;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.brisk.backend.BinaryFn;
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.Kernels.ConvGeometry;
-import dev.brisk.backend.Kernels.PoolGeometry;
-import dev.brisk.backend.ReduceFn;
-import dev.brisk.backend.UnaryFn;
+import dev.brisk.ops.BinaryFn;
+import dev.brisk.ops.ConvGeometry;
+import dev.brisk.ops.PoolGeometry;
+import dev.brisk.ops.ReduceFn;
+import dev.brisk.ops.UnaryFn;
 import dev.brisk.parallel.ThreadBudget;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.Kernels.ConvGeometry;
-import dev.brisk.backend.UnaryFn;
+import dev.brisk.ops.ConvGeometry;
+import dev.brisk.ops.UnaryFn;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

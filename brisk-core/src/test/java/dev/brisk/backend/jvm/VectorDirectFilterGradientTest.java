@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.Kernels.ConvGeometry;
+import dev.brisk.ops.ConvGeometry;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,7 @@
-package dev.brisk.graph;
+package dev.brisk.eager;
 
 import dev.brisk.backend.Kernels;
 import dev.brisk.exec.ChainLinks;
-import dev.brisk.exec.EagerBuffers;
-import dev.brisk.exec.EagerRunner;
 import dev.brisk.exec.KernelTimer;
 import dev.brisk.ops.Node;
 import java.util.IdentityHashMap;
@@ -13,11 +11,11 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * How an eager {@link Graph} runs its ops as they are added: each at once, except inside {@link Graph#fusing}
- * blocks, where the chain a compiled plan would fuse is held back ({@link EagerChain}) and run as one call, and the
+ * How an eager graph (the graph package's {@code Graph}) runs its ops as they are added: each at once, except inside
+ * {@code Graph.fusing} blocks, where the chain a compiled plan would fuse is held back ({@link EagerChain}) and run as one call, and the
  * nodes it folds away are computed later only if something reads them.
  */
-final class EagerExecution {
+public final class EagerExecution {
     private final Kernels kernels;
     private final EagerBuffers buffers;
     private final KernelTimer timer;
@@ -27,14 +25,15 @@ final class EagerExecution {
     private final Map<Node, Integer> foldedAway = new IdentityHashMap<>();
     private int sideEffectsRun;
 
-    EagerExecution(Kernels kernels, EagerBuffers buffers, KernelTimer timer) {
+    /** Runs ops on {@code kernels}, in storage from {@code buffers}, telling {@code timer} (or null) each call. */
+    public EagerExecution(Kernels kernels, EagerBuffers buffers, KernelTimer timer) {
         this.kernels = kernels;
         this.buffers = buffers;
         this.timer = timer;
     }
 
-    /** {@link Graph#fusing} for an eager graph with fusion on. */
-    <T> T fusing(Supplier<T> body) {
+    /** {@code Graph.fusing} for an eager graph with fusion on: runs {@code body}, holding back fusable chains. */
+    public <T> T fusing(Supplier<T> body) {
         fusingDepth++;
         boolean finished = false;
         T result;
@@ -54,8 +53,8 @@ final class EagerExecution {
         return result;
     }
 
-    /** {@link Graph#settle}. */
-    void settle(Node n) {
+    /** {@code Graph.settle}: computes {@code n} now if a pending chain would fold it away. */
+    public void settle(Node n) {
         if (pending != null && pending.nodes().contains(n)) {
             flush(n != pending.last(), false);
         }
@@ -93,7 +92,7 @@ final class EagerExecution {
     }
 
     /** Runs {@code n}, just added to the graph: now, or as a link of the chain held back. */
-    void run(Node n) {
+    public void run(Node n) {
         if (pending != null) {
             if (pending.tryAppend(n, kernels)) {
                 return;

@@ -1,4 +1,4 @@
-package dev.brisk.backend;
+package dev.brisk.ops;
 
 /**
  * Elementwise functions of two inputs: {@code out = f(a, b)}. The *_GRAD entries compute the backward pass of an

@@ -1,6 +1,12 @@
-package dev.brisk.exec;
+package dev.brisk.eager;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.exec.FusedBinder;
+import dev.brisk.exec.FusedChain;
+import dev.brisk.exec.Fusion;
+import dev.brisk.exec.Instruction;
+import dev.brisk.exec.KernelBinder;
+import dev.brisk.exec.KernelTimer;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.ShapeInference;
@@ -65,7 +71,7 @@ public final class EagerRunner {
     public static void runChain(List<Node> nodes, Node bias, Node activation, Node gate, Kernels kernels,
                                 EagerBuffers buffers, KernelTimer timer) {
         long start = timer == null ? 0 : System.nanoTime();
-        Fusion.Group group = new Fusion.Group(List.copyOf(nodes), bias, activation, gate);
+        FusedChain group = new FusedChain(List.copyOf(nodes), bias, activation, gate);
         Node last = group.last();
         Shape auxShape = ShapeInference.auxShape(last);
         if (auxShape != null) {
@@ -87,7 +93,7 @@ public final class EagerRunner {
     public static void runRouted(Node reader, List<Node> nodes, Node gate, Kernels kernels, EagerBuffers buffers,
                                  KernelTimer timer) {
         long start = timer == null ? 0 : System.nanoTime();
-        Fusion.Group group = new Fusion.Group(List.copyOf(nodes), null, null, gate);
+        FusedChain group = new FusedChain(List.copyOf(nodes), null, null, gate);
         Tensor out = take(buffers, reader.shape());
         FusedBinder.bindRoutedReader(reader, group, out, NODE_VALUES, kernels).run();
         reader.setValue(out);

@@ -1,4 +1,4 @@
-package dev.brisk.backend;
+package dev.brisk.ops;
 
 /** Reductions over a set of axes. */
 public enum ReduceFn {

@@ -1,4 +1,4 @@
-package dev.brisk.exec;
+package dev.brisk.eager;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;

@@ -1,4 +1,4 @@
-package dev.brisk.backend;
+package dev.brisk.ops;
 
 /** Elementwise functions of one input: {@code y[i] = f(x[i])}. {@code alpha} is the parameter of those that take one. */
 public enum UnaryFn {
@@ -15,5 +15,16 @@ public enum UnaryFn {
     /** Clip to {@code [alpha, 1 - alpha]}: the epsilon clipping of probabilities in cross-entropy. */
     CLIP_PROB,
     /** {@code 1} where x is NaN or infinite, else {@code 0}. */
-    NON_FINITE
+    NON_FINITE;
+
+    /**
+     * True when the gradient of this function reads the op's input (not only its output and the upstream gradient),
+     * so that the input's value must be kept: an eager fused chain then stops before the activation.
+     */
+    public boolean gradientReadsInput() {
+        return switch (this) {
+            case LOG, SQUARE, ABS, LEAKY_RELU, GELU, CLIP_PROB, NON_FINITE -> true;
+            default -> false;
+        };
+    }
 }

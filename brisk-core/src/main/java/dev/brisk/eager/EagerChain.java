@@ -1,16 +1,16 @@
-package dev.brisk.graph;
+package dev.brisk.eager;
 
 import dev.brisk.backend.Kernels;
-import dev.brisk.backend.UnaryFn;
 import dev.brisk.exec.ChainLinks;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.UnaryAttrs;
+import dev.brisk.ops.UnaryFn;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A chain an eager graph holds back inside {@link Graph#fusing}: a product or convolution that may still be followed
+ * A chain an eager graph holds back inside {@code Graph.fusing}: a product or convolution that may still be followed
  * by its bias add and activation (and a convolution by max pooling), or max pooling's gradient that may still be
  * followed by an activation's gradient. The graph runs it as one fused kernel call once something reads its last
  * node (see {@link ChainLinks}), unless every reader reads it {@link #routes routed} from the pool's cells.
@@ -59,7 +59,7 @@ final class EagerChain {
             return true;
         }
         // An activation whose gradient reads its input would need the value the fused call does not keep.
-        if (ChainLinks.activates(n, last()) && !Autodiff.unaryGradientReadsInput(((UnaryAttrs) n.attrs()).fn())) {
+        if (ChainLinks.activates(n, last()) && !((UnaryAttrs) n.attrs()).fn().gradientReadsInput()) {
             activation = n;
             nodes.add(n);
             return true;

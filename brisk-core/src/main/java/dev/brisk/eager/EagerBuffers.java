@@ -1,4 +1,4 @@
-package dev.brisk.exec;
+package dev.brisk.eager;
 
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
