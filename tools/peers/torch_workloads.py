@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The reference workloads (shared/bench/WORKLOADS.md) in PyTorch, measured the way `brisk train` measures them,
+"""The reference workloads (docs/workloads.md) in PyTorch, measured the way `brisk train` measures them,
 so the two can be run side by side on one machine. Prints one RESULT line in Brisk's format.
 
     python3 tools/peers/torch_workloads.py --workload w1 --threads 2 --epochs 2

@@ -33,7 +33,7 @@ record BenchRun(Workload workload, boolean eager, int threads) {
     record Outcome(BenchRun run, double samplesPerSecond, double cpuUtilisation, double testAccuracy, int epochs,
                    long peakRssMb, long firstStepMillis, double jitShare, double gemmPeak, String resultLine,
                    HostCpu host) {
-        /** Useful training GFLOP/s, counted as WORKLOADS.md does. */
+        /** Useful training GFLOP/s, counted as docs/workloads.md does. */
         double gflops() {
             return samplesPerSecond * run.workload().trainingFlopsPerSample() / 1e9;
         }

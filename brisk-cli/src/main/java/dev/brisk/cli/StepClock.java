@@ -12,7 +12,7 @@ import java.util.Map;
  *
  * <p>On a 2-vCPU VM the two halves of a {@code brisk scaling} pair differ here: on one thread steps hardly vary,
  * while on two a step waits whenever either vCPU is taken away (by the hypervisor, the JIT or another process), and
- * its slowest steps took 2-7 times the median (BENCHMARKS.md, "Where the 2-thread time goes").
+ * its slowest steps took 2-7 times the median (docs/benchmark-log.md, "Where the 2-thread time goes: stalls").
  */
 final class StepClock extends Callback {
     private final long[] nanos;

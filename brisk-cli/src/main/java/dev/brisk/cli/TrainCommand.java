@@ -31,7 +31,7 @@ import org.apache.commons.cli.Options;
  */
 public final class TrainCommand extends Subcommand {
     private static final List<String> DESCRIPTION = List.of(
-            "Trains a reference workload (shared/bench/WORKLOADS.md) on Fashion-MNIST, evaluates it on the test set"
+            "Trains a reference workload (docs/workloads.md) on Fashion-MNIST, evaluates it on the test set"
                     + " and prints one RESULT line.",
             "  w1: MLP 784-512-512-10 on flattened images (default 5 epochs)",
             "  w2: CNN conv32-pool-conv64-pool-dense128-dense10 (default 3 epochs)");

@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The reference training workloads of {@code shared/bench/WORKLOADS.md}, defined once so that {@code train} and
+ * The reference training workloads of {@code docs/workloads.md}, defined once so that {@code train} and
  * future {@code bench} commands measure the same thing.
  *
  * <p>All workloads: Fashion-MNIST, float32, batch size {@value #BATCH_SIZE}, Adam (lr 1e-3, beta1 0.9, beta2 0.999,
@@ -77,7 +77,7 @@ public final class Workloads {
         }
 
         /**
-         * Useful training FLOPs per sample as WORKLOADS.md counts them: the forward pass's multiply-adds (dense
+         * Useful training FLOPs per sample as docs/workloads.md counts them: the forward pass's multiply-adds (dense
          * and convolution layers) times 2, times 3 for forward + both backward products (W1 4.01 MFLOP, W2 15.79).
          */
         public double trainingFlopsPerSample() {
