@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * How long the JVM's JIT compilers worked during the last epoch, beside that epoch's wall time: the measured epoch
  * of a benchmark is early in the run, and on a machine with as many cores as compute threads every millisecond the
- * compilers take is a millisecond the training threads wait for a core (docs/benchmark-log.md, "The JIT's share of the measured epoch").
+ * compilers take is a millisecond the training threads wait for a core (docs/benchmark-log.md, "The JIT's share of
+ * the measured epoch").
  */
 final class JitClock extends Callback {
     private final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
