@@ -11,7 +11,7 @@ import java.util.concurrent.BlockingQueue;
  * gives back, so that reading (inflating) and decoding run side by side and the raw bytes never exist all at once.
  *
  * <p>Why: for Fashion-MNIST's training images, inflating the 26 MB file and allocating the 188 MB float array it
- * decodes into (the JVM zeroes it, and the kernel faults in every page) each take 120-300 ms on one core; side by
+ * decodes into (the JVM zeroes it, and the kernel faults in every page) take similar time on one core; side by
  * side they cost the longer of the two instead of their sum. Reusing up to 32 chunks of 1 MB instead of holding the
  * 47 MB of raw bytes also spares a young collection that copied them while the data loaded.
  *
@@ -23,9 +23,8 @@ final class BackgroundRead {
     /** Bytes per chunk: a multiple of every IDX element size, so chunks hold whole elements until the last. */
     static final int CHUNK = 1 << 20;
     /**
-     * Chunks in flight, at most: enough to keep inflating (about 6 ms a megabyte) through the 120-160 ms the caller
-     * spends allocating Fashion-MNIST's float array before it decodes the first chunk (16 were too few: the reader
-     * waited, and the load took 310-350 ms instead of 260-300).
+     * Chunks in flight, at most: enough to keep inflating through the time the caller spends allocating a large
+     * float array before it decodes the first chunk (half as many made the reader wait: docs/benchmark-log.md).
      */
     private static final int MAX_CHUNKS = 32;
 

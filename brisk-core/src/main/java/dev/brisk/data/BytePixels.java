@@ -5,8 +5,8 @@ import dev.brisk.tensor.Tensor;
 
 /**
  * Feature rows kept as the unsigned bytes an image file stores, divided into floats only as rows are copied into a
- * batch. Fashion-MNIST's 60,000 training images take 47 MB this way against 188 MB as floats, and a cold JVM took
- * 120-150 ms just to allocate and zero the float array before the first training step could start.
+ * batch: a quarter of the memory of floats, and no large float array to allocate and zero before the first training
+ * step can start.
  *
  * <p>A value is {@code (b & 0xFF) / divisor}, through a table of the 256 quotients, so each float has the bits an
  * up-front decode ({@link IdxType}) gives. Views made by {@link #slice} and {@link #reshape} share the bytes; each

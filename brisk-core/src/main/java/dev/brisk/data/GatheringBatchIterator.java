@@ -11,7 +11,7 @@ import java.util.NoSuchElementException;
  * Batches in a given sample order, gathered row by row into two buffers that this iterator allocates once and
  * reuses for every batch (so a batch is valid only until the next call to {@link #next()}). A large batch's
  * feature rows are copied on the compute pool: between two training steps its threads are idle, and the rows
- * come from random places in a large array, so the copy waits on memory (W1: 128 rows of 784 pixels from 47 MB).
+ * come from random places in a large array, so the copy waits on memory.
  * Features kept as bytes ({@link BytePixels}) are divided into floats as their rows are copied. Given a
  * {@link FeatureDestination}, the feature rows go straight into the tensor it names (a compiled step's input), which
  * saves the consumer a copy of the whole batch: at two threads that copy read rows the other core had just written.
@@ -122,8 +122,8 @@ final class GatheringBatchIterator implements Iterator<Batch> {
     /**
      * Reads one value of every cache line of the feature rows of samples {@code order[from..from+n)} before they
      * are copied. These loads do not depend on each other, so the core keeps many of the rows' cache misses in
-     * flight at once; the copy alone waits for a row or two at a time. W1's batch (128 random rows of 784 bytes out
-     * of 47 MB, a 64 MB sweep in between): 104-113 us copied as before, 48-52 us touched first, one thread.
+     * flight at once; the copy alone waits for a row or two at a time (docs/benchmark-log.md, "The batch gather
+     * touches its rows first").
      */
     private void touch(int from, int n) {
         int sum = 0;

@@ -20,7 +20,7 @@ public final class Losses {
             Node index = g.reshape(labels, Shape.of(labels.shape().size()));
             if (fromLogits) {
                 // One kernel each way instead of log-softmax, gather, negation and their gradients (the same loss,
-                // bit for bit, but for the sign of an exact zero): W1 ran ten small kernels a step for its loss.
+                // bit for bit, but for the sign of an exact zero): small kernels each cost a pass over memory.
                 return g.meanAll(g.sparseSoftmaxCrossEntropy(logits, index));
             }
             return g.neg(g.meanAll(g.gatherRows(logOfNormalized(g, logits), index)));

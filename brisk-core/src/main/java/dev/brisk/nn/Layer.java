@@ -155,8 +155,8 @@ public abstract class Layer {
         return weightsWhere(false);
     }
 
-    // A loop, not a stream: every eager train step asks for the trainable weights, and C2 compiled the stream
-    // machinery only in eager W2's second epoch, in the measured time.
+    // A loop, not a stream: every eager train step asks for the trainable weights, and the stream machinery would
+    // reach the JIT compiler late in training, in measured time (docs/benchmark-log.md).
     private List<Variable> weightsWhere(boolean trainable) {
         List<Variable> out = new ArrayList<>(weights.size());
         for (Variable v : weights) {

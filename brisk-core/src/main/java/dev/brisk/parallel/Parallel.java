@@ -21,9 +21,8 @@ public final class Parallel {
     private static final Object LOCK = new Object();
     /**
      * How long an idle worker spins before it parks. Long enough to span the host-side work between two training
-     * steps (metrics, callbacks, the next batch: 0.3-0.5 ms on W1): a parked worker took 0.4-0.6 ms to wake on the
-     * 2-vCPU VM measured, so the first kernel of every step ran mostly on the calling thread (W1's first-layer
-     * forward product: 1.1-1.3 ms on two threads after a 0.4 ms pause, 0.69 ms without one).
+     * steps (metrics, callbacks, the next batch): waking a parked worker can take longer than that work, and then
+     * the first kernel of every step runs mostly on the calling thread (docs/benchmark-log.md).
      */
     private static final long SPIN_NANOS = 2_000_000;
     private static volatile Pool pool;

@@ -6,8 +6,8 @@ package dev.brisk.profile;
  */
 public record ProfileWindow(int first, int last) {
     /**
-     * Steps the default window leaves for warm-up: the first trace and plan, and JIT compilation, which on W1 still
-     * made steps three times slower than steady state around step 10 and had settled by step 50.
+     * Steps the default window leaves for warm-up: the first trace and plan, and JIT compilation, which still makes
+     * early steps several times slower than steady state and has settled well before this many steps.
      */
     public static final int DEFAULT_WARMUP_STEPS = 50;
     /** Steps the default window profiles. */

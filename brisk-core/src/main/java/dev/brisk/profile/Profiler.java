@@ -34,8 +34,8 @@ public final class Profiler implements KernelTimer {
         this.window = window;
         this.threads = threads;
         this.mode = mode;
-        // Load and initialise what the timed path uses now; otherwise the first profiled step pays for it (on W1,
-        // about a millisecond spread over its phases and between its kernels).
+        // Load and initialise what the timed path uses now; otherwise the first profiled step pays for it, spread
+        // over its phases and between its kernels.
         span(Phase.INPUT, 0, 0);
         record(null, 0, 0);
         phases.clear();

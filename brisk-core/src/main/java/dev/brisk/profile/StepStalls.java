@@ -5,9 +5,8 @@ import java.util.Arrays;
 /**
  * How much of a run of training steps went to steps far slower than their median: a step that waits for a core
  * taken away by the hypervisor, the JIT compiler, the collector or another process. With a compute thread on every
- * core one such wait holds up the whole step, so the share says when fewer threads would train faster (on a
- * 16-core machine W1 spent 16% of its time in such steps on 16 threads and none on 15: BENCHMARKS.md, "Sixteen
- * cores").
+ * core one such wait holds up the whole step, so the share says when fewer threads would train faster
+ * (BENCHMARKS.md, "Sixteen cores").
  */
 public final class StepStalls {
     /** A step counts as stalled beyond this multiple of the median step. */
