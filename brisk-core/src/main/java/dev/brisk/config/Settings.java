@@ -27,8 +27,8 @@ public final class Settings {
     }
 
     /**
-     * A setting's effective value and its source. The value is the text as set (untrimmed) where it came from a
-     * property or variable, else the setting's {@link Setting#defaultValue default}.
+     * A setting's value and its source: the setting's {@link Setting#defaultValue default}, or the value as set (or,
+     * from {@link Settings#effective(Setting)}, as it takes effect).
      */
     public record Effective(Setting setting, String value, Source source) {
         /** Where the value came from, in words: "system property brisk.threads", "default", .... */
@@ -51,8 +51,36 @@ public final class Settings {
         return all;
     }
 
-    /** The value of {@code setting} as set, and where it came from. */
+    /**
+     * The value of {@code setting} as it takes effect (as its accessor reads it: {@code brisk.chunks=100} is 64),
+     * and where it came from; a value its accessor rejects is shown with the reason.
+     */
     public static Effective effective(Setting setting) {
+        Effective raw = raw(setting);
+        if (raw.source() == Source.DEFAULT) {
+            return raw;
+        }
+        try {
+            String value = switch (setting) {
+                case KERNELS -> kernels();
+                case THREADS -> String.valueOf(threads());
+                case FUSION -> String.valueOf(fusion());
+                case CONCURRENT -> concurrent();
+                case GEMM_GRID -> String.valueOf(gemmGrid());
+                case CHUNKS -> String.valueOf(chunks());
+                case JIT_WARM_UP_STEPS -> String.valueOf(jitWarmUpSteps());
+                case CACHE_DIR -> cacheDir();
+                case REQUIRE_DATA -> requireData() ? "1" : "0";
+                case GRADCHECK_VERBOSE -> String.valueOf(gradCheckVerbose());
+            };
+            return new Effective(setting, value, raw.source());
+        } catch (IllegalArgumentException e) {
+            return new Effective(setting, "invalid '" + raw.value() + "': " + e.getMessage(), raw.source());
+        }
+    }
+
+    /** The value of {@code setting} as set (untrimmed), and where it came from. */
+    private static Effective raw(Setting setting) {
         if (setting.property() != null) {
             String value = System.getProperty(setting.property());
             if (value != null && !value.isBlank()) {
@@ -75,7 +103,7 @@ public final class Settings {
      * @throws IllegalArgumentException for any other value
      */
     public static String kernels() {
-        Effective e = effective(Setting.KERNELS);
+        Effective e = raw(Setting.KERNELS);
         if (e.source() == Source.DEFAULT) {
             return null;
         }
@@ -92,7 +120,7 @@ public final class Settings {
      * @throws IllegalArgumentException when the value set is not a positive integer
      */
     public static int threads() {
-        Effective e = effective(Setting.THREADS);
+        Effective e = raw(Setting.THREADS);
         if (e.source() == Source.DEFAULT) {
             return 0;
         }
@@ -109,7 +137,7 @@ public final class Settings {
 
     /** Whether compiled plans fuse element-wise chains: true unless the value is {@code false} (any case). */
     public static boolean fusion() {
-        return !"false".equalsIgnoreCase(effective(Setting.FUSION).value());
+        return !"false".equalsIgnoreCase(raw(Setting.FUSION).value());
     }
 
     /**
@@ -119,7 +147,7 @@ public final class Settings {
      * @throws IllegalArgumentException for any other value (the match is exact)
      */
     public static String concurrent() {
-        Effective e = effective(Setting.CONCURRENT);
+        Effective e = raw(Setting.CONCURRENT);
         String value = e.value();
         if (!value.equals("false") && !value.equals("true") && !value.equals("always")) {
             throw new IllegalArgumentException(e.origin() + " must be true, false or always, not '" + value + "'");
@@ -129,7 +157,7 @@ public final class Settings {
 
     /** Whether a matrix product may be split into a grid: true unless the value is {@code false} (any case). */
     public static boolean gemmGrid() {
-        return !"false".equalsIgnoreCase(effective(Setting.GEMM_GRID).value());
+        return !"false".equalsIgnoreCase(raw(Setting.GEMM_GRID).value());
     }
 
     /** Chunks per thread of parallel loops, clamped to 1..64; a value that is not an integer gives the default. */
@@ -147,24 +175,24 @@ public final class Settings {
      * cache then goes under {@code $XDG_CACHE_HOME} or the home directory).
      */
     public static String cacheDir() {
-        Effective e = effective(Setting.CACHE_DIR);
+        Effective e = raw(Setting.CACHE_DIR);
         return e.source() == Source.DEFAULT ? null : e.value().trim();
     }
 
     /** Whether tests on the real data set must fail where it is missing: the variable is exactly {@code 1}. */
     public static boolean requireData() {
-        return "1".equals(effective(Setting.REQUIRE_DATA).value());
+        return "1".equals(raw(Setting.REQUIRE_DATA).value());
     }
 
     /** Whether gradient checks print every comparison: the value is {@code true} (any case). */
     public static boolean gradCheckVerbose() {
-        return "true".equalsIgnoreCase(effective(Setting.GRADCHECK_VERBOSE).value());
+        return "true".equalsIgnoreCase(raw(Setting.GRADCHECK_VERBOSE).value());
     }
 
     /** As {@link Integer#getInteger(String, int)}: the value decoded, or the default where it does not decode. */
     private static int integer(Setting setting) {
         int fallback = Integer.parseInt(setting.defaultValue());
-        Effective e = effective(setting);
+        Effective e = raw(setting);
         if (e.source() == Source.DEFAULT) {
             return fallback;
         }

@@ -112,6 +112,7 @@ class SettingsTest {
     void valuesAreToleratedAsBefore() {
         set(Setting.CHUNKS, "1000");
         assertEquals(64, Settings.chunks());
+        assertEquals("64", Settings.effective(Setting.CHUNKS).value(), "reported as it takes effect");
         set(Setting.CHUNKS, "-3");
         assertEquals(1, Settings.chunks());
         set(Setting.CHUNKS, "many");
@@ -123,6 +124,8 @@ class SettingsTest {
         set(Setting.KERNELS, "gpu");
         IllegalArgumentException k = assertThrows(IllegalArgumentException.class, Settings::kernels);
         assertEquals("system property brisk.kernels must be 'scalar' or 'vector', got 'gpu'", k.getMessage());
+        assertTrue(Settings.effective(Setting.KERNELS).value().startsWith("invalid 'gpu': "),
+                Settings.effective(Setting.KERNELS).value());
         set(Setting.CONCURRENT, "TRUE");
         IllegalArgumentException c = assertThrows(IllegalArgumentException.class, Settings::concurrent);
         assertEquals("system property brisk.concurrent must be true, false or always, not 'TRUE'", c.getMessage());
