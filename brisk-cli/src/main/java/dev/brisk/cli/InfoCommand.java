@@ -1,6 +1,8 @@
 package dev.brisk.cli;
 
 import dev.brisk.backend.Backends;
+import dev.brisk.config.Setting;
+import dev.brisk.config.Settings;
 import dev.brisk.data.FashionMnist;
 import dev.brisk.data.UnpackedCache;
 import dev.brisk.parallel.ThreadBudget;
@@ -12,11 +14,15 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.commons.cli.Options;
 
-/** {@code brisk info}: what this JVM and machine give Brisk (Java, Vector API, threads, kernels, data). */
+/**
+ * {@code brisk info}: what this JVM and machine give Brisk (Java, Vector API, threads, kernels, data), and every
+ * setting with its effective value and where it came from.
+ */
 public final class InfoCommand extends Subcommand {
     static final String VECTOR_MODULE = "jdk.incubator.vector";
     private static final List<String> DESCRIPTION = List.of("Prints the Java version, Vector API availability,"
-            + " thread budget, kernel backend and whether Fashion-MNIST is installed.");
+            + " thread budget, kernel backend, whether Fashion-MNIST is installed, and every setting (system"
+            + " property or environment variable) with its effective value and where it came from.");
     private static final Options OPTIONS = CliOptions.of(CliOptions.valued("data", "DIR",
             "Fashion-MNIST directory to check (default: " + FashionMnist.DEFAULT_DIR + ")."));
 
@@ -46,8 +52,43 @@ public final class InfoCommand extends Subcommand {
         out.println("max heap       " + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB");
         out.println("fashion-mnist  " + fashionMnist(data));
         out.println("data cache     " + dataCache(UnpackedCache.fromEnvironment()));
+        out.println("settings       (effective value and where it came from; see docs/configuration.md)");
+        for (String line : settings()) {
+            out.println("  " + line);
+        }
         out.flush();
         return 0;
+    }
+
+    /**
+     * One line per {@link Setting}: its property and variable, its effective value and where that came from; the
+     * thread budget as {@link ThreadBudget} resolved it, so that a budget set through the API shows as such.
+     */
+    static List<String> settings() {
+        List<String> lines = new ArrayList<>();
+        for (Settings.Effective e : Settings.effective()) {
+            String value = e.value();
+            String source = e.origin();
+            if (e.setting() == Setting.THREADS) {
+                try {
+                    ThreadBudget.Resolved budget = ThreadBudget.resolve();
+                    value = String.valueOf(budget.threads());
+                    source = budget.source();
+                } catch (IllegalArgumentException ex) {
+                    source = "invalid: " + ex.getMessage();
+                }
+            }
+            lines.add(String.format(Locale.ROOT, "%-32s %s (%s)", names(e.setting()), value, source));
+        }
+        return lines;
+    }
+
+    /** The property and the variable that set {@code s}, whichever it has. */
+    private static String names(Setting s) {
+        if (s.property() == null) {
+            return s.env();
+        }
+        return s.env() == null ? s.property() : s.property() + ", " + s.env();
     }
 
     static boolean vectorModulePresent() {

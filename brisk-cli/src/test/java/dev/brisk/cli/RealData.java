@@ -3,6 +3,7 @@ package dev.brisk.cli;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.brisk.config.Settings;
 import dev.brisk.data.FashionMnist;
 import java.nio.file.Files;
 
@@ -17,7 +18,7 @@ final class RealData {
      */
     static void assumeInstalled() {
         boolean present = Files.isDirectory(FashionMnist.DEFAULT_DIR);
-        if (!present && "1".equals(System.getenv("BRISK_REQUIRE_DATA"))) {
+        if (!present && Settings.requireData()) {
             fail("BRISK_REQUIRE_DATA=1 but " + FashionMnist.DEFAULT_DIR + " is missing: "
                     + "apt-get install dataset-fashion-mnist");
         }

@@ -1,7 +1,7 @@
 package dev.brisk.backend;
 
 import dev.brisk.backend.jvm.ScalarKernels;
-import java.util.Locale;
+import dev.brisk.config.Settings;
 
 /**
  * Chooses the process-wide kernels: the Vector API backend when the JVM has the {@code jdk.incubator.vector}
@@ -38,9 +38,9 @@ public final class Backends {
     }
 
     private static Kernels choose() {
-        String forced = System.getProperty(PROPERTY);
-        if (forced != null && !forced.isBlank()) {
-            switch (forced.trim().toLowerCase(Locale.ROOT)) {
+        String forced = Settings.kernels();
+        if (forced != null) {
+            switch (forced) {
                 case "scalar":
                     return scalar();
                 case "vector":
@@ -54,8 +54,7 @@ public final class Backends {
                         throw new IllegalStateException("the vector kernels failed to load", e);
                     }
                 default:
-                    throw new IllegalArgumentException("system property " + PROPERTY
-                            + " must be 'scalar' or 'vector', got '" + forced + "'");
+                    throw new IllegalStateException("unknown kernels '" + forced + "'");
             }
         }
         if (!vectorModulePresent()) {

@@ -1,5 +1,6 @@
 package dev.brisk.data;
 
+import dev.brisk.config.Settings;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -47,12 +48,9 @@ public final class UnpackedCache {
      * is then {@code ?}); a relative {@code XDG_CACHE_HOME} is ignored, as the XDG specification says.
      */
     public static UnpackedCache fromEnvironment() {
-        String setting = System.getProperty(PROPERTY);
-        if (setting == null || setting.isBlank()) {
-            setting = System.getenv(ENV);
-        }
-        if (setting != null && !setting.isBlank()) {
-            return setting.trim().equalsIgnoreCase("none") ? null : absolute(setting.trim());
+        String setting = Settings.cacheDir();
+        if (setting != null) {
+            return setting.equalsIgnoreCase("none") ? null : absolute(setting);
         }
         UnpackedCache xdg = absolute(System.getenv("XDG_CACHE_HOME"), "brisk");
         if (xdg != null) {

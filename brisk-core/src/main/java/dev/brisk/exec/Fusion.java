@@ -1,6 +1,7 @@
 package dev.brisk.exec;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.config.Settings;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ public final class Fusion {
 
     /** True unless the {@value #PROPERTY} system property is {@code false}. */
     public static boolean enabledByDefault() {
-        return !"false".equalsIgnoreCase(System.getProperty(PROPERTY));
+        return Settings.fusion();
     }
 
     /**

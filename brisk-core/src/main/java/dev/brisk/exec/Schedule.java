@@ -1,5 +1,6 @@
 package dev.brisk.exec;
 
+import dev.brisk.config.Settings;
 import dev.brisk.ops.Node;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -67,13 +68,10 @@ final class Schedule {
 
     /** How {@value #PROPERTY} says groups run, or null when plans should not group instructions. */
     static ConcurrentGroup.Mode mode() {
-        String value = System.getProperty(PROPERTY, "false");
-        return switch (value) {
-            case "false" -> null;
+        return switch (Settings.concurrent()) {
             case "true" -> ConcurrentGroup.Mode.TRIAL;
             case "always" -> ConcurrentGroup.Mode.CONCURRENT;
-            default -> throw new IllegalArgumentException("system property " + PROPERTY
-                    + " must be true, false or always, not '" + value + "'");
+            default -> null;
         };
     }
 

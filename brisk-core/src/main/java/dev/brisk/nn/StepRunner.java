@@ -1,6 +1,7 @@
 package dev.brisk.nn;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.config.Settings;
 import dev.brisk.eager.EagerBuffers;
 import dev.brisk.exec.KernelTimer;
 import dev.brisk.exec.Plan;
@@ -67,7 +68,7 @@ final class StepRunner {
      * model made again in a warm JVM yields a thread it no longer needs to (one step); when an input pipeline
      * already holds all but one thread of the budget, there is nothing left to yield.
      */
-    private static final int JIT_WARM_UP_STEPS = Integer.getInteger("brisk.jitWarmUpSteps", 1);
+    private static final int JIT_WARM_UP_STEPS = Settings.jitWarmUpSteps();
     private long trainSteps;
 
     StepRunner(Model model, Kernels kernels, boolean eager) {

@@ -1,5 +1,8 @@
 package dev.brisk.parallel;
 
+import dev.brisk.config.Setting;
+import dev.brisk.config.Settings;
+
 /**
  * The one thread budget of the process: how many threads compute kernels and the input pipeline share.
  *
@@ -87,13 +90,9 @@ public final class ThreadBudget {
         if (override > 0) {
             return new Resolved(override, "API");
         }
-        String prop = System.getProperty(PROPERTY);
-        if (prop != null && !prop.isBlank()) {
-            return new Resolved(parse(prop, "system property " + PROPERTY), "system property " + PROPERTY);
-        }
-        String env = System.getenv(ENV);
-        if (env != null && !env.isBlank()) {
-            return new Resolved(parse(env, "environment variable " + ENV), "environment variable " + ENV);
+        int set = Settings.threads();
+        if (set > 0) {
+            return new Resolved(set, Settings.effective(Setting.THREADS).origin());
         }
         int processors = Runtime.getRuntime().availableProcessors();
         int threads = defaultThreads(processors);
@@ -103,18 +102,6 @@ public final class ThreadBudget {
     /** The budget nothing overrides on a machine of {@code processors}: all of them, less one from 12 up. */
     public static int defaultThreads(int processors) {
         return processors >= SPARE_CORE_FROM ? processors - 1 : Math.max(1, processors);
-    }
-
-    private static int parse(String value, String source) {
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n >= 1) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(source + " must be a positive integer, got '" + value + "'");
     }
 
     /** A thread count and the name of the setting it came from. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.brisk.backend.Backends;
 import dev.brisk.backend.Kernels;
+import dev.brisk.config.Settings;
 import dev.brisk.graph.Autodiff;
 import dev.brisk.exec.Plan;
 import dev.brisk.exec.Planner;
@@ -39,7 +40,7 @@ final class GradCheck {
     /** Tolerance of {@link #directional}, relative to {@code ||(grad_i step_i)_i||_2} (observed worst: 1.3e-3). */
     static final double DIRECTIONAL_RTOL = 1e-2;
     /** Set -Dbrisk.gradcheck.verbose=true to print the worst error ratio of every check. */
-    private static final boolean VERBOSE = Boolean.getBoolean("brisk.gradcheck.verbose");
+    private static final boolean VERBOSE = Settings.gradCheckVerbose();
 
     private GradCheck() {
     }

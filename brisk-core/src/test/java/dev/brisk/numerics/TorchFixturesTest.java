@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.brisk.backend.Kernels;
+import dev.brisk.config.Settings;
 import dev.brisk.graph.Autodiff;
 import dev.brisk.graph.Graph;
 import dev.brisk.losses.Loss;
@@ -50,7 +51,7 @@ class TorchFixturesTest {
     static final double ATOL = 1e-5;
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Set -Dbrisk.gradcheck.verbose=true to print how close each comparison came to its tolerance. */
-    private static final boolean VERBOSE = Boolean.getBoolean("brisk.gradcheck.verbose");
+    private static final boolean VERBOSE = Settings.gradCheckVerbose();
 
     @BeforeEach
     void seed() {

@@ -1,5 +1,7 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.config.Settings;
+
 /**
  * How {@link VectorGemm} cuts C among the threads of a region when C has too few column panels for a column split
  * with several panels per thread: a grid of {@code rowGroups x colGroups} blocks, one per thread, chosen by a cost
@@ -20,7 +22,7 @@ final class GemmSplit {
     /** A grid other than a plain row split must be at least this much cheaper to be chosen. */
     static final double MARGIN = 0.9;
     /** {@code -Dbrisk.gemmGrid=false} keeps the plain row split, to compare against. */
-    private static final boolean ENABLED = !"false".equalsIgnoreCase(System.getProperty("brisk.gemmGrid"));
+    private static final boolean ENABLED = Settings.gemmGrid();
 
     private GemmSplit() {
     }

@@ -1,5 +1,6 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.config.Settings;
 import dev.brisk.parallel.Parallel;
 
 /**
@@ -14,7 +15,7 @@ final class Split {
      * call: W1 at 2 threads lost less to the host's slow spells (BENCHMARKS.md, "Chunks per thread"), and the gemm
      * alone ran as fast as with one chunk per thread. {@code -Dbrisk.chunks=1} gives one chunk per thread.
      */
-    static final int CHUNKS_PER_THREAD = Math.clamp(Integer.getInteger("brisk.chunks", 4), 1, 64);
+    static final int CHUNKS_PER_THREAD = Settings.chunks();
 
     private Split() {
     }

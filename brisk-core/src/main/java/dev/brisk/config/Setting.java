@@ -1,0 +1,66 @@
+package dev.brisk.config;
+
+/**
+ * One setting of Brisk: the system property and environment variable that set it, its default and what it means.
+ * A system property wins over the environment variable; a blank value counts as unset. {@link Settings} reads them.
+ */
+public enum Setting {
+    /** The kernel backend. */
+    KERNELS("brisk.kernels", null, "auto",
+            "kernel backend: scalar or vector; auto takes vector when the Vector API module is present"),
+    /** The thread budget that kernels and input pipelines share. */
+    THREADS("brisk.threads", "BRISK_THREADS", "available processors, less one from 12 up",
+            "thread budget of the process (a positive integer); ThreadBudget.set and --threads override it"),
+    /** Whether compiled plans fuse chains of element-wise nodes. */
+    FUSION("brisk.fusion", null, "true", "false runs every node of a compiled plan on its own, unfused"),
+    /** Whether compiled plans run independent instructions concurrently. */
+    CONCURRENT("brisk.concurrent", null, "false",
+            "true tries concurrent groups of independent instructions and keeps them where faster; always keeps them"),
+    /** Whether a matrix product may be split into a grid of row and column blocks across threads. */
+    GEMM_GRID("brisk.gemmGrid", null, "true", "false splits a matrix product across threads by rows only"),
+    /** Chunks per thread for parallel loops whose chunking changes neither bits nor work. */
+    CHUNKS("brisk.chunks", null, "4", "chunks per thread of parallel loops, clamped to 1..64"),
+    /** How many first training steps leave a core to the JIT compiler. */
+    JIT_WARM_UP_STEPS("brisk.jitWarmUpSteps", null, "1",
+            "first training steps that run one compute thread short, leaving a core to the JIT compiler; 0 is off"),
+    /** Where unpacked copies of compressed data files are kept. */
+    CACHE_DIR("brisk.cacheDir", "BRISK_CACHE_DIR", "$XDG_CACHE_HOME/brisk, else ~/.cache/brisk",
+            "directory (absolute) for unpacked copies of gzip-compressed data files; none turns the cache off"),
+    /** Tests only: whether tests on the real Fashion-MNIST fail instead of skipping where it is missing. */
+    REQUIRE_DATA(null, "BRISK_REQUIRE_DATA", "0",
+            "tests only: 1 fails the tests on the real Fashion-MNIST where it is not installed, instead of skipping"),
+    /** Tests only: whether gradient checks print every comparison. */
+    GRADCHECK_VERBOSE("brisk.gradcheck.verbose", null, "false", "tests only: true prints every gradient check");
+
+    private final String property;
+    private final String env;
+    private final String defaultValue;
+    private final String meaning;
+
+    Setting(String property, String env, String defaultValue, String meaning) {
+        this.property = property;
+        this.env = env;
+        this.defaultValue = defaultValue;
+        this.meaning = meaning;
+    }
+
+    /** The system property that sets it, or null when only an environment variable does. */
+    public String property() {
+        return property;
+    }
+
+    /** The environment variable that sets it when the property is not set, or null when there is none. */
+    public String env() {
+        return env;
+    }
+
+    /** Its value when neither the property nor the variable is set (a description where it is computed). */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /** What it means, in one line. */
+    public String meaning() {
+        return meaning;
+    }
+}

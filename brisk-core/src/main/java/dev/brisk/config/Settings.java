@@ -1,0 +1,205 @@
+package dev.brisk.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The one place that reads Brisk's system properties and environment variables ({@link Setting}). For each, a
+ * system property that is set and not blank wins, then the environment variable (where there is one), then the
+ * default. The accessors read on every call, so that a property set at run time (as tests do) takes effect; code
+ * on a hot path keeps the value in a static final of its own, read once.
+ */
+public final class Settings {
+    private Settings() {
+    }
+
+    /** Where a setting's effective value came from. */
+    public enum Source {
+        /** A {@code -D} system property. */
+        SYSTEM_PROPERTY,
+        /** An environment variable. */
+        ENVIRONMENT_VARIABLE,
+        /** Nothing set it. */
+        DEFAULT,
+        /** A call of the API (the thread budget's {@code ThreadBudget.set}); never reported by this class. */
+        API
+    }
+
+    /**
+     * A setting's value and its source: the setting's {@link Setting#defaultValue default}, or the value as set (or,
+     * from {@link Settings#effective(Setting)}, as it takes effect).
+     */
+    public record Effective(Setting setting, String value, Source source) {
+        /** Where the value came from, in words: "system property brisk.threads", "default", .... */
+        public String origin() {
+            return switch (source) {
+                case SYSTEM_PROPERTY -> "system property " + setting.property();
+                case ENVIRONMENT_VARIABLE -> "environment variable " + setting.env();
+                case DEFAULT -> "default";
+                case API -> "API";
+            };
+        }
+    }
+
+    /** Every setting with its value and source, in the order of {@link Setting}. */
+    public static List<Effective> effective() {
+        List<Effective> all = new ArrayList<>();
+        for (Setting s : Setting.values()) {
+            all.add(effective(s));
+        }
+        return all;
+    }
+
+    /**
+     * The value of {@code setting} as it takes effect (as its accessor reads it: {@code brisk.chunks=100} is 64),
+     * and where it came from; a value its accessor rejects is shown with the reason.
+     */
+    public static Effective effective(Setting setting) {
+        Effective raw = raw(setting);
+        if (raw.source() == Source.DEFAULT) {
+            return raw;
+        }
+        try {
+            String value = switch (setting) {
+                case KERNELS -> kernels();
+                case THREADS -> String.valueOf(threads());
+                case FUSION -> String.valueOf(fusion());
+                case CONCURRENT -> concurrent();
+                case GEMM_GRID -> String.valueOf(gemmGrid());
+                case CHUNKS -> String.valueOf(chunks());
+                case JIT_WARM_UP_STEPS -> String.valueOf(jitWarmUpSteps());
+                case CACHE_DIR -> cacheDir();
+                case REQUIRE_DATA -> requireData() ? "1" : "0";
+                case GRADCHECK_VERBOSE -> String.valueOf(gradCheckVerbose());
+            };
+            return new Effective(setting, value, raw.source());
+        } catch (IllegalArgumentException e) {
+            return new Effective(setting, "invalid '" + raw.value() + "': " + e.getMessage(), raw.source());
+        }
+    }
+
+    /** The value of {@code setting} as set (untrimmed), and where it came from. */
+    private static Effective raw(Setting setting) {
+        if (setting.property() != null) {
+            String value = System.getProperty(setting.property());
+            if (value != null && !value.isBlank()) {
+                return new Effective(setting, value, Source.SYSTEM_PROPERTY);
+            }
+        }
+        if (setting.env() != null) {
+            String value = System.getenv(setting.env());
+            if (value != null && !value.isBlank()) {
+                return new Effective(setting, value, Source.ENVIRONMENT_VARIABLE);
+            }
+        }
+        return new Effective(setting, setting.defaultValue(), Source.DEFAULT);
+    }
+
+    /**
+     * The kernel backend asked for: {@code "scalar"} or {@code "vector"} (case and surrounding blanks ignored), or
+     * null when not set (the backend then chooses).
+     *
+     * @throws IllegalArgumentException for any other value
+     */
+    public static String kernels() {
+        Effective e = raw(Setting.KERNELS);
+        if (e.source() == Source.DEFAULT) {
+            return null;
+        }
+        String kernels = e.value().trim().toLowerCase(Locale.ROOT);
+        if (!kernels.equals("scalar") && !kernels.equals("vector")) {
+            throw new IllegalArgumentException(e.origin() + " must be 'scalar' or 'vector', got '" + e.value() + "'");
+        }
+        return kernels;
+    }
+
+    /**
+     * The thread budget set by property or variable, or 0 when neither is set.
+     *
+     * @throws IllegalArgumentException when the value set is not a positive integer
+     */
+    public static int threads() {
+        Effective e = raw(Setting.THREADS);
+        if (e.source() == Source.DEFAULT) {
+            return 0;
+        }
+        try {
+            int n = Integer.parseInt(e.value().trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException ex) {
+            // reported below
+        }
+        throw new IllegalArgumentException(e.origin() + " must be a positive integer, got '" + e.value() + "'");
+    }
+
+    /** Whether compiled plans fuse element-wise chains: true unless the value is {@code false} (any case). */
+    public static boolean fusion() {
+        return !"false".equalsIgnoreCase(raw(Setting.FUSION).value());
+    }
+
+    /**
+     * How compiled plans group independent instructions: {@code "false"} (never), {@code "true"} (tried, kept
+     * where faster) or {@code "always"}.
+     *
+     * @throws IllegalArgumentException for any other value (the match is exact)
+     */
+    public static String concurrent() {
+        Effective e = raw(Setting.CONCURRENT);
+        String value = e.value();
+        if (!value.equals("false") && !value.equals("true") && !value.equals("always")) {
+            throw new IllegalArgumentException(e.origin() + " must be true, false or always, not '" + value + "'");
+        }
+        return value;
+    }
+
+    /** Whether a matrix product may be split into a grid: true unless the value is {@code false} (any case). */
+    public static boolean gemmGrid() {
+        return !"false".equalsIgnoreCase(raw(Setting.GEMM_GRID).value());
+    }
+
+    /** Chunks per thread of parallel loops, clamped to 1..64; a value that is not an integer gives the default. */
+    public static int chunks() {
+        return Math.clamp(integer(Setting.CHUNKS), 1, 64);
+    }
+
+    /** Training steps that leave a core to the JIT compiler; a value that is not an integer gives the default. */
+    public static int jitWarmUpSteps() {
+        return integer(Setting.JIT_WARM_UP_STEPS);
+    }
+
+    /**
+     * The cache directory as set (trimmed), {@code none} when the cache is turned off, or null when not set (the
+     * cache then goes under {@code $XDG_CACHE_HOME} or the home directory).
+     */
+    public static String cacheDir() {
+        Effective e = raw(Setting.CACHE_DIR);
+        return e.source() == Source.DEFAULT ? null : e.value().trim();
+    }
+
+    /** Whether tests on the real data set must fail where it is missing: the variable is exactly {@code 1}. */
+    public static boolean requireData() {
+        return "1".equals(raw(Setting.REQUIRE_DATA).value());
+    }
+
+    /** Whether gradient checks print every comparison: the value is {@code true} (any case). */
+    public static boolean gradCheckVerbose() {
+        return "true".equalsIgnoreCase(raw(Setting.GRADCHECK_VERBOSE).value());
+    }
+
+    /** As {@link Integer#getInteger(String, int)}: the value decoded, or the default where it does not decode. */
+    private static int integer(Setting setting) {
+        int fallback = Integer.parseInt(setting.defaultValue());
+        Effective e = raw(setting);
+        if (e.source() == Source.DEFAULT) {
+            return fallback;
+        }
+        try {
+            return Integer.decode(e.value());
+        } catch (NumberFormatException ex) {
+            return fallback;
+        }
+    }
+}
