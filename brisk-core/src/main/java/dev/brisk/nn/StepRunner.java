@@ -62,8 +62,8 @@ final class StepRunner {
      * How many of a model's first training steps run one compute thread short of the budget, leaving a core to the
      * JIT compiler ({@code -Dbrisk.jitWarmUpSteps}, default 1; 0 turns it off). The first step runs Vector API
      * code that C2 has not compiled yet, while the compiler works through its queue; on two cores the second
-     * compute thread took the compiler's core. Measured on W1 (BENCHMARKS.md): the first step ended 155 ms
-     * earlier at the median of eight pairs, with no loss over the next 50 steps; W2 likewise in four pairs of four.
+     * compute thread would take the compiler's core, and the first step ends later (docs/benchmark-log.md, "The
+     * first training step leaves a core to the JIT").
      * It is always the first step, not a timed guess, so that a seed still gives the same run. Per runner, so a
      * model made again in a warm JVM yields a thread it no longer needs to (one step); when an input pipeline
      * already holds all but one thread of the budget, there is nothing left to yield.

@@ -20,9 +20,8 @@ public final class ThreadBudget {
     /**
      * From this many processors up, the default budget leaves one to the JIT compiler, the garbage collector and
      * the OS. With a compute thread on every core, whatever else runs takes a core from a thread in the middle of
-     * its chunk and the whole region waits: on a 16-core machine W1 lost 16% of its time to steps 1.5x slower
-     * than the median on 16 threads and none on 15, and trained 9% faster on 15 (median of three runs); on 8
-     * cores 7 and 8 threads came out even (BENCHMARKS.md, "Sixteen cores").
+     * its chunk and the whole region waits. On many cores one thread fewer trained faster; on few cores the two
+     * came out even (BENCHMARKS.md, "Sixteen cores"; docs/benchmark-log.md).
      */
     public static final int SPARE_CORE_FROM = 12;
 
