@@ -24,7 +24,8 @@ import java.util.HexFormat;
  * Unpacked copies of gzip-compressed IDX files, kept in a cache directory (as torchvision keeps its raw MNIST files)
  * so that later runs read the bytes instead of inflating them, which costs more CPU than reading
  * (docs/benchmark-log.md, "An unpacked copy of the data files"). A copy is written while the compressed file is
- * read the first time, to a temporary file that is synced and then renamed, so a crash leaves no half-written copy; it is named after the compressed file's name, size and modification time, so a changed
+ * read the first time, to a temporary file that is synced and then renamed, so a crash leaves no half-written copy;
+ * it is named after the compressed file's name, size and modification time, so a changed
  * file gets a new copy; a copy that does not read as a whole IDX file is deleted and made again.
  */
 public final class UnpackedCache {
