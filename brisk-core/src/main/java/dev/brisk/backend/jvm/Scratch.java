@@ -14,7 +14,8 @@ final class Scratch {
     private float[] columns = new float[0];
     private float[] partials = new float[0];
     private float[] lanes = new float[0];
-    private final RegionArgs regionArgs = new RegionArgs();
+    private ConvArgs convArgs;
+    private GemmArgs gemmArgs;
     private ReduceArgs reduceArgs;
     private PoolArgs poolArgs;
     private OptimizerArgs optimizerArgs;
@@ -127,11 +128,6 @@ final class Scratch {
         return dims;
     }
 
-    /** The reusable arguments of this thread's parallel kernel calls. */
-    RegionArgs regionArgs() {
-        return regionArgs;
-    }
-
     /** The reusable arguments of this thread's parallel transposes. */
     TransposeArgs transposeArgs() {
         if (transposeArgs == null) {
@@ -178,6 +174,22 @@ final class Scratch {
             reduceArgs = new ReduceArgs();
         }
         return reduceArgs;
+    }
+
+    /** The reusable arguments of this thread's parallel matrix products. */
+    GemmArgs gemmArgs() {
+        if (gemmArgs == null) {
+            gemmArgs = new GemmArgs();
+        }
+        return gemmArgs;
+    }
+
+    /** The reusable arguments of this thread's parallel convolutions. */
+    ConvArgs convArgs() {
+        if (convArgs == null) {
+            convArgs = new ConvArgs();
+        }
+        return convArgs;
     }
 
     /** One vector's lanes, to add them in a fixed order. */
