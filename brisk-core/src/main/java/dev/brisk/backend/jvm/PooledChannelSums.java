@@ -41,20 +41,20 @@ final class PooledChannelSums {
                         (int) ((long) r * (s + 1) / slots), partials, s * inner);
             }
         } else {
-            RegionArgs a = RegionArgs.get();
-            a.o0 = p;
-            a.f0 = cells;
-            a.i0 = cellsOff;
-            a.f1 = dy;
-            a.i1 = dyOff;
-            a.f2 = partials;
-            a.i2 = r;
-            a.i3 = slots;
+            PoolArgs a = PoolArgs.get();
+            a.pool = p;
+            a.cells = cells;
+            a.cellsOff = cellsOff;
+            a.src = dy;
+            a.srcOff = dyOff;
+            a.dst = partials;
+            a.rows = r;
+            a.slots = slots;
             a.forRange(slots, 1, (g, s0, s1) -> {
                 for (int s = s0; s < s1; s++) {
-                    PoolGeometry pool = (PoolGeometry) g.o0;
-                    pooledRowSums(pool, g.f0, g.i0, g.f1, g.i1, (int) ((long) g.i2 * s / g.i3),
-                            (int) ((long) g.i2 * (s + 1) / g.i3), g.f2, s * pool.channels());
+                    PoolGeometry pool = g.pool;
+                    pooledRowSums(pool, g.cells, g.cellsOff, g.src, g.srcOff, (int) ((long) g.rows * s / g.slots),
+                            (int) ((long) g.rows * (s + 1) / g.slots), g.dst, s * pool.channels());
                 }
             });
         }

@@ -14,7 +14,14 @@ final class Scratch {
     private float[] columns = new float[0];
     private float[] partials = new float[0];
     private float[] lanes = new float[0];
-    private final RegionArgs regionArgs = new RegionArgs();
+    private ConvArgs convArgs;
+    private GemmArgs gemmArgs;
+    private ReduceArgs reduceArgs;
+    private PoolArgs poolArgs;
+    private OptimizerArgs optimizerArgs;
+    private RowArgs rowArgs;
+    private ElementwiseArgs elementwiseArgs;
+    private TransposeArgs transposeArgs;
     private int[] dims = new int[0];
     private float[] tail = new float[0];
     private float[] patch = new float[0];
@@ -121,9 +128,68 @@ final class Scratch {
         return dims;
     }
 
-    /** The reusable arguments of this thread's parallel kernel calls. */
-    RegionArgs regionArgs() {
-        return regionArgs;
+    /** The reusable arguments of this thread's parallel transposes. */
+    TransposeArgs transposeArgs() {
+        if (transposeArgs == null) {
+            transposeArgs = new TransposeArgs();
+        }
+        return transposeArgs;
+    }
+
+    /** The reusable arguments of this thread's parallel unary and binary element-wise calls. */
+    ElementwiseArgs elementwiseArgs() {
+        if (elementwiseArgs == null) {
+            elementwiseArgs = new ElementwiseArgs();
+        }
+        return elementwiseArgs;
+    }
+
+    /** The reusable arguments of this thread's parallel row-wise calls (softmax and the losses over rows). */
+    RowArgs rowArgs() {
+        if (rowArgs == null) {
+            rowArgs = new RowArgs();
+        }
+        return rowArgs;
+    }
+
+    /** The reusable arguments of this thread's parallel optimizer updates. */
+    OptimizerArgs optimizerArgs() {
+        if (optimizerArgs == null) {
+            optimizerArgs = new OptimizerArgs();
+        }
+        return optimizerArgs;
+    }
+
+    /** The reusable arguments of this thread's parallel pooling calls. */
+    PoolArgs poolArgs() {
+        if (poolArgs == null) {
+            poolArgs = new PoolArgs();
+        }
+        return poolArgs;
+    }
+
+    /** The reusable arguments of this thread's parallel reductions. */
+    ReduceArgs reduceArgs() {
+        if (reduceArgs == null) {
+            reduceArgs = new ReduceArgs();
+        }
+        return reduceArgs;
+    }
+
+    /** The reusable arguments of this thread's parallel matrix products. */
+    GemmArgs gemmArgs() {
+        if (gemmArgs == null) {
+            gemmArgs = new GemmArgs();
+        }
+        return gemmArgs;
+    }
+
+    /** The reusable arguments of this thread's parallel convolutions. */
+    ConvArgs convArgs() {
+        if (convArgs == null) {
+            convArgs = new ConvArgs();
+        }
+        return convArgs;
     }
 
     /** One vector's lanes, to add them in a fixed order. */

@@ -56,16 +56,12 @@ final class VectorConv {
             return;
         }
         if (parallelOverImages(g)) {
-            RegionArgs r = convArgs(g, x, xOff, w, wOff, y, yOff);
-            r.f3 = bias;
-            r.i3 = biasOff;
-            r.o1 = fn;
-            r.s0 = alpha;
+            ConvArgs r = forwardArgs(g, x, xOff, w, wOff, y, yOff, bias, biasOff, fn, alpha);
             r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> { // images: free boundaries
-                ConvGeometry geometry = (ConvGeometry) a.o0;
+                ConvGeometry geometry = a.conv;
                 int perImage = geometry.outH() * geometry.outW();
-                forwardRows(geometry, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, n0 * perImage, n1 * perImage, a.f3, a.i3,
-                        (UnaryFn) a.o1, a.s0);
+                forwardRows(geometry, a.x, a.xOff, a.w, a.wOff, a.out, a.outOff, n0 * perImage, n1 * perImage,
+                        a.bias, a.biasOff, a.fn, a.alpha);
             });
         } else {
             forwardRows(g, x, xOff, w, wOff, y, yOff, 0, rows(g), bias, biasOff, fn, alpha);
@@ -95,17 +91,12 @@ final class VectorConv {
             VectorDirectConv.conv2dMaxPool(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, p, y, yOff, cells,
                     cellsOff);
         } else if (parallelOverImages(g)) {
-            RegionArgs r = convArgs(g, x, xOff, w, wOff, y, yOff);
-            r.f3 = bias;
-            r.i3 = biasOff;
-            r.o1 = fn;
-            r.s0 = alpha;
-            r.o2 = p;
-            r.f4 = cells;
-            r.i4 = cellsOff;
-            r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> pooledImages((ConvGeometry) a.o0,
-                    a.f0, a.i0, a.f1, a.i1, a.f3, a.i3, (UnaryFn) a.o1, a.s0, (PoolGeometry) a.o2, a.f2, a.i2, a.f4,
-                    a.i4, n0, n1));
+            ConvArgs r = forwardArgs(g, x, xOff, w, wOff, y, yOff, bias, biasOff, fn, alpha);
+            r.pool = p;
+            r.cells = cells;
+            r.cellsOff = cellsOff;
+            r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> pooledImages(a.conv, a.x, a.xOff, a.w,
+                    a.wOff, a.bias, a.biasOff, a.fn, a.alpha, a.pool, a.out, a.outOff, a.cells, a.cellsOff, n0, n1));
         } else {
             pooledImages(g, x, xOff, w, wOff, bias, biasOff, fn, alpha, p, y, yOff, cells, cellsOff, 0, g.batch());
         }
@@ -129,17 +120,27 @@ final class VectorConv {
         }
     }
 
-    /** This thread's region arguments with the geometry and three arrays set. */
-    private static RegionArgs convArgs(ConvGeometry g, float[] first, int firstOff, float[] second, int secondOff,
-                                       float[] third, int thirdOff) {
-        RegionArgs r = RegionArgs.get();
-        r.o0 = g;
-        r.f0 = first;
-        r.i0 = firstOff;
-        r.f1 = second;
-        r.i1 = secondOff;
-        r.f2 = third;
-        r.i2 = thirdOff;
+    /** This thread's convolution arguments with the geometry and the array written set. */
+    private static ConvArgs convArgs(ConvGeometry g, float[] out, int outOff) {
+        ConvArgs r = ConvArgs.get();
+        r.conv = g;
+        r.out = out;
+        r.outOff = outOff;
+        return r;
+    }
+
+    /** This thread's convolution arguments for the forward pass with its fused bias and activation. */
+    private static ConvArgs forwardArgs(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] y,
+                                        int yOff, float[] bias, int biasOff, UnaryFn fn, float alpha) {
+        ConvArgs r = convArgs(g, y, yOff);
+        r.x = x;
+        r.xOff = xOff;
+        r.w = w;
+        r.wOff = wOff;
+        r.bias = bias;
+        r.biasOff = biasOff;
+        r.fn = fn;
+        r.alpha = alpha;
         return r;
     }
 
@@ -172,9 +173,13 @@ final class VectorConv {
             return;
         }
         if (parallelOverImages(g)) {
-            RegionArgs r = convArgs(g, dy, dyOff, w, wOff, dx, dxOff);
+            ConvArgs r = convArgs(g, dx, dxOff);
+            r.dy = dy;
+            r.dyOff = dyOff;
+            r.w = w;
+            r.wOff = wOff;
             r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) ->
-                    backwardInputImages((ConvGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, n0, n1));
+                    backwardInputImages(a.conv, a.dy, a.dyOff, a.w, a.wOff, a.out, a.outOff, n0, n1));
         } else {
             backwardInputImages(g, dy, dyOff, w, wOff, dx, dxOff, 0, g.batch());
         }
@@ -241,19 +246,23 @@ final class VectorConv {
             VectorElementwise.sumSlices(partials, slots, size, dw, dwOff);
             return;
         }
-        RegionArgs r = convArgs(g, x, xOff, dy, dyOff, partials, 0);
-        r.i3 = slots;
-        r.i4 = size;
-        r.o1 = pool;
-        r.o2 = cells;
-        r.i5 = cellsOff;
+        ConvArgs r = convArgs(g, partials, 0);
+        r.x = x;
+        r.xOff = xOff;
+        r.dy = dy;
+        r.dyOff = dyOff;
+        r.slots = slots;
+        r.size = size;
+        r.pool = pool;
+        r.cells = cells;
+        r.cellsOff = cellsOff;
         r.forRange(slots, 1, (a, s0, s1) -> {
-            ConvGeometry geometry = (ConvGeometry) a.o0;
+            ConvGeometry geometry = a.conv;
             for (int s = s0; s < s1; s++) {
-                int n0 = (int) ((long) geometry.batch() * s / a.i3);
-                int n1 = (int) ((long) geometry.batch() * (s + 1) / a.i3);
-                filterGradient(geometry, n0, n1, a.f0, a.i0, a.f1, a.i1, (PoolGeometry) a.o1, (float[]) a.o2, a.i5,
-                        a.f2, s * a.i4);
+                int n0 = (int) ((long) geometry.batch() * s / a.slots);
+                int n1 = (int) ((long) geometry.batch() * (s + 1) / a.slots);
+                filterGradient(geometry, n0, n1, a.x, a.xOff, a.dy, a.dyOff, a.pool, a.cells, a.cellsOff, a.out,
+                        s * a.size);
             }
         });
         VectorElementwise.sumSlices(partials, slots, size, dw, dwOff);

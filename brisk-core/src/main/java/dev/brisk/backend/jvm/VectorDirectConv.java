@@ -54,26 +54,26 @@ final class VectorDirectConv {
             outputRows(g, x, xOff, w, wOff, bias, biasOff, relu, y, yOff, 0, rows);
             return;
         }
-        RegionArgs r = convArgs(g, x, xOff, w, wOff, bias, biasOff, relu, y, yOff);
+        ConvArgs r = convArgs(g, x, xOff, w, wOff, bias, biasOff, relu, y, yOff);
         // Output image rows: every output is written once, from its own window, so any boundary will do.
-        r.forRange(rows, 1, Split.CHUNKS_PER_THREAD, (a, r0, r1) -> outputRows((ConvGeometry) a.o0, a.f0, a.i0,
-                a.f1, a.i1, a.f3, a.i3, a.b0, a.f2, a.i2, r0, r1));
+        r.forRange(rows, 1, Split.CHUNKS_PER_THREAD, (a, r0, r1) -> outputRows(a.conv, a.x, a.xOff, a.w, a.wOff,
+                a.bias, a.biasOff, a.relu, a.out, a.outOff, r0, r1));
     }
 
-    /** This thread's region arguments with a convolution's geometry, arrays and flag set. */
-    private static RegionArgs convArgs(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias,
-                                       int biasOff, boolean relu, float[] y, int yOff) {
-        RegionArgs r = RegionArgs.get();
-        r.o0 = g;
-        r.f0 = x;
-        r.i0 = xOff;
-        r.f1 = w;
-        r.i1 = wOff;
-        r.f2 = y;
-        r.i2 = yOff;
-        r.f3 = bias;
-        r.i3 = biasOff;
-        r.b0 = relu;
+    /** This thread's convolution arguments with the geometry, arrays and flag set. */
+    private static ConvArgs convArgs(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias,
+                                     int biasOff, boolean relu, float[] y, int yOff) {
+        ConvArgs r = ConvArgs.get();
+        r.conv = g;
+        r.x = x;
+        r.xOff = xOff;
+        r.w = w;
+        r.wOff = wOff;
+        r.out = y;
+        r.outOff = yOff;
+        r.bias = bias;
+        r.biasOff = biasOff;
+        r.relu = relu;
         return r;
     }
 
@@ -88,12 +88,12 @@ final class VectorDirectConv {
             pooledImages(g, x, xOff, w, wOff, bias, biasOff, relu, p, y, yOff, cells, cellsOff, 0, g.batch());
             return;
         }
-        RegionArgs r = convArgs(g, x, xOff, w, wOff, bias, biasOff, relu, y, yOff);
-        r.o1 = p;
-        r.f4 = cells;
-        r.i4 = cellsOff;
-        r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> pooledImages((ConvGeometry) a.o0, a.f0,
-                a.i0, a.f1, a.i1, a.f3, a.i3, a.b0, (PoolGeometry) a.o1, a.f2, a.i2, a.f4, a.i4, n0, n1));
+        ConvArgs r = convArgs(g, x, xOff, w, wOff, bias, biasOff, relu, y, yOff);
+        r.pool = p;
+        r.cells = cells;
+        r.cellsOff = cellsOff;
+        r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> pooledImages(a.conv, a.x, a.xOff, a.w,
+                a.wOff, a.bias, a.biasOff, a.relu, a.pool, a.out, a.outOff, a.cells, a.cellsOff, n0, n1));
     }
 
     /** Images {@code [n0, n1)} of {@link #conv2dMaxPool}, on the calling thread. */

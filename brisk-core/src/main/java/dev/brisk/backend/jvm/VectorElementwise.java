@@ -29,15 +29,15 @@ final class VectorElementwise {
         if (Split.serial(n, GRAIN)) {
             unaryRange(fn, alpha, x, xOff, y, yOff, n);
         } else {
-            RegionArgs r = RegionArgs.get();
-            r.o0 = fn;
-            r.s0 = alpha;
-            r.f0 = x;
-            r.i0 = xOff;
-            r.f1 = y;
-            r.i1 = yOff;
-            r.forRange(n, GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) ->
-                    unaryRange((UnaryFn) a.o0, a.s0, a.f0, a.i0 + i0, a.f1, a.i1 + i0, i1 - i0));
+            ElementwiseArgs r = ElementwiseArgs.get();
+            r.unary = fn;
+            r.alpha = alpha;
+            r.a = x;
+            r.aOff = xOff;
+            r.out = y;
+            r.outOff = yOff;
+            r.forRange(n, GRAIN, Split.CHUNKS_PER_THREAD, (g, i0, i1) ->
+                    unaryRange(g.unary, g.alpha, g.a, g.aOff + i0, g.out, g.outOff + i0, i1 - i0));
         }
     }
 
@@ -53,16 +53,16 @@ final class VectorElementwise {
         }
     }
 
-    private static void setBinary(RegionArgs r, BinaryFn fn, float alpha, float[] a, int aOff, float[] b, int bOff,
-                                  float[] out, int outOff) {
-        r.o0 = fn;
-        r.s0 = alpha;
-        r.f0 = a;
-        r.i0 = aOff;
-        r.f1 = b;
-        r.i1 = bOff;
-        r.f2 = out;
-        r.i2 = outOff;
+    private static void setBinary(ElementwiseArgs r, BinaryFn fn, float alpha, float[] a, int aOff, float[] b,
+                                  int bOff, float[] out, int outOff) {
+        r.binary = fn;
+        r.alpha = alpha;
+        r.a = a;
+        r.aOff = aOff;
+        r.b = b;
+        r.bOff = bOff;
+        r.out = out;
+        r.outOff = outOff;
     }
 
     // ---------------------------------------------------------------- binary
@@ -91,12 +91,12 @@ final class VectorElementwise {
             if (Split.serial(len, GRAIN)) {
                 row(fn, alpha, a, aOff, sa, b, bOff, sb, out, outOff, len);
             } else {
-                RegionArgs r = RegionArgs.get();
+                ElementwiseArgs r = ElementwiseArgs.get();
                 setBinary(r, fn, alpha, a, aOff, b, bOff, out, outOff);
-                r.i3 = sa;
-                r.i4 = sb;
-                r.forRange(len, GRAIN, (g, i0, i1) -> row((BinaryFn) g.o0, g.s0, g.f0, g.i0 + i0 * g.i3, g.i3, g.f1,
-                        g.i1 + i0 * g.i4, g.i4, g.f2, g.i2 + i0, i1 - i0));
+                r.aStride = sa;
+                r.bStride = sb;
+                r.forRange(len, GRAIN, (g, i0, i1) -> row(g.binary, g.alpha, g.a, g.aOff + i0 * g.aStride, g.aStride,
+                        g.b, g.bOff + i0 * g.bStride, g.bStride, g.out, g.outOff + i0, i1 - i0));
             }
             return;
         }
@@ -105,12 +105,12 @@ final class VectorElementwise {
             rows(fn, alpha, a, aOff, b, bOff, out, outOff, dims, rank, 0, rows);
         } else {
             // Workers only read this thread's dims, which it leaves alone until the region ends.
-            RegionArgs r = RegionArgs.get();
+            ElementwiseArgs r = ElementwiseArgs.get();
             setBinary(r, fn, alpha, a, aOff, b, bOff, out, outOff);
-            r.o1 = dims;
-            r.i3 = rank;
-            r.forRange(rows, grain, Split.CHUNKS_PER_THREAD, (g, r0, r1) -> rows((BinaryFn) g.o0, g.s0, g.f0, g.i0, g.f1, g.i1, g.f2, g.i2,
-                    (int[]) g.o1, g.i3, r0, r1));
+            r.dims = dims;
+            r.rank = rank;
+            r.forRange(rows, grain, Split.CHUNKS_PER_THREAD, (g, r0, r1) -> rows(g.binary, g.alpha, g.a, g.aOff,
+                    g.b, g.bOff, g.out, g.outOff, g.dims, g.rank, r0, r1));
         }
     }
 

@@ -82,50 +82,50 @@ final class VectorGemm {
         int colTiles = ceilDiv(n, NR);
         // A column split duplicates no packing (each thread packs only its own columns of B) but has every thread
         // read all of A; it wins when each thread still gets a few panels.
-        RegionArgs r = RegionArgs.get();
-        r.b0 = transA;
-        r.b1 = transB;
-        r.b2 = accumulate;
-        r.i0 = m;
-        r.i1 = n;
-        r.i2 = k;
-        r.f0 = a;
-        r.i3 = aOff;
-        r.i4 = lda;
-        r.f1 = b;
-        r.i5 = bOff;
-        r.i6 = ldb;
-        r.f2 = c;
-        r.i7 = cOff;
-        r.i8 = ldc;
-        r.f3 = bias;
-        r.i9 = biasOff;
-        r.o0 = fn;
-        r.s0 = alpha;
+        GemmArgs r = GemmArgs.get();
+        r.transA = transA;
+        r.transB = transB;
+        r.accumulate = accumulate;
+        r.m = m;
+        r.n = n;
+        r.k = k;
+        r.a = a;
+        r.aOff = aOff;
+        r.lda = lda;
+        r.b = b;
+        r.bOff = bOff;
+        r.ldb = ldb;
+        r.c = c;
+        r.cOff = cOff;
+        r.ldc = ldc;
+        r.bias = bias;
+        r.biasOff = biasOff;
+        r.fn = fn;
+        r.alpha = alpha;
         if (colTiles >= SPLIT_COLS_MIN * threads || rowTiles < threads) {
             // Several chunks per thread: column boundaries cost nothing (each column of C gets the same depth
             // blocks, so the same bits, and A is read once per panel either way).
-            r.forRange(colTiles, 1, Split.CHUNKS_PER_THREAD, (g, t0, t1) -> gemmBlock(g.b0, g.b1, 0, g.i0, t0 * NR,
-                    Math.min(g.i1, t1 * NR), g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7, g.i8, g.b2, g.f3,
-                    g.i9, (UnaryFn) g.o0, g.s0));
+            r.forRange(colTiles, 1, Split.CHUNKS_PER_THREAD, (g, t0, t1) -> gemmBlock(g.transA, g.transB, 0, g.m,
+                    t0 * NR, Math.min(g.n, t1 * NR), g.k, g.a, g.aOff, g.lda, g.b, g.bOff, g.ldb, g.c, g.cOff, g.ldc,
+                    g.accumulate, g.bias, g.biasOff, g.fn, g.alpha));
         } else {
             // Few panels per thread: a grid of blocks, one per thread (by default rows only).
             int colGroups = GemmSplit.columnGroups(m, n, k, transB, threads);
             int rowGroups = GemmSplit.rowGroups(m, colGroups, threads);
-            r.i10 = rowTiles;
-            r.i11 = colTiles;
-            r.i12 = rowGroups;
-            r.i13 = colGroups;
+            r.rowTiles = rowTiles;
+            r.colTiles = colTiles;
+            r.rowGroups = rowGroups;
+            r.colGroups = colGroups;
             r.forRange(rowGroups * colGroups, 1, (g, b0, b1) -> {
                 for (int block = b0; block < b1; block++) {
-                    int rg = block / g.i13;
-                    int cg = block % g.i13;
-                    int i0 = (int) ((long) g.i10 * rg / g.i12) * MR;
-                    int i1 = Math.min(g.i0, (int) ((long) g.i10 * (rg + 1) / g.i12) * MR);
-                    int j0 = (int) ((long) g.i11 * cg / g.i13) * NR;
-                    int j1 = Math.min(g.i1, (int) ((long) g.i11 * (cg + 1) / g.i13) * NR);
-                    gemmBlock(g.b0, g.b1, i0, i1, j0, j1, g.i2, g.f0, g.i3, g.i4, g.f1, g.i5, g.i6, g.f2, g.i7,
-                            g.i8, g.b2, g.f3, g.i9, (UnaryFn) g.o0, g.s0);
+                    int rg = block / g.colGroups;
+                    int cg = block % g.colGroups;
+                    int i0 = (int) ((long) g.rowTiles * rg / g.rowGroups) * MR;
+                    int i1 = Math.min(g.m, (int) ((long) g.rowTiles * (rg + 1) / g.rowGroups) * MR);
+                    int j0 = (int) ((long) g.colTiles * cg / g.colGroups) * NR;
+                    int j1 = Math.min(g.n, (int) ((long) g.colTiles * (cg + 1) / g.colGroups) * NR);
+                    gemmBlock(g.transA, g.transB, i0, i1, j0, j1, g.k, g.a, g.aOff, g.lda, g.b, g.bOff, g.ldb, g.c,
+                            g.cOff, g.ldc, g.accumulate, g.bias, g.biasOff, g.fn, g.alpha);
                 }
             });
         }

@@ -204,14 +204,14 @@ public final class VectorKernels implements Kernels {
         if (Split.serial(tiles, grain)) {
             transposeTiles(x, xOff, y, yOff, rows, cols, 0, tiles);
         } else {
-            RegionArgs r = RegionArgs.get();
-            r.f0 = x;
-            r.i0 = xOff;
-            r.f1 = y;
-            r.i1 = yOff;
-            r.i2 = rows;
-            r.i3 = cols;
-            r.forRange(tiles, grain, (a, t0, t1) -> transposeTiles(a.f0, a.i0, a.f1, a.i1, a.i2, a.i3, t0, t1));
+            TransposeArgs r = TransposeArgs.get();
+            r.x = x;
+            r.xOff = xOff;
+            r.y = y;
+            r.yOff = yOff;
+            r.rows = rows;
+            r.cols = cols;
+            r.forRange(tiles, grain, (a, t0, t1) -> transposeTiles(a.x, a.xOff, a.y, a.yOff, a.rows, a.cols, t0, t1));
         }
     }
 

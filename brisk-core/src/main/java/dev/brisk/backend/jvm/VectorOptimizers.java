@@ -23,22 +23,22 @@ final class VectorOptimizers {
         if (Split.serial(n, VectorElementwise.GRAIN)) {
             adamRange(p, pOff, g, gOff, m, mOff, v, vOff, 0, n, lrT, beta1, beta2, epsHat, decay);
         } else {
-            RegionArgs r = RegionArgs.get();
-            r.f0 = p;
-            r.i0 = pOff;
-            r.f1 = g;
-            r.i1 = gOff;
-            r.f2 = m;
-            r.i2 = mOff;
-            r.f3 = v;
-            r.i3 = vOff;
-            r.s0 = lrT;
-            r.s1 = beta1;
-            r.s2 = beta2;
-            r.s3 = epsHat;
-            r.s4 = decay;
-            r.forRange(n, VectorElementwise.GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) -> adamRange(a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, a.f3,
-                    a.i3, i0, i1, a.s0, a.s1, a.s2, a.s3, a.s4));
+            OptimizerArgs r = OptimizerArgs.get();
+            r.p = p;
+            r.pOff = pOff;
+            r.g = g;
+            r.gOff = gOff;
+            r.m = m;
+            r.mOff = mOff;
+            r.v = v;
+            r.vOff = vOff;
+            r.lr = lrT;
+            r.beta1 = beta1;
+            r.beta2 = beta2;
+            r.eps = epsHat;
+            r.decay = decay;
+            r.forRange(n, VectorElementwise.GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) -> adamRange(a.p, a.pOff,
+                    a.g, a.gOff, a.m, a.mOff, a.v, a.vOff, i0, i1, a.lr, a.beta1, a.beta2, a.eps, a.decay));
         }
     }
 
@@ -70,18 +70,18 @@ final class VectorOptimizers {
         if (Split.serial(n, VectorElementwise.GRAIN)) {
             sgdRange(p, pOff, g, gOff, vel, velOff, 0, n, lr, momentum, nesterov);
         } else {
-            RegionArgs r = RegionArgs.get();
-            r.f0 = p;
-            r.i0 = pOff;
-            r.f1 = g;
-            r.i1 = gOff;
-            r.f2 = vel;
-            r.i2 = velOff;
-            r.s0 = lr;
-            r.s1 = momentum;
-            r.b0 = nesterov;
+            OptimizerArgs r = OptimizerArgs.get();
+            r.p = p;
+            r.pOff = pOff;
+            r.g = g;
+            r.gOff = gOff;
+            r.m = vel;
+            r.mOff = velOff;
+            r.lr = lr;
+            r.beta1 = momentum;
+            r.nesterov = nesterov;
             r.forRange(n, VectorElementwise.GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) ->
-                    sgdRange(a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, i0, i1, a.s0, a.s1, a.b0));
+                    sgdRange(a.p, a.pOff, a.g, a.gOff, a.m, a.mOff, i0, i1, a.lr, a.beta1, a.nesterov));
         }
     }
 
@@ -109,18 +109,18 @@ final class VectorOptimizers {
         if (Split.serial(n, VectorElementwise.GRAIN)) {
             rmspropRange(p, pOff, g, gOff, ms, msOff, 0, n, lr, rho, eps);
         } else {
-            RegionArgs r = RegionArgs.get();
-            r.f0 = p;
-            r.i0 = pOff;
-            r.f1 = g;
-            r.i1 = gOff;
-            r.f2 = ms;
-            r.i2 = msOff;
-            r.s0 = lr;
-            r.s1 = rho;
-            r.s2 = eps;
+            OptimizerArgs r = OptimizerArgs.get();
+            r.p = p;
+            r.pOff = pOff;
+            r.g = g;
+            r.gOff = gOff;
+            r.m = ms;
+            r.mOff = msOff;
+            r.lr = lr;
+            r.beta1 = rho;
+            r.eps = eps;
             r.forRange(n, VectorElementwise.GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) ->
-                    rmspropRange(a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, i0, i1, a.s0, a.s1, a.s2));
+                    rmspropRange(a.p, a.pOff, a.g, a.gOff, a.m, a.mOff, i0, i1, a.lr, a.beta1, a.eps));
         }
     }
 

@@ -30,11 +30,11 @@ final class VectorPool {
         if (Split.serial(rows, grain)) {
             maxPoolRows(g, x, xOff, y, yOff, cells, cellsOff, 0, rows);
         } else {
-            RegionArgs r = poolArgs(g, x, xOff, y, yOff);
-            r.f2 = cells;
-            r.i2 = cellsOff;
+            PoolArgs r = poolArgs(g, x, xOff, y, yOff);
+            r.cells = cells;
+            r.cellsOff = cellsOff;
             r.forRange(rows, grain, Split.CHUNKS_PER_THREAD, (a, r0, r1) ->
-                    maxPoolRows((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, r0, r1));
+                    maxPoolRows(a.pool, a.src, a.srcOff, a.dst, a.dstOff, a.cells, a.cellsOff, r0, r1));
         }
     }
 
@@ -77,16 +77,16 @@ final class VectorPool {
         if (Split.serial(g.batch(), grain)) {
             maxPoolBackwardImages(g, cells, cellsOff, dy, dyOff, dx, dxOff, 0, g.batch(), fn, alpha, gate, gateOff);
         } else {
-            RegionArgs r = poolArgs(g, cells, cellsOff, dy, dyOff);
-            r.f2 = dx;
-            r.i2 = dxOff;
-            r.o1 = fn;
-            r.s0 = alpha;
-            r.f3 = gate;
-            r.i3 = gateOff;
+            PoolArgs r = poolArgs(g, dy, dyOff, dx, dxOff);
+            r.cells = cells;
+            r.cellsOff = cellsOff;
+            r.gateFn = fn;
+            r.alpha = alpha;
+            r.gate = gate;
+            r.gateOff = gateOff;
             r.forRange(g.batch(), grain, Split.CHUNKS_PER_THREAD, (a, n0, n1) ->
-                    maxPoolBackwardImages((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, a.f2, a.i2, n0, n1,
-                            (BinaryFn) a.o1, a.s0, a.f3, a.i3));
+                    maxPoolBackwardImages(a.pool, a.cells, a.cellsOff, a.src, a.srcOff, a.dst, a.dstOff, n0, n1,
+                            a.gateFn, a.alpha, a.gate, a.gateOff));
         }
     }
 
@@ -133,14 +133,14 @@ final class VectorPool {
         }
     }
 
-    /** This thread's region arguments with the geometry and two arrays set. */
-    private static RegionArgs poolArgs(PoolGeometry g, float[] first, int firstOff, float[] second, int secondOff) {
-        RegionArgs r = RegionArgs.get();
-        r.o0 = g;
-        r.f0 = first;
-        r.i0 = firstOff;
-        r.f1 = second;
-        r.i1 = secondOff;
+    /** This thread's pooling arguments with the geometry, the array read and the array written set. */
+    private static PoolArgs poolArgs(PoolGeometry g, float[] src, int srcOff, float[] dst, int dstOff) {
+        PoolArgs r = PoolArgs.get();
+        r.pool = g;
+        r.src = src;
+        r.srcOff = srcOff;
+        r.dst = dst;
+        r.dstOff = dstOff;
         return r;
     }
 
@@ -334,9 +334,9 @@ final class VectorPool {
         if (Split.serial(rows, grain)) {
             avgPoolRows(g, x, xOff, y, yOff, 0, rows);
         } else {
-            RegionArgs r = poolArgs(g, x, xOff, y, yOff);
+            PoolArgs r = poolArgs(g, x, xOff, y, yOff);
             r.forRange(rows, grain, Split.CHUNKS_PER_THREAD, (a, r0, r1) ->
-                    avgPoolRows((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, r0, r1));
+                    avgPoolRows(a.pool, a.src, a.srcOff, a.dst, a.dstOff, r0, r1));
         }
     }
 
@@ -363,9 +363,9 @@ final class VectorPool {
         if (Split.serial(g.batch(), grain)) {
             avgPoolBackwardImages(g, dy, dyOff, dx, dxOff, 0, g.batch());
         } else {
-            RegionArgs r = poolArgs(g, dy, dyOff, dx, dxOff);
+            PoolArgs r = poolArgs(g, dy, dyOff, dx, dxOff);
             r.forRange(g.batch(), grain, Split.CHUNKS_PER_THREAD, (a, n0, n1) ->
-                    avgPoolBackwardImages((PoolGeometry) a.o0, a.f0, a.i0, a.f1, a.i1, n0, n1));
+                    avgPoolBackwardImages(a.pool, a.src, a.srcOff, a.dst, a.dstOff, n0, n1));
         }
     }
 

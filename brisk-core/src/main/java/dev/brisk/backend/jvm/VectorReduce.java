@@ -65,9 +65,9 @@ final class VectorReduce {
         }
         if (outer >= threads) {
             int grain = (int) Math.max(1, VectorElementwise.GRAIN / ((long) r * inner));
-            RegionArgs a = reduceArgs(fn, x, xOff, r, inner, out, outOff);
+            ReduceArgs a = reduceArgs(fn, x, xOff, r, inner, out, outOff);
             a.forRange(outer, grain, (g, o0, o1) ->
-                    reduceRange((ReduceFn) g.o0, g.f0, g.i0, g.i1, g.i2, o0, o1, 0, g.i1, g.f1, g.i3 + o0 * g.i2));
+                    reduceRange(g.fn, g.x, g.xOff, g.r, g.inner, o0, o1, 0, g.r, g.dst, g.dstOff + o0 * g.inner));
             return;
         }
         // Few outputs: each slot reduces a share of r into its own partial result, and the slots are combined.
@@ -80,15 +80,15 @@ final class VectorReduce {
                         (int) ((long) r * (s + 1) / slots), partials, s * size);
             }
         } else {
-            RegionArgs a = reduceArgs(fn, x, xOff, r, inner, partials, 0);
-            a.i4 = slots;
-            a.i5 = outer;
-            a.i6 = size;
+            ReduceArgs a = reduceArgs(fn, x, xOff, r, inner, partials, 0);
+            a.slots = slots;
+            a.outer = outer;
+            a.size = size;
             a.forRange(slots, 1, (g, s0, s1) -> {
                 for (int s = s0; s < s1; s++) {
-                    int r0 = (int) ((long) g.i1 * s / g.i4);
-                    int r1 = (int) ((long) g.i1 * (s + 1) / g.i4);
-                    reduceRange((ReduceFn) g.o0, g.f0, g.i0, g.i1, g.i2, 0, g.i5, r0, r1, g.f1, s * g.i6);
+                    int r0 = (int) ((long) g.r * s / g.slots);
+                    int r1 = (int) ((long) g.r * (s + 1) / g.slots);
+                    reduceRange(g.fn, g.x, g.xOff, g.r, g.inner, 0, g.outer, r0, r1, g.dst, s * g.size);
                 }
             });
         }
@@ -106,16 +106,16 @@ final class VectorReduce {
     }
 
     /** This thread's region arguments for reducing {@code [outer, r, inner]} into {@code dst}. */
-    private static RegionArgs reduceArgs(ReduceFn fn, float[] x, int xOff, int r, int inner, float[] dst,
+    private static ReduceArgs reduceArgs(ReduceFn fn, float[] x, int xOff, int r, int inner, float[] dst,
                                          int dstOff) {
-        RegionArgs a = RegionArgs.get();
-        a.o0 = fn;
-        a.f0 = x;
-        a.i0 = xOff;
-        a.i1 = r;
-        a.i2 = inner;
-        a.f1 = dst;
-        a.i3 = dstOff;
+        ReduceArgs a = ReduceArgs.get();
+        a.fn = fn;
+        a.x = x;
+        a.xOff = xOff;
+        a.r = r;
+        a.inner = inner;
+        a.dst = dst;
+        a.dstOff = dstOff;
         return a;
     }
 

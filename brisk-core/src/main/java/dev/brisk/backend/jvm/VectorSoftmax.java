@@ -29,8 +29,8 @@ final class VectorSoftmax {
         if (Split.serial(rows, grain)) {
             forwardRows(log, x, xOff, y, yOff, 0, rows, cols);
         } else {
-            RegionArgs r = rowArgs(log, x, xOff, y, yOff, cols);
-            r.forRange(rows, grain, (a, r0, r1) -> forwardRows(a.b0, a.f0, a.i0, a.f1, a.i1, r0, r1, a.i2));
+            RowArgs r = rowArgs(log, x, xOff, y, yOff, cols);
+            r.forRange(rows, grain, (g, r0, r1) -> forwardRows(g.log, g.a, g.aOff, g.b, g.bOff, r0, r1, g.cols));
         }
     }
 
@@ -40,11 +40,11 @@ final class VectorSoftmax {
         if (Split.serial(rows, grain)) {
             backwardRows(log, y, yOff, dy, dyOff, dx, dxOff, 0, rows, cols);
         } else {
-            RegionArgs r = rowArgs(log, y, yOff, dy, dyOff, cols);
-            r.f2 = dx;
-            r.i3 = dxOff;
-            r.forRange(rows, grain, (a, r0, r1) ->
-                    backwardRows(a.b0, a.f0, a.i0, a.f1, a.i1, a.f2, a.i3, r0, r1, a.i2));
+            RowArgs r = rowArgs(log, y, yOff, dy, dyOff, cols);
+            r.c = dx;
+            r.cOff = dxOff;
+            r.forRange(rows, grain, (g, r0, r1) ->
+                    backwardRows(g.log, g.a, g.aOff, g.b, g.bOff, g.c, g.cOff, r0, r1, g.cols));
         }
     }
 
@@ -69,7 +69,7 @@ final class VectorSoftmax {
 
     /** A row method of the cross-entropy kernels: rows {@code [r0, r1)} of four arrays. */
     @FunctionalInterface
-    private interface RowsOfFour {
+    interface RowsOfFour {
         void run(float[] a, int aOff, float[] b, int bOff, float[] c, int cOff, float[] d, int dOff, int r0, int r1,
                  int cols);
     }
@@ -80,14 +80,14 @@ final class VectorSoftmax {
         if (Split.serial(rows, grain)) {
             body.run(a, aOff, b, bOff, c, cOff, d, dOff, 0, rows, cols);
         } else {
-            RegionArgs r = rowArgs(false, a, aOff, b, bOff, cols);
-            r.f2 = c;
-            r.i3 = cOff;
-            r.f3 = d;
-            r.i4 = dOff;
-            r.o0 = body;
+            RowArgs r = rowArgs(false, a, aOff, b, bOff, cols);
+            r.c = c;
+            r.cOff = cOff;
+            r.d = d;
+            r.dOff = dOff;
+            r.rowsOfFour = body;
             r.forRange(rows, grain, (g, r0, r1) ->
-                    ((RowsOfFour) g.o0).run(g.f0, g.i0, g.f1, g.i1, g.f2, g.i3, g.f3, g.i4, r0, r1, g.i2));
+                    g.rowsOfFour.run(g.a, g.aOff, g.b, g.bOff, g.c, g.cOff, g.d, g.dOff, r0, r1, g.cols));
         }
     }
 
@@ -137,15 +137,15 @@ final class VectorSoftmax {
         }
     }
 
-    private static RegionArgs rowArgs(boolean log, float[] first, int firstOff, float[] second, int secondOff,
-                                      int cols) {
-        RegionArgs r = RegionArgs.get();
-        r.b0 = log;
-        r.f0 = first;
-        r.i0 = firstOff;
-        r.f1 = second;
-        r.i1 = secondOff;
-        r.i2 = cols;
+    private static RowArgs rowArgs(boolean log, float[] first, int firstOff, float[] second, int secondOff,
+                                   int cols) {
+        RowArgs r = RowArgs.get();
+        r.log = log;
+        r.a = first;
+        r.aOff = firstOff;
+        r.b = second;
+        r.bOff = secondOff;
+        r.cols = cols;
         return r;
     }
 
