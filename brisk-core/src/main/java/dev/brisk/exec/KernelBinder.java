@@ -1,6 +1,7 @@
 package dev.brisk.exec;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.ops.AdamUpdate;
 import dev.brisk.ops.AxisAttrs;
 import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.BinaryFn;
@@ -15,6 +16,8 @@ import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGeometry;
 import dev.brisk.ops.PoolGradAttrs;
 import dev.brisk.ops.ReduceAttrs;
+import dev.brisk.ops.RmspropUpdate;
+import dev.brisk.ops.SgdUpdate;
 import dev.brisk.ops.ShapeInference;
 import dev.brisk.ops.SoftmaxAttrs;
 import dev.brisk.ops.UnaryAttrs;
@@ -279,23 +282,24 @@ public final class KernelBinder {
         Tensor g = in[1];
         Tensor hyper = in[in.length - 1];
         int n = p.size();
-        return switch (a.rule()) {
-            case ADAM -> {
+        return switch (a) {
+            case AdamUpdate adam -> {
                 Tensor m = in[2];
                 Tensor v = in[3];
                 yield () -> k.adamStep(p.data(), p.offset(), g.data(), g.offset(), m.data(), m.offset(), v.data(),
-                        v.offset(), n, hyper.get(0), a.beta1(), a.beta2(), hyper.get(1), hyper.get(2));
+                        v.offset(), n, hyper.get(AdamUpdate.LR_T), adam.beta1(), adam.beta2(),
+                        hyper.get(AdamUpdate.EPS_HAT), hyper.get(AdamUpdate.DECOUPLED_DECAY));
             }
-            case SGD -> {
+            case SgdUpdate sgd -> {
                 Tensor vel = in.length == 4 ? in[2] : null;
                 yield () -> k.sgdStep(p.data(), p.offset(), g.data(), g.offset(), vel == null ? null : vel.data(),
-                        vel == null ? 0 : vel.offset(), n, hyper.get(0), vel == null ? 0f : a.beta1(),
-                        a.nesterov());
+                        vel == null ? 0 : vel.offset(), n, hyper.get(SgdUpdate.LR), vel == null ? 0f : sgd.momentum(),
+                        sgd.nesterov());
             }
-            case RMSPROP -> {
+            case RmspropUpdate rms -> {
                 Tensor ms = in[2];
                 yield () -> k.rmspropStep(p.data(), p.offset(), g.data(), g.offset(), ms.data(), ms.offset(), n,
-                        hyper.get(0), a.beta1(), hyper.get(1));
+                        hyper.get(RmspropUpdate.LR), rms.rho(), hyper.get(RmspropUpdate.EPS));
             }
         };
     }

@@ -351,7 +351,7 @@ public final class Graph {
         return op(OpType.ASSIGN, NoAttrs.INSTANCE, variable(v), value);
     }
 
-    /** A fused optimiser update of {@code v}; see {@link UpdateAttrs.Rule} for slots and hyper-parameters. */
+    /** A fused optimiser update of {@code v}; see the {@link UpdateAttrs} records for slots and hyper-parameters. */
     public Node update(UpdateAttrs attrs, Variable v, Node grad, List<Variable> slots, Node hyper) {
         List<Node> in = new ArrayList<>();
         in.add(variable(v));
