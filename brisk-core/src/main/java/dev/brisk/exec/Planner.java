@@ -54,7 +54,7 @@ public final class Planner {
     }
 
     /** The storage the binding reads and writes: each value's tensor and each kept aux tensor. */
-    private record Storage(BufferAssignment values, AuxValues aux) implements KernelBinder.Buffers {
+    record Storage(BufferAssignment values, AuxValues aux) implements KernelBinder.Buffers {
         @Override
         public Tensor valueOf(Node node) {
             return values.valueOf(node);
