@@ -382,7 +382,7 @@ public final class Graph {
     }
 
     Node maxPoolGrad(Node maxPool, Node dy) {
-        return op(OpType.MAX_POOL_GRAD, new PoolGradAttrs((PoolAttrs) maxPool.attrs(), maxPool.input(0).shape()),
+        return op(OpType.MAX_POOL_GRAD, new PoolGradAttrs(maxPool.attrs(PoolAttrs.class), maxPool.input(0).shape()),
                 maxPool, dy);
     }
 
