@@ -40,7 +40,7 @@ public final class ChainLinks {
      * axis), or null when {@code add} is not such an add.
      */
     public static Node biasOf(Node add, Node product) {
-        if (add.op() != OpType.BINARY || ((BinaryAttrs) add.attrs()).fn() != BinaryFn.ADD
+        if (add.op() != OpType.BINARY || add.attrs(BinaryAttrs.class).fn() != BinaryFn.ADD
                 || !add.shape().equals(product.shape())) {
             return null;
         }
@@ -57,7 +57,7 @@ public final class ChainLinks {
 
     /** True when {@code gate} is an activation's gradient taking max pooling's gradient {@code poolGrad} as dy. */
     public static boolean gates(Node gate, Node poolGrad) {
-        return gate.op() == OpType.BINARY && GATES.contains(((BinaryAttrs) gate.attrs()).fn())
+        return gate.op() == OpType.BINARY && GATES.contains(gate.attrs(BinaryAttrs.class).fn())
                 && gate.input(1) == poolGrad && gate.input(0) != poolGrad
                 && gate.input(0).shape().equals(poolGrad.shape()) && gate.shape().equals(poolGrad.shape());
     }
@@ -71,10 +71,10 @@ public final class ChainLinks {
         if (conv.op() != OpType.CONV2D || pool.op() != OpType.MAX_POOL || pool.input(0) != out) {
             return false;
         }
-        UnaryFn fn = activation == null ? null : ((UnaryAttrs) activation.attrs()).fn();
+        UnaryFn fn = activation == null ? null : activation.attrs(UnaryAttrs.class).fn();
         return kernels.poolsConvolutionInCache(
-                ConvGeometry.of(conv.input(0).shape(), conv.input(1).shape(), (ConvAttrs) conv.attrs()),
-                fn, PoolGeometry.of(out.shape(), (PoolAttrs) pool.attrs()));
+                ConvGeometry.of(conv.input(0).shape(), conv.input(1).shape(), conv.attrs(ConvAttrs.class)),
+                fn, PoolGeometry.of(out.shape(), pool.attrs(PoolAttrs.class)));
     }
 
     /**
@@ -83,7 +83,7 @@ public final class ChainLinks {
      * not read.
      */
     public static boolean gatedByCells(Node poolGrad, Node gate) {
-        return gate != null && ((BinaryAttrs) gate.attrs()).fn() == BinaryFn.RELU_GRAD
+        return gate != null && gate.attrs(BinaryAttrs.class).fn() == BinaryFn.RELU_GRAD
                 && gate.input(0) == poolGrad.input(0).input(0);
     }
 
@@ -96,17 +96,17 @@ public final class ChainLinks {
     public static boolean readsRouted(Node reader, Node routed, Node poolGrad, Kernels kernels) {
         return switch (reader.op()) {
             case REDUCE -> reader.input(0) == routed
-                    && sumsChannels((ReduceAttrs) reader.attrs(), routed.shape().rank())
+                    && sumsChannels(reader.attrs(ReduceAttrs.class), routed.shape().rank())
                     && kernels.readsPooledGradient(null, poolGeometry(poolGrad));
             case CONV2D_GRAD_FILTER -> reader.input(1) == routed && reader.input(0) != routed
                     && kernels.readsPooledGradient(ConvGeometry.of(reader.input(0).shape(), reader.shape(),
-                            ((ConvGradAttrs) reader.attrs()).conv()), poolGeometry(poolGrad));
+                            reader.attrs(ConvGradAttrs.class).conv()), poolGeometry(poolGrad));
             default -> false;
         };
     }
 
     private static PoolGeometry poolGeometry(Node poolGrad) {
-        PoolGradAttrs attrs = (PoolGradAttrs) poolGrad.attrs();
+        PoolGradAttrs attrs = poolGrad.attrs(PoolGradAttrs.class);
         return PoolGeometry.of(attrs.resultShape(), attrs.pool());
     }
 

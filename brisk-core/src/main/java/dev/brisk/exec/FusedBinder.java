@@ -29,24 +29,24 @@ public final class FusedBinder {
         Tensor first = buffers.valueOf(a.input(0));
         Tensor second = buffers.valueOf(a.input(1));
         if (g.gate() != null) {
-            BinaryAttrs gate = (BinaryAttrs) g.gate().attrs();
+            BinaryAttrs gate = g.gate().attrs(BinaryAttrs.class);
             Node pool = ShapeInference.auxSource(a);
             // Relu's gradient of the pooled input itself comes from the pool's cells, without reading that input.
             Tensor by = Fusion.gatedByCells(g) ? null : buffers.valueOf(g.gate().input(0));
-            return gatedPoolGradient((PoolGradAttrs) a.attrs(), buffers.auxOf(pool), second, gate.fn(), gate.alpha(),
+            return gatedPoolGradient(a.attrs(PoolGradAttrs.class), buffers.auxOf(pool), second, gate.fn(), gate.alpha(),
                     by, out, k);
         }
         Tensor bias = g.bias() == null ? null : buffers.valueOf(g.bias());
-        UnaryFn fn = g.activation() == null ? null : ((UnaryAttrs) g.activation().attrs()).fn();
-        float alpha = g.activation() == null ? 0f : ((UnaryAttrs) g.activation().attrs()).alpha();
+        UnaryFn fn = g.activation() == null ? null : g.activation().attrs(UnaryAttrs.class).fn();
+        float alpha = g.activation() == null ? 0f : g.activation().attrs(UnaryAttrs.class).alpha();
         if (g.last().op() == OpType.MAX_POOL) {
             Node pool = g.last();
-            return convPool((ConvAttrs) a.attrs(), first, second, bias, fn, alpha, (PoolAttrs) pool.attrs(),
+            return convPool(a.attrs(ConvAttrs.class), first, second, bias, fn, alpha, pool.attrs(PoolAttrs.class),
                     pool.input(0).shape(), out, buffers.auxOf(pool), k);
         }
         return switch (a.op()) {
-            case CONV2D -> conv((ConvAttrs) a.attrs(), first, second, bias, fn, alpha, out, k);
-            case MATMUL -> matmul((MatMulAttrs) a.attrs(), first, second, bias, fn, alpha, out, k);
+            case CONV2D -> conv(a.attrs(ConvAttrs.class), first, second, bias, fn, alpha, out, k);
+            case MATMUL -> matmul(a.attrs(MatMulAttrs.class), first, second, bias, fn, alpha, out, k);
             default -> throw new IllegalStateException("no fused kernel for " + a);
         };
     }
@@ -58,7 +58,7 @@ public final class FusedBinder {
     public static Instruction bindRoutedReader(Node reader, FusedChain g, Tensor out, KernelBinder.Buffers buffers,
                                         Kernels k) {
         Node poolGrad = g.anchor();
-        PoolGradAttrs attrs = (PoolGradAttrs) poolGrad.attrs();
+        PoolGradAttrs attrs = poolGrad.attrs(PoolGradAttrs.class);
         PoolGeometry p = PoolGeometry.of(attrs.resultShape(), attrs.pool());
         Tensor cells = buffers.auxOf(ShapeInference.auxSource(poolGrad));
         Tensor dy = buffers.valueOf(poolGrad.input(1));
@@ -67,7 +67,7 @@ public final class FusedBinder {
                     out.data(), out.offset());
         }
         Tensor x = buffers.valueOf(reader.input(0));
-        ConvGeometry cg = ConvGeometry.of(x.shape(), reader.shape(), ((ConvGradAttrs) reader.attrs()).conv());
+        ConvGeometry cg = ConvGeometry.of(x.shape(), reader.shape(), reader.attrs(ConvGradAttrs.class).conv());
         return () -> k.conv2dBackwardFilterOfPooledGradient(cg, x.data(), x.offset(), p, cells.data(),
                 cells.offset(), dy.data(), dy.offset(), out.data(), out.offset());
     }

@@ -1,6 +1,7 @@
 package dev.brisk.exec;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.ops.AdamUpdate;
 import dev.brisk.ops.AxisAttrs;
 import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.BinaryFn;
@@ -15,6 +16,8 @@ import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGeometry;
 import dev.brisk.ops.PoolGradAttrs;
 import dev.brisk.ops.ReduceAttrs;
+import dev.brisk.ops.RmspropUpdate;
+import dev.brisk.ops.SgdUpdate;
 import dev.brisk.ops.ShapeInference;
 import dev.brisk.ops.SoftmaxAttrs;
 import dev.brisk.ops.UnaryAttrs;
@@ -62,27 +65,27 @@ public final class KernelBinder {
         }
         return switch (node.op()) {
             case INPUT, VARIABLE, CONSTANT, RESHAPE -> null;
-            case UNARY -> unary((UnaryAttrs) node.attrs(), in[0], out, k);
-            case BINARY -> binary((BinaryAttrs) node.attrs(), in[0], in[1], out, k);
-            case MATMUL -> matmul((MatMulAttrs) node.attrs(), in[0], in[1], out, k);
+            case UNARY -> unary(node.attrs(UnaryAttrs.class), in[0], out, k);
+            case BINARY -> binary(node.attrs(BinaryAttrs.class), in[0], in[1], out, k);
+            case MATMUL -> matmul(node.attrs(MatMulAttrs.class), in[0], in[1], out, k);
             case TRANSPOSE -> transpose(in[0], out, k);
-            case CONCAT -> concat(((AxisAttrs) node.attrs()).axis(), in, out, k);
-            case SLICE -> slice((AxisAttrs) node.attrs(), in[0], out, k);
-            case REDUCE -> reduce((ReduceAttrs) node.attrs(), in[0], out, k);
+            case CONCAT -> concat(node.attrs(AxisAttrs.class).axis(), in, out, k);
+            case SLICE -> slice(node.attrs(AxisAttrs.class), in[0], out, k);
+            case REDUCE -> reduce(node.attrs(ReduceAttrs.class), in[0], out, k);
             case BROADCAST_TO -> broadcastTo(in[0], out, k);
-            case SOFTMAX -> softmax(((SoftmaxAttrs) node.attrs()).log(), in[0], out, k);
-            case SOFTMAX_GRAD -> softmaxGrad(((SoftmaxAttrs) node.attrs()).log(), in[0], in[1], out, k);
+            case SOFTMAX -> softmax(node.attrs(SoftmaxAttrs.class).log(), in[0], out, k);
+            case SOFTMAX_GRAD -> softmaxGrad(node.attrs(SoftmaxAttrs.class).log(), in[0], in[1], out, k);
             case GATHER_ROWS -> gather(in[0], in[1], out, k);
             case SCATTER_ROWS -> scatter(in[0], in[1], out, k);
-            case CONV2D -> conv(in[0], in[1], out, (ConvAttrs) node.attrs(), k);
-            case CONV2D_GRAD_INPUT -> convGradInput((ConvGradAttrs) node.attrs(), in[0], in[1], out, k);
-            case CONV2D_GRAD_FILTER -> convGradFilter((ConvGradAttrs) node.attrs(), in[0], in[1], out, k);
-            case MAX_POOL -> maxPool((PoolAttrs) node.attrs(), in[0], buffers.auxOf(node), out, k);
-            case AVG_POOL -> avgPool((PoolAttrs) node.attrs(), in[0], out, k);
-            case MAX_POOL_GRAD -> maxPoolGrad((PoolGradAttrs) node.attrs(),
+            case CONV2D -> conv(in[0], in[1], out, node.attrs(ConvAttrs.class), k);
+            case CONV2D_GRAD_INPUT -> convGradInput(node.attrs(ConvGradAttrs.class), in[0], in[1], out, k);
+            case CONV2D_GRAD_FILTER -> convGradFilter(node.attrs(ConvGradAttrs.class), in[0], in[1], out, k);
+            case MAX_POOL -> maxPool(node.attrs(PoolAttrs.class), in[0], buffers.auxOf(node), out, k);
+            case AVG_POOL -> avgPool(node.attrs(PoolAttrs.class), in[0], out, k);
+            case MAX_POOL_GRAD -> maxPoolGrad(node.attrs(PoolGradAttrs.class),
                     buffers.auxOf(ShapeInference.auxSource(node)), in[1], out, k);
-            case AVG_POOL_GRAD -> avgPoolGrad((PoolGradAttrs) node.attrs(), in[0], out, k);
-            case DROPOUT -> dropout((DropoutAttrs) node.attrs(), in[0], in[1], buffers.auxOf(node), out, k);
+            case AVG_POOL_GRAD -> avgPoolGrad(node.attrs(PoolGradAttrs.class), in[0], out, k);
+            case DROPOUT -> dropout(node.attrs(DropoutAttrs.class), in[0], in[1], buffers.auxOf(node), out, k);
             case DROPOUT_GRAD -> dropoutGrad(node, in[0], buffers.auxOf(ShapeInference.auxSource(node)), out, k);
             case SPARSE_SOFTMAX_XENT -> {
                 Tensor probs = buffers.auxOf(node);
@@ -99,7 +102,7 @@ public final class KernelBinder {
                         in[1].offset(), in[0].data(), in[0].offset(), out.data(), out.offset(), rows, cols);
             }
             case ASSIGN -> () -> k.copy(in[1].data(), in[1].offset(), in[0].data(), in[0].offset(), in[0].size());
-            case UPDATE -> update((UpdateAttrs) node.attrs(), in, k);
+            case UPDATE -> update(node.attrs(UpdateAttrs.class), in, k);
         };
     }
 
@@ -263,7 +266,7 @@ public final class KernelBinder {
     }
 
     private static Instruction dropoutGrad(Node node, Tensor dy, Tensor mask, Tensor dx, Kernels k) {
-        float scale = 1f / (1f - ((DropoutAttrs) node.input(1).attrs()).rate());
+        float scale = 1f / (1f - node.input(1).attrs(DropoutAttrs.class).rate());
         int[] dims = dx.shape().dims();
         int[] strides = dx.shape().strides();
         int n = dx.size();
@@ -279,23 +282,24 @@ public final class KernelBinder {
         Tensor g = in[1];
         Tensor hyper = in[in.length - 1];
         int n = p.size();
-        return switch (a.rule()) {
-            case ADAM -> {
+        return switch (a) {
+            case AdamUpdate adam -> {
                 Tensor m = in[2];
                 Tensor v = in[3];
                 yield () -> k.adamStep(p.data(), p.offset(), g.data(), g.offset(), m.data(), m.offset(), v.data(),
-                        v.offset(), n, hyper.get(0), a.beta1(), a.beta2(), hyper.get(1), hyper.get(2));
+                        v.offset(), n, hyper.get(AdamUpdate.LR_T), adam.beta1(), adam.beta2(),
+                        hyper.get(AdamUpdate.EPS_HAT), hyper.get(AdamUpdate.DECOUPLED_DECAY));
             }
-            case SGD -> {
+            case SgdUpdate sgd -> {
                 Tensor vel = in.length == 4 ? in[2] : null;
                 yield () -> k.sgdStep(p.data(), p.offset(), g.data(), g.offset(), vel == null ? null : vel.data(),
-                        vel == null ? 0 : vel.offset(), n, hyper.get(0), vel == null ? 0f : a.beta1(),
-                        a.nesterov());
+                        vel == null ? 0 : vel.offset(), n, hyper.get(SgdUpdate.LR), vel == null ? 0f : sgd.momentum(),
+                        sgd.nesterov());
             }
-            case RMSPROP -> {
+            case RmspropUpdate rms -> {
                 Tensor ms = in[2];
                 yield () -> k.rmspropStep(p.data(), p.offset(), g.data(), g.offset(), ms.data(), ms.offset(), n,
-                        hyper.get(0), a.beta1(), hyper.get(1));
+                        hyper.get(RmspropUpdate.LR), rms.rho(), hyper.get(RmspropUpdate.EPS));
             }
         };
     }

@@ -105,26 +105,26 @@ public final class Autodiff {
     private static Node[] backward(Graph g, Node n, Node dy, boolean[] needed) {
         Node[] in = n.inputs().toArray(new Node[0]);
         return switch (n.op()) {
-            case UNARY -> new Node[] {unary(g, (UnaryAttrs) n.attrs(), in[0], n, dy)};
-            case BINARY -> binary(g, (BinaryAttrs) n.attrs(), in[0], in[1], n, dy);
-            case MATMUL -> matmul(g, (MatMulAttrs) n.attrs(), in[0], in[1], dy, needed, n);
+            case UNARY -> new Node[] {unary(g, n.attrs(UnaryAttrs.class), in[0], n, dy)};
+            case BINARY -> binary(g, n.attrs(BinaryAttrs.class), in[0], in[1], n, dy);
+            case MATMUL -> matmul(g, n.attrs(MatMulAttrs.class), in[0], in[1], dy, needed, n);
             case RESHAPE -> new Node[] {g.reshape(dy, in[0].shape())};
             case TRANSPOSE -> new Node[] {g.transpose(dy)};
-            case CONCAT -> concat(g, (AxisAttrs) n.attrs(), in, dy);
+            case CONCAT -> concat(g, n.attrs(AxisAttrs.class), in, dy);
             case SLICE -> throw new UnsupportedOperationException("SLICE is only used as the backward of CONCAT");
-            case REDUCE -> new Node[] {reduce(g, (ReduceAttrs) n.attrs(), in[0], n, dy)};
+            case REDUCE -> new Node[] {reduce(g, n.attrs(ReduceAttrs.class), in[0], n, dy)};
             case BROADCAST_TO -> new Node[] {unbroadcast(g, dy, in[0].shape())};
-            case SOFTMAX -> new Node[] {g.softmaxGrad(((SoftmaxAttrs) n.attrs()).log(), n, dy)};
+            case SOFTMAX -> new Node[] {g.softmaxGrad(n.attrs(SoftmaxAttrs.class).log(), n, dy)};
             case GATHER_ROWS -> new Node[] {g.scatterRows(dy, in[1], in[0].shape()), null};
             case SPARSE_SOFTMAX_XENT -> new Node[] {g.sparseSoftmaxCrossEntropyGrad(dy, in[1], n), null};
             case CONV2D -> {
-                ConvAttrs a = (ConvAttrs) n.attrs();
+                ConvAttrs a = n.attrs(ConvAttrs.class);
                 yield new Node[] {
                     any(needed, n, 0) ? g.convGradInput(dy, in[1], a, in[0].shape()) : null,
                     any(needed, n, 1) ? g.convGradFilter(in[0], dy, a, in[1].shape()) : null};
             }
             case MAX_POOL -> new Node[] {g.maxPoolGrad(n, dy)};
-            case AVG_POOL -> new Node[] {g.avgPoolGrad(dy, (PoolAttrs) n.attrs(), in[0].shape())};
+            case AVG_POOL -> new Node[] {g.avgPoolGrad(dy, n.attrs(PoolAttrs.class), in[0].shape())};
             case DROPOUT -> new Node[] {g.dropoutGrad(dy, n), null};
             default -> throw new UnsupportedOperationException("no gradient rule for " + n.op()
                     + " (it is only used in backward passes or has no derivative)");

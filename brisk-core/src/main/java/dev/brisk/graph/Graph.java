@@ -351,7 +351,7 @@ public final class Graph {
         return op(OpType.ASSIGN, NoAttrs.INSTANCE, variable(v), value);
     }
 
-    /** A fused optimiser update of {@code v}; see {@link UpdateAttrs.Rule} for slots and hyper-parameters. */
+    /** A fused optimiser update of {@code v}; see the {@link UpdateAttrs} records for slots and hyper-parameters. */
     public Node update(UpdateAttrs attrs, Variable v, Node grad, List<Variable> slots, Node hyper) {
         List<Node> in = new ArrayList<>();
         in.add(variable(v));
@@ -382,7 +382,7 @@ public final class Graph {
     }
 
     Node maxPoolGrad(Node maxPool, Node dy) {
-        return op(OpType.MAX_POOL_GRAD, new PoolGradAttrs((PoolAttrs) maxPool.attrs(), maxPool.input(0).shape()),
+        return op(OpType.MAX_POOL_GRAD, new PoolGradAttrs(maxPool.attrs(PoolAttrs.class), maxPool.input(0).shape()),
                 maxPool, dy);
     }
 

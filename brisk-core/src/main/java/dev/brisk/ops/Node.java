@@ -42,6 +42,20 @@ public final class Node {
         return attrs;
     }
 
+    /**
+     * This node's attributes as {@code type}, the kind its op carries.
+     *
+     * @throws IllegalStateException naming this node and {@code type} when its attributes are of another kind
+     */
+    public <A extends Attrs> A attrs(Class<A> type) {
+        if (!type.isInstance(attrs)) {
+            throw new IllegalStateException("node " + this + " carries "
+                    + (attrs == null ? "no attributes" : attrs.getClass().getSimpleName()) + ", not "
+                    + type.getSimpleName());
+        }
+        return type.cast(attrs);
+    }
+
     public List<Node> inputs() {
         return inputs;
     }

@@ -1,8 +1,8 @@
 package dev.brisk.optimizers;
 
 import dev.brisk.graph.Graph;
+import dev.brisk.ops.AdamUpdate;
 import dev.brisk.ops.Node;
-import dev.brisk.ops.UpdateAttrs;
 import dev.brisk.ops.Variable;
 import java.util.List;
 
@@ -36,7 +36,7 @@ public class Adam extends Optimizer {
 
     @Override
     public int hyperParameterCount() {
-        return 3;
+        return AdamUpdate.HYPER_LENGTH;
     }
 
     @Override
@@ -44,7 +44,11 @@ public class Adam extends Optimizer {
         double t = iterations() + 1;
         double lr = learningRate();
         double lrT = lr * Math.sqrt(1 - Math.pow(beta2, t)) / (1 - Math.pow(beta1, t));
-        return new float[] {(float) lrT, epsilon, (float) (lr * weightDecay)};
+        float[] hyper = new float[AdamUpdate.HYPER_LENGTH];
+        hyper[AdamUpdate.LR_T] = (float) lrT;
+        hyper[AdamUpdate.EPS_HAT] = epsilon;
+        hyper[AdamUpdate.DECOUPLED_DECAY] = (float) (lr * weightDecay);
+        return hyper;
     }
 
     @Override
@@ -54,6 +58,6 @@ public class Adam extends Optimizer {
 
     @Override
     protected void update(Graph g, Variable v, Node grad, List<Variable> slots, Node hyper) {
-        g.update(new UpdateAttrs(UpdateAttrs.Rule.ADAM, beta1, beta2, false), v, grad, slots, hyper);
+        g.update(new AdamUpdate(beta1, beta2), v, grad, slots, hyper);
     }
 }

@@ -75,7 +75,10 @@ public abstract class Optimizer {
     /** How many per-step hyper-parameters {@link #hyperParameters()} returns. */
     public abstract int hyperParameterCount();
 
-    /** The per-step values fed to the update ops for the next step. */
+    /**
+     * The per-step values fed to the update ops for the next step, laid out by the index constants of this
+     * optimiser's {@link dev.brisk.ops.UpdateAttrs} record.
+     */
     public abstract float[] hyperParameters();
 
     /** Counts one applied update (called by the trainer after each step). */

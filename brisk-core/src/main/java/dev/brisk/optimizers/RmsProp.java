@@ -2,7 +2,7 @@ package dev.brisk.optimizers;
 
 import dev.brisk.graph.Graph;
 import dev.brisk.ops.Node;
-import dev.brisk.ops.UpdateAttrs;
+import dev.brisk.ops.RmspropUpdate;
 import dev.brisk.ops.Variable;
 import java.util.List;
 
@@ -30,12 +30,15 @@ public final class RmsProp extends Optimizer {
 
     @Override
     public int hyperParameterCount() {
-        return 2;
+        return RmspropUpdate.HYPER_LENGTH;
     }
 
     @Override
     public float[] hyperParameters() {
-        return new float[] {learningRate(), epsilon};
+        float[] hyper = new float[RmspropUpdate.HYPER_LENGTH];
+        hyper[RmspropUpdate.LR] = learningRate();
+        hyper[RmspropUpdate.EPS] = epsilon;
+        return hyper;
     }
 
     @Override
@@ -45,6 +48,6 @@ public final class RmsProp extends Optimizer {
 
     @Override
     protected void update(Graph g, Variable v, Node grad, List<Variable> slots, Node hyper) {
-        g.update(new UpdateAttrs(UpdateAttrs.Rule.RMSPROP, rho, 0f, false), v, grad, slots, hyper);
+        g.update(new RmspropUpdate(rho), v, grad, slots, hyper);
     }
 }

@@ -2,7 +2,7 @@ package dev.brisk.optimizers;
 
 import dev.brisk.graph.Graph;
 import dev.brisk.ops.Node;
-import dev.brisk.ops.UpdateAttrs;
+import dev.brisk.ops.SgdUpdate;
 import dev.brisk.ops.Variable;
 import java.util.List;
 
@@ -30,12 +30,14 @@ public final class Sgd extends Optimizer {
 
     @Override
     public int hyperParameterCount() {
-        return 1;
+        return SgdUpdate.HYPER_LENGTH;
     }
 
     @Override
     public float[] hyperParameters() {
-        return new float[] {learningRate()};
+        float[] hyper = new float[SgdUpdate.HYPER_LENGTH];
+        hyper[SgdUpdate.LR] = learningRate();
+        return hyper;
     }
 
     @Override
@@ -45,6 +47,6 @@ public final class Sgd extends Optimizer {
 
     @Override
     protected void update(Graph g, Variable v, Node grad, List<Variable> slots, Node hyper) {
-        g.update(new UpdateAttrs(UpdateAttrs.Rule.SGD, momentum, 0f, nesterov), v, grad, slots, hyper);
+        g.update(new SgdUpdate(momentum, nesterov), v, grad, slots, hyper);
     }
 }

@@ -1,10 +1,13 @@
 package dev.brisk.profile;
 
+import dev.brisk.ops.AdamUpdate;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGradAttrs;
+import dev.brisk.ops.RmspropUpdate;
+import dev.brisk.ops.SgdUpdate;
 import dev.brisk.ops.UpdateAttrs;
 import dev.brisk.tensor.Shape;
 
@@ -78,10 +81,10 @@ final class Flops {
     private static long update(Node n) {
         long weights = n.input(0).shape().size();
         UpdateAttrs a = (UpdateAttrs) n.attrs();
-        return weights * switch (a.rule()) {
-            case ADAM -> ADAM_PER_WEIGHT;
-            case RMSPROP -> RMSPROP_PER_WEIGHT;
-            case SGD -> n.inputs().size() == 4 ? SGD_PER_WEIGHT + MOMENTUM_PER_WEIGHT : SGD_PER_WEIGHT;
+        return weights * switch (a) {
+            case AdamUpdate _ -> ADAM_PER_WEIGHT;
+            case RmspropUpdate _ -> RMSPROP_PER_WEIGHT;
+            case SgdUpdate _ -> n.inputs().size() == 4 ? SGD_PER_WEIGHT + MOMENTUM_PER_WEIGHT : SGD_PER_WEIGHT;
         };
     }
 }

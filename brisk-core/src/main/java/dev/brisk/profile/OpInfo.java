@@ -1,14 +1,16 @@
 package dev.brisk.profile;
 
+import dev.brisk.ops.AdamUpdate;
 import dev.brisk.ops.Attrs;
 import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.ReduceAttrs;
+import dev.brisk.ops.RmspropUpdate;
+import dev.brisk.ops.SgdUpdate;
 import dev.brisk.ops.SoftmaxAttrs;
 import dev.brisk.ops.UnaryAttrs;
-import dev.brisk.ops.UpdateAttrs;
 
 /**
  * What a profile says about one kernel call: the op (with its function, as in {@code UNARY(RELU)}; a fused call
@@ -38,7 +40,9 @@ public record OpInfo(String op, int node, String layer, String shapes, long flop
             case UnaryAttrs a -> "UNARY(" + a.fn() + ")";
             case BinaryAttrs a -> "BINARY(" + a.fn() + ")";
             case ReduceAttrs a -> "REDUCE(" + a.fn() + ")";
-            case UpdateAttrs a -> "UPDATE(" + a.rule() + ")";
+            case AdamUpdate _ -> "UPDATE(ADAM)";
+            case SgdUpdate _ -> "UPDATE(SGD)";
+            case RmspropUpdate _ -> "UPDATE(RMSPROP)";
             case SoftmaxAttrs a when a.log() -> "LOG_" + n.op();
             default -> n.op().toString();
         };

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.brisk.backend.Backends;
 import dev.brisk.graph.Autodiff;
 import dev.brisk.graph.Graph;
+import dev.brisk.ops.AdamUpdate;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.UnaryFn;
-import dev.brisk.ops.UpdateAttrs;
 import dev.brisk.ops.Variable;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
@@ -70,8 +70,8 @@ class FlopsTest {
         Variable mSlot = new Variable("m", Tensor.zeros(Shape.of(30, 10)), false);
         Variable vSlot = new Variable("v", Tensor.zeros(Shape.of(30, 10)), false);
         Node grad = g.input("g", Shape.of(30, 10));
-        Node hyper = g.input("hyper", Shape.of(3));
-        Node u = g.update(new UpdateAttrs(UpdateAttrs.Rule.ADAM, 0.9f, 0.999f, false), w, grad,
+        Node hyper = g.input("hyper", Shape.of(AdamUpdate.HYPER_LENGTH));
+        Node u = g.update(new AdamUpdate(0.9f, 0.999f), w, grad,
                 List.of(mSlot, vSlot), hyper);
         assertEquals(12L * 300, Flops.of(u));
         assertEquals("UPDATE(ADAM)", OpInfo.of(u).op());
