@@ -80,7 +80,7 @@ final class Flops {
 
     private static long update(Node n) {
         long weights = n.input(0).shape().size();
-        UpdateAttrs a = (UpdateAttrs) n.attrs();
+        UpdateAttrs a = n.attrs(UpdateAttrs.class);
         return weights * switch (a) {
             case AdamUpdate _ -> ADAM_PER_WEIGHT;
             case RmspropUpdate _ -> RMSPROP_PER_WEIGHT;
