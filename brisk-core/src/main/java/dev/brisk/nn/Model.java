@@ -234,8 +234,11 @@ public class Model implements TrainingTarget {
         return runEagerly;
     }
 
-    /** Uses {@code kernels} instead of the default backend. */
-    public Model kernels(Kernels k) {
+    /**
+     * Uses {@code k} instead of the default backend. Package-private: tests pick the scalar or vector kernels
+     * through it (see the test-side {@code ModelInternals}); users choose with {@code -Dbrisk.kernels}.
+     */
+    Model kernels(Kernels k) {
         this.kernels = k;
         this.runner = null;
         return this;
@@ -275,8 +278,12 @@ public class Model implements TrainingTarget {
         return runner;
     }
 
-    /** The compiled train-step plan for a batch size, once one has run (null in eager mode or before). */
-    public Plan trainPlan(int batchSize) {
+    /**
+     * The compiled train-step plan for a batch size, once one has run (null in eager mode or before).
+     * Package-private because {@link Plan} belongs to the internal execution engine; tests reach it through the
+     * test-side {@code ModelInternals}.
+     */
+    Plan trainPlan(int batchSize) {
         return runner == null ? null : runner.plan(StepRunner.Kind.TRAIN, batchSize);
     }
 
