@@ -27,6 +27,7 @@ public final class Losses {
         });
     }
 
+    /** Sparse categorical cross-entropy on probabilities (Keras' default, {@code fromLogits = false}). */
     public static Loss sparseCategoricalCrossentropy() {
         return sparseCategoricalCrossentropy(false);
     }
@@ -40,6 +41,7 @@ public final class Losses {
         });
     }
 
+    /** Categorical cross-entropy on probabilities ({@code fromLogits = false}). */
     public static Loss categoricalCrossentropy() {
         return categoricalCrossentropy(false);
     }
@@ -64,6 +66,7 @@ public final class Losses {
         });
     }
 
+    /** Binary cross-entropy on probabilities ({@code fromLogits = false}). */
     public static Loss binaryCrossentropy() {
         return binaryCrossentropy(false);
     }

@@ -6,10 +6,15 @@ import dev.brisk.ops.UnaryFn;
 
 /** Activation functions, with Keras names. */
 public enum Activation {
+    /** The identity. */
     LINEAR("linear"),
+    /** {@code max(x, 0)}. */
     RELU("relu"),
+    /** {@code 1 / (1 + exp(-x))}. */
     SIGMOID("sigmoid"),
+    /** The hyperbolic tangent. */
     TANH("tanh"),
+    /** Softmax over the last axis. */
     SOFTMAX("softmax"),
     /** GELU with the exact erf form (Keras' {@code approximate=False}). */
     GELU("gelu"),
@@ -24,6 +29,7 @@ public enum Activation {
         this.kerasName = kerasName;
     }
 
+    /** The name Keras uses for this activation. */
     public String kerasName() {
         return kerasName;
     }

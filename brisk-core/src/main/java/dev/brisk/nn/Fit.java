@@ -43,6 +43,7 @@ public final class Fit {
         return f;
     }
 
+    /** Sets the number of samples per training step. */
     public Fit batchSize(int size) {
         if (size < 1) {
             throw new IllegalArgumentException("batch size must be at least 1, got " + size);
@@ -75,6 +76,7 @@ public final class Fit {
         return this;
     }
 
+    /** Evaluates on inputs {@code x} and labels {@code y} after every epoch. */
     public Fit validation(Tensor x, Tensor y) {
         this.validationX = new Tensor[] {x};
         this.validationY = new Tensor[] {y};
@@ -99,6 +101,7 @@ public final class Fit {
         return this;
     }
 
+    /** Adds callbacks that see every epoch and batch of the fit. */
     public Fit callbacks(Callback... cbs) {
         callbacks.addAll(List.of(cbs));
         return this;

@@ -7,6 +7,7 @@ import java.util.SplittableRandom;
 /** Makes the initial value of a weight from its shape and fan-in/fan-out. */
 @FunctionalInterface
 public interface Initializer {
+    /** A new weight tensor of {@code shape}, for a layer with the given fan-in and fan-out, drawn from {@code seed}. */
     Tensor create(Shape shape, int fanIn, int fanOut, long seed);
 
     /** Glorot (Xavier) uniform: U(-l, l) with l = sqrt(6 / (fanIn + fanOut)); Keras' default for kernels. */
@@ -40,14 +41,17 @@ public interface Initializer {
         };
     }
 
+    /** Initializes every weight to 0. */
     static Initializer zeros() {
         return (shape, fanIn, fanOut, seed) -> Tensor.zeros(shape);
     }
 
+    /** Initializes every weight to 1. */
     static Initializer ones() {
         return constant(1f);
     }
 
+    /** Initializes every weight to {@code value}. */
     static Initializer constant(float value) {
         return (shape, fanIn, fanOut, seed) -> {
             float[] v = new float[shape.size()];

@@ -10,6 +10,7 @@ public final class InputLayer extends Layer {
     private final Shape shape;
     private final SymbolicTensor output;
 
+    /** An input of per-sample {@code shape} named {@code name}. */
     public InputLayer(Shape shape, String name) {
         super(name);
         this.shape = shape;

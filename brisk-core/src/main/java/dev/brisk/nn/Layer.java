@@ -42,6 +42,7 @@ public abstract class Layer {
         return n == 0 ? base : base + "_" + n;
     }
 
+    /** The layer's name, unique within its model. */
     public String name() {
         return name;
     }
@@ -107,6 +108,7 @@ public abstract class Layer {
         }
     }
 
+    /** Whether the layer has created its weights (on its first call). */
     public boolean isBuilt() {
         return builtFor != null;
     }

@@ -74,10 +74,12 @@ public class Model implements TrainingTarget {
         return n == 0 ? "" : "_" + n;
     }
 
+    /** Creates a model with no layers yet; subclasses such as {@link Sequential} add them. */
     protected Model(String name) {
         this.name = name;
     }
 
+    /** The model's name, used in summaries and error messages. */
     public String name() {
         return name;
     }
@@ -143,6 +145,7 @@ public class Model implements TrainingTarget {
         return inputs;
     }
 
+    /** The model's output tensors, in order. */
     public List<SymbolicTensor> outputs() {
         return outputs;
     }
@@ -230,17 +233,22 @@ public class Model implements TrainingTarget {
         return this;
     }
 
+    /** Whether steps run op by op rather than as a compiled plan. */
     public boolean runsEagerly() {
         return runEagerly;
     }
 
-    /** Uses {@code kernels} instead of the default backend. */
-    public Model kernels(Kernels k) {
+    /**
+     * Uses {@code k} instead of the default backend. Package-private: tests pick the scalar or vector kernels
+     * through it (see the test-side {@code ModelInternals}); users choose with {@code -Dbrisk.kernels}.
+     */
+    Model kernels(Kernels k) {
         this.kernels = k;
         this.runner = null;
         return this;
     }
 
+    /** The kernels this model's steps run on. */
     public Kernels kernels() {
         return kernels;
     }
@@ -275,8 +283,12 @@ public class Model implements TrainingTarget {
         return runner;
     }
 
-    /** The compiled train-step plan for a batch size, once one has run (null in eager mode or before). */
-    public Plan trainPlan(int batchSize) {
+    /**
+     * The compiled train-step plan for a batch size, once one has run (null in eager mode or before).
+     * Package-private because {@link Plan} belongs to the internal execution engine; tests reach it through the
+     * test-side {@code ModelInternals}.
+     */
+    Plan trainPlan(int batchSize) {
         return runner == null ? null : runner.plan(StepRunner.Kind.TRAIN, batchSize);
     }
 
@@ -313,6 +325,7 @@ public class Model implements TrainingTarget {
         return new Training(this).evaluate(BatchSource.of(data), batchSize);
     }
 
+    /** The loss and metrics over {@code data}, by name, in batches of 32. */
     public Map<String, Double> evaluate(Dataset data) {
         return evaluate(data, 32);
     }
@@ -324,6 +337,7 @@ public class Model implements TrainingTarget {
         }
     }
 
+    /** The loss and metrics over inputs {@code x} and labels {@code y}, by name, in batches of {@code batchSize}. */
     public Map<String, Double> evaluate(Tensor x, Tensor y, int batchSize) {
         return new Training(this).evaluate(BatchSource.of(new Tensor[] {x}, new Tensor[] {y}), batchSize);
     }
@@ -333,6 +347,7 @@ public class Model implements TrainingTarget {
         return predict(new Tensor[] {x}, batchSize)[0];
     }
 
+    /** The model's output for inputs {@code x}, in batches of 32 (single-input, single-output models). */
     public Tensor predict(Tensor x) {
         return predict(x, 32);
     }
@@ -344,6 +359,7 @@ public class Model implements TrainingTarget {
         }
     }
 
+    /** The model's outputs for one input tensor per model input, in batches of {@code batchSize}. */
     public Tensor[] predict(Tensor[] x, int batchSize) {
         return new Training(this).predict(BatchSource.of(x, null), batchSize);
     }

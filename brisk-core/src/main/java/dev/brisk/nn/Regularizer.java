@@ -6,6 +6,7 @@ import dev.brisk.ops.Node;
 /** A penalty on a weight added to the training loss. */
 @FunctionalInterface
 public interface Regularizer {
+    /** Adds to {@code g} the penalty this regularizer adds to the loss for {@code weight}. */
     Node penalty(Graph g, Node weight);
 
     /** Keras' L2: {@code factor * sum(w^2)}. */

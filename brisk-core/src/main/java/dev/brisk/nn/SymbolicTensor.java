@@ -23,6 +23,7 @@ public final class SymbolicTensor {
         return layer;
     }
 
+    /** The tensors the producing layer was called on. */
     public List<SymbolicTensor> inputs() {
         return inputs;
     }

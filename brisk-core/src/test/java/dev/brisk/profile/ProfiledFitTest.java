@@ -15,6 +15,7 @@ import dev.brisk.metrics.Metrics;
 import dev.brisk.nn.Activation;
 import dev.brisk.nn.Fit;
 import dev.brisk.nn.Model;
+import dev.brisk.nn.ModelInternals;
 import dev.brisk.nn.RandomSeed;
 import dev.brisk.nn.Sequential;
 import dev.brisk.nn.layers.Layers;
@@ -142,7 +143,7 @@ class ProfiledFitTest {
         Profile profile = m.lastProfile();
         assertEquals(List.of(2, 3, 4), profile.steps());
         List<JsonNode> events = events(trace);
-        Plan plan = m.trainPlan(BATCH);
+        Plan plan = ModelInternals.trainPlan(m, BATCH);
         assertNotNull(plan);
         List<Node> nodes = plan.instructionNodes();
         Map<Integer, List<JsonNode>> kernels = kernelsByStep(events, profile.steps());
@@ -162,7 +163,7 @@ class ProfiledFitTest {
         Path trace = tmp.resolve("trace.json");
         Model m = profiledFit(false, 1, trace, 1, 1);
         Map<Integer, Node> byId = new LinkedHashMap<>();
-        m.trainPlan(BATCH).instructionNodes().forEach(n -> byId.put(n.id(), n));
+        ModelInternals.trainPlan(m, BATCH).instructionNodes().forEach(n -> byId.put(n.id(), n));
         int matmuls = 0;
         boolean sawFirstDense = false;
         for (JsonNode e : events(trace)) {

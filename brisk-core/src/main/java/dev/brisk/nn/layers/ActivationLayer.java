@@ -12,6 +12,7 @@ import java.util.List;
 public final class ActivationLayer extends Layer {
     private final Activation activation;
 
+    /** A layer that applies {@code activation} elementwise. */
     public ActivationLayer(Activation activation, String name) {
         super(name);
         this.activation = activation;

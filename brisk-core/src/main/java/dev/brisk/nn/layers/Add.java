@@ -9,6 +9,7 @@ import java.util.List;
 
 /** Element-wise sum of two or more inputs of the same shape. */
 public final class Add extends Layer {
+    /** A layer that adds its inputs elementwise. */
     public Add(String name) {
         super(name);
     }

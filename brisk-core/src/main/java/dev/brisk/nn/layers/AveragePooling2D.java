@@ -5,6 +5,7 @@ import dev.brisk.ops.Node;
 
 /** Average pooling over NHWC images; with "same" padding, padded cells are not counted (Keras). */
 public final class AveragePooling2D extends Pooling2D {
+    /** Average pooling over {@code poolH x poolW} windows with the given strides and padding. */
     public AveragePooling2D(int poolH, int poolW, int strideH, int strideW, Padding padding, String name) {
         super(poolH, poolW, strideH, strideW, padding, name);
     }

@@ -22,6 +22,10 @@ public final class BatchNormalization extends Layer {
     private Variable movingMean;
     private Variable movingVariance;
 
+    /**
+     * Batch normalization whose moving statistics decay by {@code momentum}; {@code epsilon} is added to the
+     * variance.
+     */
     public BatchNormalization(float momentum, float epsilon, String name) {
         super(name);
         this.momentum = momentum;
@@ -77,18 +81,22 @@ public final class BatchNormalization extends Layer {
         return g.add(g.scale(moving, momentum), g.scale(batch, 1 - momentum));
     }
 
+    /** The learned scale. */
     public Variable gamma() {
         return gamma;
     }
 
+    /** The learned offset. */
     public Variable beta() {
         return beta;
     }
 
+    /** The moving mean used at inference. */
     public Variable movingMean() {
         return movingMean;
     }
 
+    /** The moving variance used at inference. */
     public Variable movingVariance() {
         return movingVariance;
     }

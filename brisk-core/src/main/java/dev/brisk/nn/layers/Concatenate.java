@@ -11,6 +11,7 @@ import java.util.List;
 public final class Concatenate extends Layer {
     private final int axis;
 
+    /** A layer that joins its inputs along {@code axis}. */
     public Concatenate(int axis, String name) {
         super(name);
         if (axis == 0) {

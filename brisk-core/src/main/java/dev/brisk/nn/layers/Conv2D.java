@@ -29,6 +29,7 @@ public final class Conv2D extends Layer {
     private Variable kernel;
     private Variable bias;
 
+    /** A 2-D convolution with {@code filters} output channels and a {@code kernelH x kernelW} kernel. */
     public Conv2D(int filters, int kernelH, int kernelW, int strideH, int strideW, Padding padding,
                   Activation activation, boolean useBias, Initializer kernelInitializer,
                   Initializer biasInitializer, Regularizer kernelRegularizer, String name) {
@@ -95,10 +96,12 @@ public final class Conv2D extends Layer {
         return new ConvAttrs(strideH, strideW, padding == Padding.SAME);
     }
 
+    /** The convolution kernel; null before the layer is built. */
     public Variable kernel() {
         return kernel;
     }
 
+    /** The bias; null without one or before the layer is built. */
     public Variable bias() {
         return bias;
     }

@@ -22,6 +22,7 @@ public final class Dense extends Layer {
     private Variable kernel;
     private Variable bias;
 
+    /** A fully connected layer with {@code units} outputs. */
     public Dense(int units, Activation activation, boolean useBias, Initializer kernelInitializer,
                  Initializer biasInitializer, Regularizer kernelRegularizer, String name) {
         super(name);
@@ -36,6 +37,7 @@ public final class Dense extends Layer {
         this.kernelRegularizer = kernelRegularizer;
     }
 
+    /** The number of outputs. */
     public int units() {
         return units;
     }
@@ -71,10 +73,12 @@ public final class Dense extends Layer {
         });
     }
 
+    /** The weight matrix; null before the layer is built. */
     public Variable kernel() {
         return kernel;
     }
 
+    /** The bias; null without one or before the layer is built. */
     public Variable bias() {
         return bias;
     }

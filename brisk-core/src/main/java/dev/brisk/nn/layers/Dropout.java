@@ -14,6 +14,7 @@ public final class Dropout extends Layer {
     /** This layer's own random stream (Keras' SeedGenerator): drawn from {@link RandomSeed} when made. */
     private final long salt = RandomSeed.next();
 
+    /** Drops a fraction {@code rate} of its inputs in training and scales the rest up to match. */
     public Dropout(float rate, String name) {
         super(name);
         if (!(rate >= 0 && rate < 1)) {

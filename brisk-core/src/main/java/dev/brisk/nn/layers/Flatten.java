@@ -9,6 +9,7 @@ import java.util.List;
 
 /** Flattens each sample to one axis (a view, no copy). */
 public final class Flatten extends Layer {
+    /** A layer that flattens each sample to one axis. */
     public Flatten(String name) {
         super(name);
     }

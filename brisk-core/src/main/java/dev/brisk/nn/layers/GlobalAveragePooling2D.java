@@ -9,6 +9,7 @@ import java.util.List;
 
 /** Mean over the spatial axes: {@code (batch, h, w, c) -> (batch, c)}. */
 public final class GlobalAveragePooling2D extends Layer {
+    /** A layer that averages each channel over height and width. */
     public GlobalAveragePooling2D(String name) {
         super(name);
     }

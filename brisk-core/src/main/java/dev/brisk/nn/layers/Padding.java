@@ -2,5 +2,8 @@ package dev.brisk.nn.layers;
 
 /** Convolution and pooling padding, as in Keras: "valid" (none) or "same" (output = ceil(input / stride)). */
 public enum Padding {
-    VALID, SAME
+    /** No padding: windows stay inside the input. */
+    VALID,
+    /** Zero padding so that output = ceil(input / stride). */
+    SAME
 }

@@ -11,6 +11,7 @@ import java.util.List;
 
 /** Shared shape logic of MaxPooling2D and AveragePooling2D. */
 abstract class Pooling2D extends Layer {
+    /** The pooling window, strides and padding. */
     protected final PoolAttrs attrs;
 
     Pooling2D(int poolH, int poolW, int strideH, int strideW, Padding padding, String name) {

@@ -11,6 +11,7 @@ import java.util.List;
 public final class Reshape extends Layer {
     private final int[] target;
 
+    /** A layer that reshapes each sample to {@code targetShape}. */
     public Reshape(int[] targetShape, String name) {
         super(name);
         this.target = targetShape.clone();
