@@ -15,6 +15,7 @@ module dev.brisk.core {
     // CpuTime reads process and per-thread CPU time (com.sun.management); Autotuner reads thread CPU time.
     requires jdk.management;
 
+    exports dev.brisk.config;
     exports dev.brisk.tensor;
     exports dev.brisk.parallel;
     exports dev.brisk.io;
