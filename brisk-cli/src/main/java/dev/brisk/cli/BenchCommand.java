@@ -115,9 +115,7 @@ public final class BenchCommand extends Subcommand {
         }
         if (threads != null) {
             for (int t : threads) {
-                if (t < 1) {
-                    throw new UsageException("--threads must be at least 1 but was " + t);
-                }
+                OptionValues.requireThreadBudget("--threads", t);
             }
         }
     }

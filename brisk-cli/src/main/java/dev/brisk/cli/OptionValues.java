@@ -90,4 +90,19 @@ final class OptionValues {
             throw new IllegalArgumentException("'" + value + "' is not an integer");
         }
     }
+
+    /**
+     * Refuses a thread budget outside {@link dev.brisk.parallel.ThreadBudget}'s limits (at least 1, at most a few
+     * times the available processors) with a usage error naming {@code option}.
+     */
+    static void requireThreadBudget(String option, Integer threads) {
+        if (threads == null) {
+            return;
+        }
+        try {
+            dev.brisk.parallel.ThreadBudget.check(threads, "Invalid value for option '" + option + "'");
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
 }

@@ -175,6 +175,7 @@ public final class ScalingCommand extends Subcommand {
         if (many < 2) {
             throw new UsageException("--threads must be at least 2 but was " + many);
         }
+        OptionValues.requireThreadBudget("--threads", many);
         if (pairs < 1) {
             throw new UsageException("--pairs must be at least 1 but was " + pairs);
         }

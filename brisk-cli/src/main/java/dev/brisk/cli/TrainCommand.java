@@ -132,7 +132,7 @@ public final class TrainCommand extends Subcommand {
     /** Rejects out-of-range values as usage errors (exit code 2). */
     void validate() {
         requireAtLeast("--epochs", epochs, 1);
-        requireAtLeast("--threads", threads, 1);
+        OptionValues.requireThreadBudget("--threads", threads);
         requireAtLeast("--batch-size", batchSize, 1);
         requireAtLeast("--limit", limit, 1);
         requireAtLeast("--histogram-freq", histogramFreq, 0);

@@ -118,6 +118,7 @@ class TrainOptionsTest {
         for (String[] args : new String[][] {
                 {"train", "--workload", "w1", "--epochs", "0"},
                 {"train", "--workload", "w1", "--threads", "0"},
+                {"train", "--workload", "w1", "--threads", "100000"},
                 {"train", "--workload", "w1", "--batch-size", "-1"},
                 {"train", "--workload", "w1", "--limit", "0"},
                 {"train", "--workload", "w1", "--verbose", "3"},
@@ -164,5 +165,13 @@ class TrainOptionsTest {
         Run r = execute("train", "--help");
         assertEquals(0, r.code());
         assertTrue(r.out().contains("--workload"), r.out());
+    }
+
+    @Test
+    void anAbsurdThreadBudgetIsOneClearLine() {
+        Run r = execute("train", "--workload", "w1", "--threads", "100000");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("--threads") && r.err().contains("at most"), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
     }
 }

@@ -15,4 +15,12 @@ public interface Loss {
     default boolean sparseTargets() {
         return false;
     }
+
+    /**
+     * Whether the loss reads its predictions as logits (unnormalized scores) rather than probabilities, as Keras'
+     * {@code from_logits}; false for losses that are not cross-entropies.
+     */
+    default boolean fromLogits() {
+        return false;
+    }
 }

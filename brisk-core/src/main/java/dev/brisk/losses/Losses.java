@@ -15,7 +15,7 @@ public final class Losses {
 
     /** Cross-entropy between integer class labels and predictions (logits when {@code fromLogits}). */
     public static Loss sparseCategoricalCrossentropy(boolean fromLogits) {
-        return loss("sparse_categorical_crossentropy", true, (g, labels, yPred) -> {
+        return loss("sparse_categorical_crossentropy", true, fromLogits, (g, labels, yPred) -> {
             Node logits = flattenClasses(g, yPred);
             Node index = g.reshape(labels, Shape.of(labels.shape().size()));
             if (fromLogits) {
@@ -34,7 +34,7 @@ public final class Losses {
 
     /** Cross-entropy between one-hot (or soft) targets and predictions. */
     public static Loss categoricalCrossentropy(boolean fromLogits) {
-        return loss("categorical_crossentropy", false, (g, yTrue, yPred) -> {
+        return loss("categorical_crossentropy", false, fromLogits, (g, yTrue, yPred) -> {
             Node logProbs = fromLogits ? g.logSoftmax(yPred) : logOfNormalized(g, yPred);
             Node perSample = g.neg(g.sum(g.mul(matchShape(g, yTrue, yPred), logProbs), false, -1));
             return g.meanAll(perSample);
@@ -48,7 +48,7 @@ public final class Losses {
 
     /** Binary cross-entropy, averaged over the last axis then the batch, as in Keras. */
     public static Loss binaryCrossentropy(boolean fromLogits) {
-        return loss("binary_crossentropy", false, (g, yTrue, yPred) -> {
+        return loss("binary_crossentropy", false, fromLogits, (g, yTrue, yPred) -> {
             Node z = matchShape(g, yTrue, yPred);
             Node perElement;
             if (fromLogits) {
@@ -73,14 +73,14 @@ public final class Losses {
 
     /** Mean squared error. */
     public static Loss meanSquaredError() {
-        return loss("mean_squared_error", false, (g, yTrue, yPred) -> {
+        return loss("mean_squared_error", false, false, (g, yTrue, yPred) -> {
             return meanLastThenBatch(g, g.square(g.sub(yPred, matchShape(g, yTrue, yPred))));
         });
     }
 
     /** Mean absolute error. */
     public static Loss meanAbsoluteError() {
-        return loss("mean_absolute_error", false, (g, yTrue, yPred) -> {
+        return loss("mean_absolute_error", false, false, (g, yTrue, yPred) -> {
             return meanLastThenBatch(g, g.unary(UnaryFn.ABS, g.sub(yPred, matchShape(g, yTrue, yPred))));
         });
     }
@@ -91,7 +91,7 @@ public final class Losses {
         Node compute(Graph g, Node yTrue, Node yPred);
     }
 
-    private static Loss loss(String name, boolean sparseTargets, LossFn fn) {
+    private static Loss loss(String name, boolean sparseTargets, boolean fromLogits, LossFn fn) {
         return new Loss() {
             @Override
             public String name() {
@@ -101,6 +101,11 @@ public final class Losses {
             @Override
             public boolean sparseTargets() {
                 return sparseTargets;
+            }
+
+            @Override
+            public boolean fromLogits() {
+                return fromLogits;
             }
 
             @Override

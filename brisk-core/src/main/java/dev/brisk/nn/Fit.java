@@ -15,6 +15,8 @@ import java.util.Objects;
 public final class Fit {
     int epochs = 1;
     int batchSize = 32;
+    /** Whether {@link #batchSize} was called: fitting a pipeline, which makes its own batches, refuses it. */
+    boolean batchSizeGiven;
     boolean shuffle = true;
     int verbose = 1;
     Long seed;
@@ -49,6 +51,7 @@ public final class Fit {
             throw new IllegalArgumentException("batch size must be at least 1, got " + size);
         }
         this.batchSize = size;
+        this.batchSizeGiven = true;
         return this;
     }
 

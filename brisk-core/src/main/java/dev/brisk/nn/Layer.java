@@ -174,6 +174,14 @@ public abstract class Layer {
         return weights.stream().mapToLong(v -> v.shape().size()).sum();
     }
 
+    /**
+     * The activation this layer applies last to its output, or null when it has none of its own (the loss check
+     * that a softmax output is not read as logits uses it).
+     */
+    public Activation outputActivation() {
+        return null;
+    }
+
     /** The sum of the regularisation penalties of this layer's weights, or null if it has none. */
     public Node regularizationLoss(Graph g) {
         Node total = null;

@@ -51,12 +51,15 @@ public class Model implements TrainingTarget {
     private List<MetricSpec> metricSpecs = List.of();
     private boolean runEagerly;
     private Kernels kernels = Backends.get();
-    private StepRunner runner;
+    private final StepRunners runners = new StepRunners(this);
+    private final ModelGuard guard;
     private volatile boolean stopRequested;
     private EpochStats lastEpochStats;
     private boolean gradientRequest;
     private Map<String, Tensor> capturedGradients = Map.of();
     private Profile lastProfile;
+    /** The warnings this model has printed, each printed once (see {@link #warnOnce}). */
+    private final Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** A functional model from its inputs to its outputs. */
     public static Model of(List<SymbolicTensor> inputs, List<SymbolicTensor> outputs) {
@@ -77,6 +80,7 @@ public class Model implements TrainingTarget {
     /** Creates a model with no layers yet; subclasses such as {@link Sequential} add them. */
     protected Model(String name) {
         this.name = name;
+        this.guard = new ModelGuard(name);
     }
 
     /** The model's name, used in summaries and error messages. */
@@ -105,7 +109,7 @@ public class Model implements TrainingTarget {
         this.order = sorted.stream().filter(t -> !(t.layer() instanceof InputLayer)).toList();
         this.layers = List.copyOf(ls);
         this.readTwice = readTwice(order, outputs);
-        this.runner = null;
+        runners.invalidate();
     }
 
     private static Set<SymbolicTensor> readTwice(List<SymbolicTensor> calls, List<SymbolicTensor> outputs) {
@@ -215,21 +219,42 @@ public class Model implements TrainingTarget {
 
     /** Configures training with one loss for every output. */
     public void compile(Optimizer optimizer, Loss loss, MetricSpec... metrics) {
+        if (loss == null) {
+            throw new IllegalArgumentException("compile of model '" + name + "' needs a loss, got null");
+        }
         compile(optimizer, Collections.nCopies(Math.max(1, outputs.size()), loss), metrics);
     }
 
     /** Configures training with one loss per output (their sum is minimised). */
     public void compile(Optimizer optimizer, List<Loss> lossPerOutput, MetricSpec... metrics) {
-        this.optimizer = optimizer;
-        this.losses = List.copyOf(lossPerOutput);
-        this.metricSpecs = List.of(metrics);
-        this.runner = null;
+        if (optimizer == null) {
+            throw new IllegalArgumentException("compile of model '" + name + "' needs an optimizer, got null");
+        }
+        if (lossPerOutput == null || lossPerOutput.isEmpty() || lossPerOutput.stream().anyMatch(l -> l == null)) {
+            throw new IllegalArgumentException("compile of model '" + name + "' needs a loss for every output, got "
+                    + lossPerOutput);
+        }
+        for (MetricSpec m : metrics) {
+            if (m == null) {
+                throw new IllegalArgumentException("compile of model '" + name + "' got a null metric");
+            }
+        }
+        guard.exclusive("compile", () -> {
+            this.optimizer = optimizer;
+            this.losses = List.copyOf(lossPerOutput);
+            this.metricSpecs = List.of(metrics);
+            runners.invalidate();
+            return null;
+        });
     }
 
     /** Runs steps op by op (true) instead of as a compiled plan (false, the default). */
     public Model runEagerly(boolean eager) {
-        this.runEagerly = eager;
-        this.runner = null;
+        guard.exclusive("runEagerly", () -> {
+            this.runEagerly = eager;
+            runners.invalidate();
+            return null;
+        });
         return this;
     }
 
@@ -243,8 +268,11 @@ public class Model implements TrainingTarget {
      * through it (see the test-side {@code ModelInternals}); users choose with {@code -Dbrisk.kernels}.
      */
     Model kernels(Kernels k) {
-        this.kernels = k;
-        this.runner = null;
+        guard.exclusive("kernels", () -> {
+            this.kernels = k;
+            runners.invalidate();
+            return null;
+        });
         return this;
     }
 
@@ -276,11 +304,20 @@ public class Model implements TrainingTarget {
         return metricSpecs;
     }
 
-    StepRunner runner() {
-        if (runner == null) {
-            runner = new StepRunner(this, kernels, runEagerly);
+    /** A step runner for one call; give it back with {@link #releaseRunner}. */
+    StepRunner acquireRunner() {
+        return runners.acquire(kernels, runEagerly);
+    }
+
+    void releaseRunner(StepRunner r) {
+        runners.release(r);
+    }
+
+    /** Builds the model for these input shapes, or checks them; one thread at a time, as it may wire layers. */
+    void build(Shape[] sampleShapes) {
+        synchronized (runners.traceLock()) {
+            ensureBuilt(sampleShapes);
         }
-        return runner;
     }
 
     /**
@@ -289,25 +326,33 @@ public class Model implements TrainingTarget {
      * test-side {@code ModelInternals}.
      */
     Plan trainPlan(int batchSize) {
-        return runner == null ? null : runner.plan(StepRunner.Kind.TRAIN, batchSize);
+        return runners.trainPlan(batchSize);
     }
 
     // ---- training ----
 
     /** Trains on a dataset (single-input models). */
     public History fit(Dataset train, Fit options) {
-        return new Training(this).fit(BatchSource.of(train), options);
+        return guard.training(() -> new Training(this).fit(BatchSource.of(train), options));
     }
 
     /**
      * Trains on a pipeline of (features, labels) batches (single-input models). The pipeline batches and shuffles
-     * itself: {@link Fit#batchSize}, {@link Fit#shuffle} and {@link Fit#seed} do not apply; each epoch is one pass,
-     * or {@link Fit#stepsPerEpoch} batches.
+     * itself: {@link Fit#shuffle} and {@link Fit#seed} do not apply, and {@link Fit#batchSize} batches only
+     * validation arrays or datasets (given without them, it is refused rather than silently ignored); each epoch is
+     * one pass, or {@link Fit#stepsPerEpoch} batches.
      */
     public History fit(Pipeline<Batch> train, Fit options) {
-        try (PipelineBatchSource source = new PipelineBatchSource(train, options.stepsPerEpoch, true, "fit")) {
-            return new Training(this).fit(source, options);
+        if (options.batchSizeGiven && options.validationData == null && options.validationX == null) {
+            throw new IllegalArgumentException("fit of model '" + name + "' on a Pipeline: Fit.batchSize("
+                    + options.batchSize + ") does not apply, the pipeline makes the batches; set the size with the "
+                    + "pipeline's batch(...) instead (Fit.batchSize only batches validation arrays or datasets)");
         }
+        return guard.training(() -> {
+            try (PipelineBatchSource source = new PipelineBatchSource(train, options.stepsPerEpoch, true, "fit")) {
+                return new Training(this).fit(source, options);
+            }
+        });
     }
 
     /** Trains on arrays: features {@code x} and targets {@code y}, sample axis first. */
@@ -317,12 +362,13 @@ public class Model implements TrainingTarget {
 
     /** Trains a multi-input / multi-output model on arrays. */
     public History fit(Tensor[] x, Tensor[] y, Fit options) {
-        return new Training(this).fit(BatchSource.of(x, y), options);
+        return guard.training(() -> new Training(this).fit(BatchSource.of(x, y), options));
     }
 
     /** Loss and metrics on {@code data}, by name. */
     public Map<String, Double> evaluate(Dataset data, int batchSize) {
-        return new Training(this).evaluate(BatchSource.of(data), batchSize);
+        requireBatchSize(batchSize, "evaluate");
+        return guard.shared("evaluate", () -> new Training(this).evaluate(BatchSource.of(data), batchSize));
     }
 
     /** The loss and metrics over {@code data}, by name, in batches of 32. */
@@ -332,14 +378,18 @@ public class Model implements TrainingTarget {
 
     /** Loss and metrics on one pass of a pipeline of (features, labels) batches. */
     public Map<String, Double> evaluate(Pipeline<Batch> data) {
-        try (PipelineBatchSource source = new PipelineBatchSource(data, 0, true, "evaluate")) {
-            return new Training(this).evaluate(source, 0);
-        }
+        return guard.shared("evaluate", () -> {
+            try (PipelineBatchSource source = new PipelineBatchSource(data, 0, true, "evaluate")) {
+                return new Training(this).evaluate(source, 0);
+            }
+        });
     }
 
     /** The loss and metrics over inputs {@code x} and labels {@code y}, by name, in batches of {@code batchSize}. */
     public Map<String, Double> evaluate(Tensor x, Tensor y, int batchSize) {
-        return new Training(this).evaluate(BatchSource.of(new Tensor[] {x}, new Tensor[] {y}), batchSize);
+        requireBatchSize(batchSize, "evaluate");
+        return guard.shared("evaluate",
+                () -> new Training(this).evaluate(BatchSource.of(new Tensor[] {x}, new Tensor[] {y}), batchSize));
     }
 
     /** The outputs for inputs {@code x} (inference mode), batch by batch. */
@@ -354,14 +404,24 @@ public class Model implements TrainingTarget {
 
     /** The outputs for one pass of a pipeline of batches (their labels, if any, are ignored). */
     public Tensor predict(Pipeline<Batch> data) {
-        try (PipelineBatchSource source = new PipelineBatchSource(data, 0, false, "predict")) {
-            return new Training(this).predict(source, 0)[0];
-        }
+        return guard.shared("predict", () -> {
+            try (PipelineBatchSource source = new PipelineBatchSource(data, 0, false, "predict")) {
+                return new Training(this).predict(source, 0)[0];
+            }
+        });
     }
 
     /** The model's outputs for one input tensor per model input, in batches of {@code batchSize}. */
     public Tensor[] predict(Tensor[] x, int batchSize) {
-        return new Training(this).predict(BatchSource.of(x, null), batchSize);
+        requireBatchSize(batchSize, "predict");
+        return guard.shared("predict", () -> new Training(this).predict(BatchSource.of(x, null), batchSize));
+    }
+
+    private void requireBatchSize(int batchSize, String call) {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException(call + " on model '" + name + "': batchSize must be at least 1, got "
+                    + batchSize);
+        }
     }
 
     /** Every trainable weight of every layer, in layer order. */
@@ -384,11 +444,18 @@ public class Model implements TrainingTarget {
 
     /** Copies of all weights (Keras' get_weights). */
     public List<Tensor> getWeights() {
-        return variables().stream().map(v -> v.value().copy()).toList();
+        return guard.shared("getWeights", () -> variables().stream().map(v -> v.value().copy()).toList());
     }
 
     /** Sets all weights, in the order of {@link #getWeights()}, checking count and shapes. */
     public void setWeights(List<Tensor> weights) {
+        guard.exclusive("setWeights", () -> {
+            assignAll(weights);
+            return null;
+        });
+    }
+
+    private void assignAll(List<Tensor> weights) {
         List<Variable> vars = variables();
         if (weights.size() != vars.size()) {
             throw new IllegalArgumentException("model '" + name + "' has " + vars.size() + " weights but "
@@ -412,15 +479,24 @@ public class Model implements TrainingTarget {
 
     @Override
     public Map<String, Tensor> weightsByName() {
-        Map<String, Tensor> out = new LinkedHashMap<>();
-        for (Variable v : variables()) {
-            out.put(v.name(), v.value().copy());
-        }
-        return out;
+        return guard.shared("weightsByName", () -> {
+            Map<String, Tensor> out = new LinkedHashMap<>();
+            for (Variable v : variables()) {
+                out.put(v.name(), v.value().copy());
+            }
+            return out;
+        });
     }
 
     @Override
     public void setWeightsByName(Map<String, Tensor> weights) {
+        guard.exclusive("setWeightsByName", () -> {
+            assignByName(weights);
+            return null;
+        });
+    }
+
+    private void assignByName(Map<String, Tensor> weights) {
         // Check every name and shape before writing any, so that a bad map leaves the model as it was.
         for (Variable v : variables()) {
             Tensor t = weights.get(v.name());
@@ -445,12 +521,20 @@ public class Model implements TrainingTarget {
      */
     public void loadWeights(Path file) throws IOException {
         Map<String, Tensor> w = WeightsFile.load(file);
+        IOException failed = guard.exclusive("loadWeights", () -> assignLoaded(file, w));
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    /** Assigns weights read from {@code file}; a mismatch is returned (nothing assigned), not thrown. */
+    private IOException assignLoaded(Path file, Map<String, Tensor> w) {
         List<Variable> vars = variables();
         boolean byName = vars.stream().allMatch(v -> w.containsKey(v.name()));
         try {
             if (byName) {
-                setWeightsByName(w);
-                return;
+                assignByName(w);
+                return null;
             }
             if (w.size() != vars.size()) {
                 throw new IllegalArgumentException("the file holds " + w.size() + " weights, model '" + name
@@ -465,9 +549,10 @@ public class Model implements TrainingTarget {
                             + " in the file but " + vars.get(i).shape() + " in the model");
                 }
             }
-            setWeights(values);
+            assignAll(values);
+            return null;
         } catch (IllegalArgumentException e) {
-            throw new IOException(file + ": " + e.getMessage(), e);
+            return new IOException(file + ": " + e.getMessage(), e);
         }
     }
 
@@ -518,6 +603,11 @@ public class Model implements TrainingTarget {
     /** The profile of the last fit run with {@link Fit#profile}, or null. */
     public Profile lastProfile() {
         return lastProfile;
+    }
+
+    /** True the first time a warning with this key is asked for on this model, false after. */
+    boolean warnOnce(String key) {
+        return warned.add(key);
     }
 
     void setLastProfile(Profile profile) {

@@ -55,6 +55,9 @@ final class StepRunner {
     private final Model model;
     private final Kernels kernels;
     private final boolean eager;
+    /** Held while a step is traced and planned (or run eagerly), which reads and builds layer state. */
+    private final Object traceLock;
+    private final int generation;
     private final Map<Key, Compiled> plans = new HashMap<>();
     private final EagerBuffers eagerBuffers = new EagerBuffers();
     private long seedCounter;
@@ -71,10 +74,17 @@ final class StepRunner {
     private static final int JIT_WARM_UP_STEPS = Settings.jitWarmUpSteps();
     private long trainSteps;
 
-    StepRunner(Model model, Kernels kernels, boolean eager) {
+    StepRunner(Model model, Kernels kernels, boolean eager, Object traceLock, int generation) {
         this.model = model;
         this.kernels = kernels;
         this.eager = eager;
+        this.traceLock = traceLock;
+        this.generation = generation;
+    }
+
+    /** The {@link StepRunners} generation this runner was made in. */
+    int generation() {
+        return generation;
     }
 
     boolean eager() {
@@ -114,28 +124,17 @@ final class StepRunner {
         }
         boolean yieldToJit = kind == Kind.TRAIN && trainSteps++ < JIT_WARM_UP_STEPS && ThreadBudget.threads() > 1;
         if (eager) {
-            // The previous step's values are no longer read (callers copy what they keep, as in compiled mode).
-            eagerBuffers.reclaim();
-            Graph g = Graph.eager(kernels, eagerBuffers, timer);
-            Traced t;
-            if (yieldToJit) {
-                try (Reservation jit = ThreadBudget.reserve(1)) {
-                    t = trace(g, kind, batch, hyper, seed);
-                }
-            } else {
-                t = trace(g, kind, batch, hyper, seed);
+            synchronized (traceLock) {
+                return runEagerly(kind, batch, timer, hyper, seed, yieldToJit);
             }
-            Tensor[] preds = new Tensor[t.predictions().length];
-            for (int i = 0; i < preds.length; i++) {
-                preds[i] = t.predictions()[i].value();
-            }
-            return new Result(t.loss() == null ? Float.NaN : t.loss().value().get(0), preds);
         }
         Compiled c = plans.get(new Key(kind, batch.size()));
         if (c == null) {
-            Graph g = Graph.symbolic(kernels);
-            Traced t = trace(g, kind, batch, hyper, seed);
-            c = new Compiled(t, Planner.compile(g.nodes(), t.outputs(), kernels));
+            synchronized (traceLock) {
+                Graph g = Graph.symbolic(kernels);
+                Traced t = trace(g, kind, batch, hyper, seed);
+                c = new Compiled(t, Planner.compile(g.nodes(), t.outputs(), kernels));
+            }
             plans.put(new Key(kind, batch.size()), c);
         }
         Traced t = c.traced();
@@ -165,6 +164,26 @@ final class StepRunner {
             preds[i] = plan.output(t.predictions()[i]);
         }
         return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds);
+    }
+
+    private Result runEagerly(Kind kind, StepBatch batch, KernelTimer timer, float[] hyper, float seed,
+                              boolean yieldToJit) {
+        // The previous step's values are no longer read (callers copy what they keep, as in compiled mode).
+        eagerBuffers.reclaim();
+        Graph g = Graph.eager(kernels, eagerBuffers, timer);
+        Traced t;
+        if (yieldToJit) {
+            try (Reservation jit = ThreadBudget.reserve(1)) {
+                t = trace(g, kind, batch, hyper, seed);
+            }
+        } else {
+            t = trace(g, kind, batch, hyper, seed);
+        }
+        Tensor[] preds = new Tensor[t.predictions().length];
+        for (int i = 0; i < preds.length; i++) {
+            preds[i] = t.predictions()[i].value();
+        }
+        return new Result(t.loss() == null ? Float.NaN : t.loss().value().get(0), preds);
     }
 
     /**

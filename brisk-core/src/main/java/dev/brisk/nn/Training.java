@@ -35,10 +35,20 @@ final class Training {
     }
 
     History fit(BatchSource train, Fit options) {
-        model.ensureBuilt(train.inputShapes());
+        model.build(train.inputShapes());
         requireSamples(train, "fit");
         checkTargets(train);
-        StepRunner runner = model.runner();
+        checkValidationData(options);
+        warnIfProbabilitiesReadAsLogits();
+        StepRunner runner = model.acquireRunner();
+        try {
+            return fit(train, options, runner);
+        } finally {
+            model.releaseRunner(runner);
+        }
+    }
+
+    private History fit(BatchSource train, Fit options, StepRunner runner) {
         List<List<Metric>> metrics = createMetrics();
         Mean loss = new Mean("loss");
         History history = new History();
@@ -141,7 +151,10 @@ final class Training {
             Map<String, Double> epochLogs = new LinkedHashMap<>(logs);
             BatchSource validation = validationSource(options);
             if (validation != null) {
-                evaluate(validation, options.batchSize).forEach((k, v) -> epochLogs.put("val_" + k, v));
+                if (options.validationPipeline != null) {
+                    checkValidation(validation);
+                }
+                evaluate(validation, options.batchSize, runner).forEach((k, v) -> epochLogs.put("val_" + k, v));
             }
             epochLogs.put("cpu_util", stats.cpuUtilisation());
             epochLogs.put("input_wait", stats.inputWaitShare());
@@ -182,6 +195,31 @@ final class Training {
         }
     }
 
+    /**
+     * Validation arrays and datasets are checked against the model's inputs and outputs before the first step, so
+     * that a mismatch fails at once and says it is the validation data, not after a whole epoch. A validation
+     * pipeline is checked when its first batch is read, at the end of the first epoch.
+     */
+    private void checkValidationData(Fit options) {
+        if (options.validationPipeline == null) {
+            BatchSource validation = validationSource(options);
+            if (validation != null) {
+                checkValidation(validation);
+            }
+        }
+    }
+
+    private void checkValidation(BatchSource validation) {
+        try {
+            model.build(validation.inputShapes());
+            requireSamples(validation, "validation");
+            checkTargets(validation);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("validation data of fit on model '" + model.name() + "': "
+                    + e.getMessage(), e);
+        }
+    }
+
     private static BatchSource validationSource(Fit options) {
         if (options.validationPipeline != null) {
             return new PipelineBatchSource(options.validationPipeline, 0, true, "validation");
@@ -196,10 +234,18 @@ final class Training {
     }
 
     Map<String, Double> evaluate(BatchSource data, int batchSize) {
-        model.ensureBuilt(data.inputShapes());
+        model.build(data.inputShapes());
         requireSamples(data, "evaluate");
         checkTargets(data);
-        StepRunner runner = model.runner();
+        StepRunner runner = model.acquireRunner();
+        try {
+            return evaluate(data, batchSize, runner);
+        } finally {
+            model.releaseRunner(runner);
+        }
+    }
+
+    private Map<String, Double> evaluate(BatchSource data, int batchSize, StepRunner runner) {
         List<List<Metric>> metrics = createMetrics();
         Mean loss = new Mean("loss");
         for (StepBatch batch : data.batches(batchSize, false, 0)) {
@@ -213,8 +259,16 @@ final class Training {
     }
 
     Tensor[] predict(BatchSource data, int batchSize) {
-        model.ensureBuilt(data.inputShapes());
-        StepRunner runner = model.runner();
+        model.build(data.inputShapes());
+        StepRunner runner = model.acquireRunner();
+        try {
+            return predict(data, batchSize, runner);
+        } finally {
+            model.releaseRunner(runner);
+        }
+    }
+
+    private Tensor[] predict(BatchSource data, int batchSize, StepRunner runner) {
         int outputs = model.outputs().size();
         PredictionRows[] rows = new PredictionRows[outputs];
         for (int i = 0; i < outputs; i++) {
@@ -231,6 +285,24 @@ final class Training {
             result[i] = rows[i].toTensor(model.outputs().get(i).shape());
         }
         return result;
+    }
+
+    /**
+     * A loss that takes logits after an output that ends in softmax or sigmoid computes the loss of probabilities
+     * as if they were scores: training goes on, poorly, without an error. Keras warns; so do we, once per model.
+     */
+    private void warnIfProbabilitiesReadAsLogits() {
+        List<Loss> losses = model.losses();
+        for (int i = 0; i < losses.size(); i++) {
+            Layer out = model.outputs().get(i).layer();
+            Activation a = out.outputActivation();
+            if (losses.get(i).fromLogits() && (a == Activation.SOFTMAX || a == Activation.SIGMOID)
+                    && model.warnOnce("logits:" + i)) {
+                System.err.println("brisk: warning: loss " + losses.get(i).name() + " of model '" + model.name()
+                        + "' takes logits (fromLogits=true), but output layer '" + out.name() + "' ends in "
+                        + a.kerasName() + ", so it gives probabilities, not logits; was this intended?");
+            }
+        }
     }
 
     /** Keras refuses empty data (its logs would be empty); so do we, instead of reporting a loss of 0. */
@@ -287,6 +359,10 @@ final class Training {
         Tensor[] targets = data.allTargets();
         if (targets == null) {
             return;
+        }
+        if (targets.length != model.outputs().size()) {
+            throw new IllegalArgumentException("model '" + model.name() + "' has " + model.outputs().size()
+                    + " output(s) but got " + targets.length + " target array(s)");
         }
         List<Loss> losses = model.losses();
         for (int i = 0; i < targets.length && i < losses.size(); i++) {

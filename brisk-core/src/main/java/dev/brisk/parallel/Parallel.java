@@ -219,10 +219,10 @@ public final class Parallel {
                     while (generation == seen && !stopped) {
                         if (System.nanoTime() < spinUntil) {
                             Thread.onSpinWait();
-                        } else if (included) {
-                            LockSupport.parkNanos(this, 1_000_000);
                         } else {
-                            LockSupport.park(this); // run() unparks the workers it includes; shutdown() all
+                            // Parked until there is work: run() unparks the workers it includes, shutdown() all.
+                            // A timed park would wake an idle process every few milliseconds for nothing.
+                            LockSupport.park(this);
                         }
                     }
                     continue;

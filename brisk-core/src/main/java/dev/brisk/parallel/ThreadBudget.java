@@ -10,6 +10,11 @@ import dev.brisk.config.Settings;
  * variable {@code BRISK_THREADS}, then {@link Runtime#availableProcessors()} (container-aware), less one on
  * machines of {@link #SPARE_CORE_FROM} or more (see {@link #defaultThreads}). The property and variable are read
  * once (kernels ask for the budget on every call); {@link #reset()} reads them again.
+ *
+ * <p>Limits: a budget is at least 1 and at most {@link #MAX_PER_PROCESSOR} times the available processors; a larger
+ * one is refused, from wherever it comes, since it only creates threads that take turns on the cores (and enough of
+ * them exhaust the native threads of the process). A budget above the available processors is allowed with a
+ * warning: a parallel region waits for its slowest thread, and threads that share a core make every region wait.
  */
 public final class ThreadBudget {
     /** System property that overrides the core count. */
@@ -25,7 +30,12 @@ public final class ThreadBudget {
      */
     public static final int SPARE_CORE_FROM = 12;
 
+    /** A budget may be at most this many times the available processors. */
+    public static final int MAX_PER_PROCESSOR = 8;
+
     private static volatile int override;
+    /** The last budget warned about, so that each oversized budget is reported once. */
+    private static volatile int warnedFor;
     private static volatile Resolved cached;
     private static final java.util.concurrent.atomic.AtomicInteger RESERVED =
             new java.util.concurrent.atomic.AtomicInteger();
@@ -35,9 +45,7 @@ public final class ThreadBudget {
 
     /** Sets the budget for this process (takes effect for the next parallel region). */
     public static void set(int threads) {
-        if (threads < 1) {
-            throw new IllegalArgumentException("thread budget must be at least 1, got " + threads);
-        }
+        check(threads, "ThreadBudget.set");
         override = threads;
         cached = null;
     }
@@ -85,7 +93,43 @@ public final class ThreadBudget {
         return r;
     }
 
+    /**
+     * Checks a budget against the limits in the class comment; {@code origin} names where it came from in the
+     * error ("--threads", "system property brisk.threads").
+     *
+     * @throws IllegalArgumentException for a budget below 1 or above {@link #maxThreads()}
+     */
+    public static void check(int threads, String origin) {
+        if (threads < 1) {
+            throw new IllegalArgumentException(origin + ": the thread budget must be at least 1, got " + threads);
+        }
+        int max = maxThreads();
+        if (threads > max) {
+            throw new IllegalArgumentException(origin + ": a thread budget of " + threads + " is more than "
+                    + MAX_PER_PROCESSOR + " times the " + Runtime.getRuntime().availableProcessors()
+                    + " available processor(s); use at most " + max + " (the available processors is best)");
+        }
+    }
+
+    /** The largest budget {@link #check} accepts on this machine. */
+    public static int maxThreads() {
+        return MAX_PER_PROCESSOR * Runtime.getRuntime().availableProcessors();
+    }
+
     private static Resolved read() {
+        Resolved r = readUnchecked();
+        check(r.threads(), r.source());
+        int processors = Runtime.getRuntime().availableProcessors();
+        if (r.threads() > processors && warnedFor != r.threads()) {
+            warnedFor = r.threads();
+            System.err.println("brisk: warning: thread budget " + r + " is more than the " + processors
+                    + " available processor(s); threads will take turns on the cores and each parallel region waits "
+                    + "for the slowest, so training is usually slower than with " + processors);
+        }
+        return r;
+    }
+
+    private static Resolved readUnchecked() {
         if (override > 0) {
             return new Resolved(override, "API");
         }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brisk.callbacks.History;
 import dev.brisk.callbacks.TerminateOnNaN;
 import dev.brisk.data.InMemoryDataset;
+import dev.brisk.data.Pipeline;
 import dev.brisk.losses.Losses;
 import dev.brisk.metrics.Metrics;
 import dev.brisk.nn.Activation;
@@ -25,6 +26,9 @@ import dev.brisk.optimizers.Optimizer;
 import dev.brisk.optimizers.Optimizers;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -339,5 +343,77 @@ class BadInputTest {
         assertTrue(epoch < 50);
         double last = h.last("loss");
         assertTrue(Double.isNaN(last) || Double.isInfinite(last), "last loss " + last);
+    }
+
+    // ---- mistakes from a new user's first hour ----
+
+    @Test
+    void compileRefusesNullsAtOnce() {
+        Sequential m = Sequential.of(Layers.input(3), Layers.dense(2));
+        assertContains(message(IllegalArgumentException.class, () -> m.compile(null, Losses.meanSquaredError())),
+                "optimizer");
+        assertContains(message(IllegalArgumentException.class,
+                () -> m.compile(Optimizers.sgd(0.1f), (dev.brisk.losses.Loss) null)), "loss");
+    }
+
+    @Test
+    void validationDataOfTheWrongArityFailsBeforeTheFirstStepAndSaysItIsTheValidationData() {
+        SymbolicTensor a = Input.of(2);
+        SymbolicTensor b = Input.of(2);
+        Model m = Model.of(List.of(a, b), List.of(Layers.dense(1).apply(Layers.concatenate().apply(a, b))));
+        m.compile(Optimizers.sgd(0.1f), Losses.meanSquaredError());
+        int[] steps = {0};
+        dev.brisk.callbacks.Callback counter = new dev.brisk.callbacks.Callback() {
+            @Override
+            public void onTrainBatchEnd(int batch, java.util.Map<String, Double> logs) {
+                steps[0]++;
+            }
+        };
+        Tensor[] x = {Tensor.zeros(8, 2), Tensor.zeros(8, 2)};
+        Tensor[] y = {Tensor.zeros(8, 1)};
+        String msg = message(IllegalArgumentException.class, () -> m.fit(x, y,
+                Fit.epochs(1).batchSize(4).verbose(0).validation(Tensor.zeros(4, 2), Tensor.zeros(4, 1))
+                        .callbacks(counter)));
+        assertContains(msg, "validation", "2 input(s)", "got 1");
+        assertEquals(0, steps[0], "no step runs before the validation data is checked");
+    }
+
+    @Test
+    void aSoftmaxOutputWithAFromLogitsLossIsWarnedAboutOnce() {
+        Sequential m = Sequential.of(Layers.input(4), Layers.dense(3, Activation.SOFTMAX));
+        m.compile(Optimizers.sgd(0.1f), Losses.sparseCategoricalCrossentropy(true));
+        String err = stderrOf(() -> {
+            m.fit(Tensor.zeros(6, 4), Tensor.zeros(6), Fit.epochs(1).verbose(0));
+            m.fit(Tensor.zeros(6, 4), Tensor.zeros(6), Fit.epochs(1).verbose(0));
+        });
+        assertContains(err, "fromLogits=true", "softmax", "'" + m.layers().get(m.layers().size() - 1).name() + "'");
+        assertEquals(err.indexOf("warning"), err.lastIndexOf("warning"), "warned once: " + err);
+
+        Sequential logits = Sequential.of(Layers.input(4), Layers.dense(3));
+        logits.compile(Optimizers.sgd(0.1f), Losses.sparseCategoricalCrossentropy(true));
+        assertEquals("", stderrOf(() -> logits.fit(Tensor.zeros(6, 4), Tensor.zeros(6), Fit.epochs(1).verbose(0))));
+    }
+
+    @Test
+    void aBatchSizeIsRefusedWhenFittingAPipelineThatMakesItsOwnBatches() {
+        Sequential m = classifier(3, 2);
+        Pipeline<dev.brisk.data.Batch> batches = Pipeline.fromArrays(Tensor.zeros(8, 3), Tensor.zeros(8)).batch(4);
+        assertContains(message(IllegalArgumentException.class,
+                () -> m.fit(batches, Fit.epochs(1).batchSize(64).verbose(0))), "batchSize(64)", "pipeline");
+        m.fit(batches, Fit.epochs(1).verbose(0));
+        // With validation arrays the batch size has something to batch, so it is accepted.
+        m.fit(batches, Fit.epochs(1).batchSize(64).verbose(0).validation(Tensor.zeros(4, 3), Tensor.zeros(4)));
+    }
+
+    private static String stderrOf(Runnable r) {
+        PrintStream old = System.err;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        try {
+            r.run();
+        } finally {
+            System.setErr(old);
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 }

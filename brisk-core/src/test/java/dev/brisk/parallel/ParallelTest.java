@@ -218,4 +218,27 @@ class ParallelTest {
         assertTrue(e.getMessage().contains("brisk.threads"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ThreadBudget.set(0));
     }
+
+    /** Idle workers park until the next region instead of waking on a timer (an idle process stays idle). */
+    @Test
+    void idleWorkersParkWithoutATimeout() throws InterruptedException {
+        ThreadBudget.set(3);
+        Parallel.forRange(1000, 1, (from, to) -> { });
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (true) {
+            Thread.sleep(20); // past the spin phase (a few milliseconds)
+            boolean allWaiting = true;
+            int workers = 0;
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getName().startsWith("brisk-compute-") && t.isAlive()) {
+                    workers++;
+                    allWaiting &= t.getState() == Thread.State.WAITING;
+                }
+            }
+            if (workers >= 2 && allWaiting) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "compute workers still not parked without a timeout after 5 s");
+        }
+    }
 }

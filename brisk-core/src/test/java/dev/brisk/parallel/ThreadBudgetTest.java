@@ -2,11 +2,12 @@ package dev.brisk.parallel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The budget's default by machine size, and the API override before the default. */
+/** The budget's default by machine size, the API override before the default, and the budget's limits. */
 class ThreadBudgetTest {
     @AfterEach
     void reset() {
@@ -30,5 +31,25 @@ class ThreadBudgetTest {
         assertEquals(3, ThreadBudget.threads());
         assertEquals("3 threads (API)", ThreadBudget.resolve().toString());
         assertThrows(IllegalArgumentException.class, () -> ThreadBudget.set(0));
+    }
+
+    @Test
+    void anAbsurdBudgetIsRefusedFromEverySourceAndNamesIt() {
+        int max = ThreadBudget.maxThreads();
+        assertEquals(ThreadBudget.MAX_PER_PROCESSOR * Runtime.getRuntime().availableProcessors(), max);
+        ThreadBudget.set(max);
+        assertEquals(max, ThreadBudget.threads());
+        IllegalArgumentException api = assertThrows(IllegalArgumentException.class, () -> ThreadBudget.set(100_000));
+        assertTrue(api.getMessage().contains("100000") && api.getMessage().contains("at most " + max),
+                api.getMessage());
+        ThreadBudget.reset();
+        System.setProperty(ThreadBudget.PROPERTY, "100000");
+        try {
+            IllegalArgumentException property = assertThrows(IllegalArgumentException.class, ThreadBudget::threads);
+            assertTrue(property.getMessage().contains("brisk.threads"), property.getMessage());
+        } finally {
+            System.clearProperty(ThreadBudget.PROPERTY);
+            ThreadBudget.reset();
+        }
     }
 }

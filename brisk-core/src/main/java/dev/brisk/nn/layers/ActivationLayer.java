@@ -32,4 +32,9 @@ public final class ActivationLayer extends Layer {
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
         return activation.apply(g, inputs.get(0));
     }
+
+    @Override
+    public Activation outputActivation() {
+        return activation;
+    }
 }

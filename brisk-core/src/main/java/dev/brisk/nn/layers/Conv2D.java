@@ -105,4 +105,9 @@ public final class Conv2D extends Layer {
     public Variable bias() {
         return bias;
     }
+
+    @Override
+    public Activation outputActivation() {
+        return activation;
+    }
 }

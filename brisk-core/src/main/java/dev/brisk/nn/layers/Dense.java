@@ -82,4 +82,9 @@ public final class Dense extends Layer {
     public Variable bias() {
         return bias;
     }
+
+    @Override
+    public Activation outputActivation() {
+        return activation;
+    }
 }
