@@ -1,8 +1,9 @@
 package dev.brisk.eager;
 
+import dev.brisk.backend.EagerBuffers;
+import dev.brisk.backend.KernelTimer;
 import dev.brisk.backend.Kernels;
 import dev.brisk.exec.ChainLinks;
-import dev.brisk.exec.KernelTimer;
 import dev.brisk.ops.Node;
 import java.util.IdentityHashMap;
 import java.util.List;

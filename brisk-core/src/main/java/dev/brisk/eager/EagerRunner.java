@@ -1,12 +1,13 @@
 package dev.brisk.eager;
 
+import dev.brisk.backend.EagerBuffers;
+import dev.brisk.backend.KernelTimer;
 import dev.brisk.backend.Kernels;
 import dev.brisk.exec.FusedBinder;
 import dev.brisk.exec.FusedChain;
 import dev.brisk.exec.Fusion;
 import dev.brisk.exec.Instruction;
 import dev.brisk.exec.KernelBinder;
-import dev.brisk.exec.KernelTimer;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.ShapeInference;

@@ -1,5 +1,6 @@
 package dev.brisk.exec;
 
+import dev.brisk.backend.KernelTimer;
 import dev.brisk.ops.Node;
 import dev.brisk.tensor.Tensor;
 import java.util.List;

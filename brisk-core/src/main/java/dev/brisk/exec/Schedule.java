@@ -1,5 +1,6 @@
 package dev.brisk.exec;
 
+import dev.brisk.backend.KernelTimer;
 import dev.brisk.config.Settings;
 import dev.brisk.ops.Node;
 import java.util.ArrayList;

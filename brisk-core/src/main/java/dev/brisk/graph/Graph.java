@@ -1,10 +1,10 @@
 package dev.brisk.graph;
 
 import dev.brisk.backend.Kernels;
-import dev.brisk.eager.EagerBuffers;
+import dev.brisk.backend.EagerBuffers;
 import dev.brisk.eager.EagerExecution;
 import dev.brisk.eager.EagerRunner;
-import dev.brisk.exec.KernelTimer;
+import dev.brisk.backend.KernelTimer;
 import dev.brisk.ops.Attrs;
 import dev.brisk.ops.AxisAttrs;
 import dev.brisk.ops.BinaryAttrs;

@@ -2,8 +2,8 @@ package dev.brisk.nn;
 
 import dev.brisk.backend.Kernels;
 import dev.brisk.config.Settings;
-import dev.brisk.eager.EagerBuffers;
-import dev.brisk.exec.KernelTimer;
+import dev.brisk.backend.EagerBuffers;
+import dev.brisk.backend.KernelTimer;
 import dev.brisk.exec.Plan;
 import dev.brisk.exec.Planner;
 import dev.brisk.graph.Autodiff;

@@ -1,6 +1,6 @@
 package dev.brisk.profile;
 
-import dev.brisk.exec.KernelTimer;
+import dev.brisk.backend.KernelTimer;
 import dev.brisk.ops.Node;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.brisk.profile;
 
-import dev.brisk.exec.KernelTimer;
+import dev.brisk.backend.KernelTimer;
 
 /**
  * Marks the phases of each training step. It always measures the wait for input (two clock reads a step, no

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brisk.backend.Backends;
 import dev.brisk.backend.Kernels;
 import dev.brisk.exec.KernelBinder;
-import dev.brisk.exec.KernelTimer;
+import dev.brisk.backend.KernelTimer;
 import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.Node;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.brisk.exec.KernelTimer;
+import dev.brisk.backend.KernelTimer;
 import dev.brisk.exec.Plan;
 import dev.brisk.losses.Losses;
 import dev.brisk.nn.layers.Layers;

@@ -1,4 +1,4 @@
-package dev.brisk.eager;
+package dev.brisk.backend;
 
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;

@@ -1,4 +1,4 @@
-package dev.brisk.eager;
+package dev.brisk.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;

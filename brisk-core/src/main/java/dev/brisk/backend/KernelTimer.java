@@ -1,4 +1,4 @@
-package dev.brisk.exec;
+package dev.brisk.backend;
 
 import dev.brisk.ops.Node;
 
