@@ -1,6 +1,7 @@
 package dev.brisk.backend;
 
 import dev.brisk.backend.jvm.ScalarKernels;
+import dev.brisk.config.Setting;
 import dev.brisk.config.Settings;
 
 /**
@@ -10,7 +11,7 @@ import dev.brisk.config.Settings;
  */
 public final class Backends {
     /** System property that forces a backend: {@code scalar} or {@code vector}. */
-    public static final String PROPERTY = "brisk.kernels";
+    public static final String PROPERTY = Setting.KERNELS.property();
     static final String FALLBACK_MESSAGE = "brisk: Vector API not available (start the JVM with --add-modules "
             + "jdk.incubator.vector); using scalar kernels";
     private static final String VECTOR_CLASS = "dev.brisk.backend.jvm.VectorKernels";

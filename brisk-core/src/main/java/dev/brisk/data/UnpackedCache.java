@@ -1,5 +1,6 @@
 package dev.brisk.data;
 
+import dev.brisk.config.Setting;
 import dev.brisk.config.Settings;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -30,9 +31,9 @@ import java.util.HexFormat;
  */
 public final class UnpackedCache {
     /** System property naming the cache directory; {@code none} turns the cache off. */
-    public static final String PROPERTY = "brisk.cacheDir";
+    public static final String PROPERTY = Setting.CACHE_DIR.property();
     /** Environment variable naming the cache directory, when the property is not set; {@code none} turns it off. */
-    public static final String ENV = "BRISK_CACHE_DIR";
+    public static final String ENV = Setting.CACHE_DIR.env();
 
     private final Path dir;
 

@@ -1,6 +1,7 @@
 package dev.brisk.exec;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.config.Setting;
 import dev.brisk.config.Settings;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
@@ -34,7 +35,7 @@ import java.util.Map;
  */
 public final class Fusion {
     /** The system property that turns fusion off ({@code -Dbrisk.fusion=false}), to compare against. */
-    static final String PROPERTY = "brisk.fusion";
+    static final String PROPERTY = Setting.FUSION.property();
 
     private final Map<Node, FusedChain> groupOf = new IdentityHashMap<>();
     /** The readers of a routed pooling gradient, each with the chain it reads from the pool's cells. */

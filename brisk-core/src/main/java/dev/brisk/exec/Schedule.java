@@ -1,6 +1,7 @@
 package dev.brisk.exec;
 
 import dev.brisk.backend.KernelTimer;
+import dev.brisk.config.Setting;
 import dev.brisk.config.Settings;
 import dev.brisk.ops.Node;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ import java.util.function.Supplier;
  */
 final class Schedule {
     /** System property: group independent instructions ({@code true}) or run them one by one ({@code false}). */
-    static final String PROPERTY = "brisk.concurrent";
+    static final String PROPERTY = Setting.CONCURRENT.property();
     /**
      * How much faster a long gemm or convolution runs split over two threads than on one (W1 and W2 profiles:
      * 1.7-1.9x). Each thread then works on half of the operands, so two such kernels side by side, each with

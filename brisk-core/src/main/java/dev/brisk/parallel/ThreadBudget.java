@@ -18,9 +18,9 @@ import dev.brisk.config.Settings;
  */
 public final class ThreadBudget {
     /** System property that overrides the core count. */
-    public static final String PROPERTY = "brisk.threads";
+    public static final String PROPERTY = Setting.THREADS.property();
     /** Environment variable that overrides the core count. */
-    public static final String ENV = "BRISK_THREADS";
+    public static final String ENV = Setting.THREADS.env();
 
     /**
      * From this many processors up, the default budget leaves one to the JIT compiler, the garbage collector and
