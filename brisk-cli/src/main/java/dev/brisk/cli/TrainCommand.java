@@ -161,6 +161,7 @@ public final class TrainCommand extends Subcommand {
         if (threads != null) {
             ThreadBudget.set(threads);
         }
+        ThreadBudget.resolve(); // a bad -Dbrisk.threads or BRISK_THREADS fails here, before the model is built
         if (seed != null) {
             RandomSeed.set(seed);
         }
