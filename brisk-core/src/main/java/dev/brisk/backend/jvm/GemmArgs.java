@@ -3,13 +3,23 @@ package dev.brisk.backend.jvm;
 import dev.brisk.ops.UnaryFn;
 
 /**
- * The arguments of a parallel {@code C (+)= op(A) * op(B)} with its fused bias and activation, and how the call
- * splits C into blocks.
+ * One product {@code C (+)= op(A) op(B)} with its fused bias and activation, as {@link VectorGemm#gemm} takes it,
+ * and how a parallel call splits C into blocks. A caller fills this thread's instance through the setters, which
+ * return it, and passes it once:
+ * {@code VectorGemm.gemm(GemmArgs.get().product(false, false, m, n, k).a(x, 0, k).b(w, 0, n).c(y, 0, n))}.
+ * {@link #product} starts a new product and resets the optional parts (accumulation, the epilogue), so nothing of
+ * an earlier product carries over; gemm drops the array references when it returns.
+ *
+ * <p>Besides starting regions (see {@link RegionTask}), a thread inside a region fills its own instance for the
+ * serial products of its chunks (a convolution's chunk of output rows). That is safe: no region reads another
+ * thread's instance except gemm's own, whose chunks only read it and start no product.
  */
 final class GemmArgs extends RegionTask<GemmArgs> {
     boolean transA;
     boolean transB;
+    /** Add the product to C rather than overwrite it. */
     boolean accumulate;
+    /** op(A) is {@code m x k}, op(B) {@code k x n}. */
     int m;
     int n;
     int k;
@@ -22,6 +32,7 @@ final class GemmArgs extends RegionTask<GemmArgs> {
     float[] c;
     int cOff;
     int ldc;
+    /** The epilogue {@code C = fn(C + bias[j])}: a null {@code bias} or {@code fn} skips that part. */
     float[] bias;
     int biasOff;
     UnaryFn fn;
@@ -35,6 +46,60 @@ final class GemmArgs extends RegionTask<GemmArgs> {
     /** This thread's instance. */
     static GemmArgs get() {
         return Scratch.get().gemmArgs();
+    }
+
+    /** Starts {@code C = op(A) op(B)} of {@code m x n}, depth {@code k}: no accumulation, no epilogue. */
+    GemmArgs product(boolean transA, boolean transB, int m, int n, int k) {
+        this.transA = transA;
+        this.transB = transB;
+        this.m = m;
+        this.n = n;
+        this.k = k;
+        this.accumulate = false;
+        this.bias = null;
+        this.biasOff = 0;
+        this.fn = null;
+        this.alpha = 0f;
+        return this;
+    }
+
+    /** The left operand: {@code A[i][p]} (or {@code A[p][i]} transposed) at {@code a[aOff + i * lda + p]}. */
+    GemmArgs a(float[] a, int aOff, int lda) {
+        this.a = a;
+        this.aOff = aOff;
+        this.lda = lda;
+        return this;
+    }
+
+    /** The right operand, laid out as the left one. */
+    GemmArgs b(float[] b, int bOff, int ldb) {
+        this.b = b;
+        this.bOff = bOff;
+        this.ldb = ldb;
+        return this;
+    }
+
+    /** The result, {@code ldc} floats between rows. */
+    GemmArgs c(float[] c, int cOff, int ldc) {
+        this.c = c;
+        this.cOff = cOff;
+        this.ldc = ldc;
+        return this;
+    }
+
+    /** Whether the product is added to C. */
+    GemmArgs accumulate(boolean accumulate) {
+        this.accumulate = accumulate;
+        return this;
+    }
+
+    /** The epilogue {@code C = fn(C + bias[biasOff + j])}; a null {@code bias} or {@code fn} skips that part. */
+    GemmArgs epilogue(float[] bias, int biasOff, UnaryFn fn, float alpha) {
+        this.bias = bias;
+        this.biasOff = biasOff;
+        this.fn = fn;
+        this.alpha = alpha;
+        return this;
     }
 
     @Override

@@ -1,29 +1,36 @@
 package dev.brisk.backend.jvm;
 
 /**
- * The arguments of a parallel optimizer update: the parameters, their gradients and up to two state arrays, with
- * the step's hyperparameters.
+ * The arguments of a parallel optimizer update ({@link VectorOptimizers}): the parameters, their gradients, the
+ * optimizer's state arrays and the step's hyperparameters. Each optimizer fills the fields it reads.
  */
 final class OptimizerArgs extends RegionTask<OptimizerArgs> {
     float[] p;
     int pOff;
     float[] g;
     int gOff;
-    /** The first state: Adam's first moment, SGD's velocity, RMSprop's mean square. */
+    /** Adam's first and second moments. */
     float[] m;
     int mOff;
-    /** The second state: Adam's second moment. */
     float[] v;
     int vOff;
+    /** SGD's velocity. */
+    float[] velocity;
+    int velocityOff;
+    /** RMSprop's mean square. */
+    float[] meanSquare;
+    int meanSquareOff;
     /** The learning rate (Adam's bias-corrected one). */
     float lr;
-    /** Adam's beta1, SGD's momentum, RMSprop's rho. */
     float beta1;
     float beta2;
     /** The denominator's epsilon (Adam's bias-corrected one). */
     float eps;
+    /** Adam's decoupled weight decay. */
     float decay;
+    float momentum;
     boolean nesterov;
+    float rho;
 
     /** This thread's instance. */
     static OptimizerArgs get() {
@@ -36,5 +43,7 @@ final class OptimizerArgs extends RegionTask<OptimizerArgs> {
         g = null;
         m = null;
         v = null;
+        velocity = null;
+        meanSquare = null;
     }
 }

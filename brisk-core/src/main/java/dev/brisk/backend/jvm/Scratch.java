@@ -19,7 +19,7 @@ final class Scratch {
     private ReduceArgs reduceArgs;
     private PoolArgs poolArgs;
     private OptimizerArgs optimizerArgs;
-    private RowArgs rowArgs;
+    private SoftmaxArgs softmaxArgs;
     private ElementwiseArgs elementwiseArgs;
     private TransposeArgs transposeArgs;
     private int[] dims = new int[0];
@@ -144,12 +144,12 @@ final class Scratch {
         return elementwiseArgs;
     }
 
-    /** The reusable arguments of this thread's parallel row-wise calls (softmax and the losses over rows). */
-    RowArgs rowArgs() {
-        if (rowArgs == null) {
-            rowArgs = new RowArgs();
+    /** The reusable arguments of this thread's parallel softmax and softmax cross-entropy calls. */
+    SoftmaxArgs softmaxArgs() {
+        if (softmaxArgs == null) {
+            softmaxArgs = new SoftmaxArgs();
         }
-        return rowArgs;
+        return softmaxArgs;
     }
 
     /** The reusable arguments of this thread's parallel optimizer updates. */

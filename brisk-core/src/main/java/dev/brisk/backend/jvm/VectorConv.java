@@ -51,8 +51,8 @@ final class VectorConv {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         if (isPointwise(g)) {
-            VectorGemm.gemm(false, false, rows(g), oc, k, x, xOff, k, w, wOff, oc, y, yOff, oc, false, bias, biasOff,
-                    fn, alpha);
+            VectorGemm.gemm(GemmArgs.get().product(false, false, rows(g), oc, k).a(x, xOff, k).b(w, wOff, oc)
+                    .c(y, yOff, oc).epilogue(bias, biasOff, fn, alpha));
             return;
         }
         if (parallelOverImages(g)) {
@@ -155,12 +155,12 @@ final class VectorConv {
             float[] cols = Scratch.get().columns((r1 - r0) * k);
             if (transposedColumns(g)) {
                 Im2Col.im2colTransposed(g, x, xOff, r0, r1, cols, 0, r1 - r0);
-                VectorGemm.gemm(true, false, r1 - r0, oc, k, cols, 0, r1 - r0, w, wOff, oc, y, yOff + r0 * oc, oc,
-                        false, bias, biasOff, fn, alpha);
+                VectorGemm.gemm(GemmArgs.get().product(true, false, r1 - r0, oc, k).a(cols, 0, r1 - r0)
+                        .b(w, wOff, oc).c(y, yOff + r0 * oc, oc).epilogue(bias, biasOff, fn, alpha));
             } else {
                 Im2Col.im2col(g, x, xOff, r0, r1, cols, 0);
-                VectorGemm.gemm(false, false, r1 - r0, oc, k, cols, 0, k, w, wOff, oc, y, yOff + r0 * oc, oc,
-                        false, bias, biasOff, fn, alpha);
+                VectorGemm.gemm(GemmArgs.get().product(false, false, r1 - r0, oc, k).a(cols, 0, k).b(w, wOff, oc)
+                        .c(y, yOff + r0 * oc, oc).epilogue(bias, biasOff, fn, alpha));
             }
         }
     }
@@ -169,7 +169,8 @@ final class VectorConv {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         if (isPointwise(g)) {
-            VectorGemm.gemm(false, true, rows(g), k, oc, dy, dyOff, oc, w, wOff, oc, dx, dxOff, k, false);
+            VectorGemm.gemm(GemmArgs.get().product(false, true, rows(g), k, oc).a(dy, dyOff, oc).b(w, wOff, oc)
+                    .c(dx, dxOff, k));
             return;
         }
         if (parallelOverImages(g)) {
@@ -198,7 +199,8 @@ final class VectorConv {
         for (int r0 = n0 * imageRows; r0 < end; r0 += chunk) {
             int r1 = Math.min(end, r0 + chunk);
             float[] cols = Scratch.get().columns((r1 - r0) * k);
-            VectorGemm.gemm(false, true, r1 - r0, k, oc, dy, dyOff + r0 * oc, oc, w, wOff, oc, cols, 0, k, false);
+            VectorGemm.gemm(GemmArgs.get().product(false, true, r1 - r0, k, oc).a(dy, dyOff + r0 * oc, oc)
+                    .b(w, wOff, oc).c(cols, 0, k));
             Im2Col.col2im(g, cols, 0, r0, r1, dx, dxOff);
         }
     }
@@ -224,7 +226,8 @@ final class VectorConv {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         if (isPointwise(g)) {
-            VectorGemm.gemm(true, false, k, oc, rows(g), x, xOff, k, dy, dyOff, oc, dw, dwOff, oc, false);
+            VectorGemm.gemm(GemmArgs.get().product(true, false, k, oc, rows(g)).a(x, xOff, k).b(dy, dyOff, oc)
+                    .c(dw, dwOff, oc));
             return;
         }
         // The slots depend on the budget only, not on whether this call is nested in a region: a call that the
@@ -298,12 +301,12 @@ final class VectorConv {
             float[] cols = Scratch.get().columns((r1 - r0) * k);
             if (transposedColumns(g)) {
                 Im2Col.im2colTransposed(g, x, xOff, r0, r1, cols, 0, r1 - r0);
-                VectorGemm.gemm(false, false, k, oc, r1 - r0, cols, 0, r1 - r0, dy, dyOff + r0 * oc, oc, dw, dwOff,
-                        oc, r0 > start);
+                VectorGemm.gemm(GemmArgs.get().product(false, false, k, oc, r1 - r0).a(cols, 0, r1 - r0)
+                        .b(dy, dyOff + r0 * oc, oc).c(dw, dwOff, oc).accumulate(r0 > start));
             } else {
                 Im2Col.im2col(g, x, xOff, r0, r1, cols, 0);
-                VectorGemm.gemm(true, false, k, oc, r1 - r0, cols, 0, k, dy, dyOff + r0 * oc, oc, dw, dwOff, oc,
-                        r0 > start);
+                VectorGemm.gemm(GemmArgs.get().product(true, false, k, oc, r1 - r0).a(cols, 0, k)
+                        .b(dy, dyOff + r0 * oc, oc).c(dw, dwOff, oc).accumulate(r0 > start));
             }
         }
     }

@@ -43,38 +43,42 @@ final class VectorGemm {
     private VectorGemm() {
     }
 
-    /** {@code C (+)= op(A) op(B)}, split across the shared pool; see {@link dev.brisk.backend.Kernels#gemm}. */
-    static void gemm(boolean transA, boolean transB, int m, int n, int k,
-                     float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float[] c, int cOff, int ldc,
-                     boolean accumulate) {
-        gemm(transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate, null, 0, null, 0f);
-    }
-
     /**
      * {@code C = op(A) op(B)} (or {@code +=}), then {@code C = fn(C + bias[j])} applied to each block of rows as
      * soon as its last depth block is stored, while it is still in cache; a null {@code bias} or {@code fn} skips
-     * that part, and with both null this is plain gemm. See {@link VectorEpilogue}.
+     * that part, and with both null this is plain gemm (see {@link dev.brisk.backend.Kernels#gemm} and
+     * {@link VectorEpilogue}). Split across the shared pool; {@code g} is the calling thread's
+     * {@link GemmArgs#get()}, filled by the caller, and its array references are dropped on return.
      */
-    static void gemm(boolean transA, boolean transB, int m, int n, int k,
-                     float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float[] c, int cOff, int ldc,
-                     boolean accumulate, float[] bias, int biasOff, UnaryFn fn, float alpha) {
+    static void gemm(GemmArgs g) {
+        try {
+            compute(g);
+        } finally {
+            g.clearReferences();
+        }
+    }
+
+    /** {@link #gemm}: the empty cases, then one block on this thread or a parallel region of blocks. */
+    private static void compute(GemmArgs g) {
+        int m = g.m;
+        int n = g.n;
+        int k = g.k;
         if (m <= 0 || n <= 0) {
             return;
         }
         if (k <= 0) {
-            if (!accumulate) {
+            if (!g.accumulate) {
                 for (int i = 0; i < m; i++) {
-                    Arrays.fill(c, cOff + i * ldc, cOff + i * ldc + n, 0f);
+                    Arrays.fill(g.c, g.cOff + i * g.ldc, g.cOff + i * g.ldc + n, 0f);
                 }
             }
-            if (bias != null || fn != null) {
-                VectorEpilogue.biasActivation(c, cOff, ldc, m, n, bias, biasOff, fn, alpha);
+            if (g.bias != null || g.fn != null) {
+                VectorEpilogue.biasActivation(g.c, g.cOff, g.ldc, m, n, g.bias, g.biasOff, g.fn, g.alpha);
             }
             return;
         }
         if ((long) m * n * k < PARALLEL_MIN_MACS || Parallel.insideRegion() || Parallel.threads() == 1) {
-            gemmBlock(transA, transB, 0, m, 0, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate, bias,
-                    biasOff, fn, alpha);
+            gemmBlock(g, 0, m, 0, n);
             return;
         }
         int threads = Parallel.threads();
@@ -82,68 +86,59 @@ final class VectorGemm {
         int colTiles = ceilDiv(n, NR);
         // A column split duplicates no packing (each thread packs only its own columns of B) but has every thread
         // read all of A; it wins when each thread still gets a few panels.
-        GemmArgs r = GemmArgs.get();
-        r.transA = transA;
-        r.transB = transB;
-        r.accumulate = accumulate;
-        r.m = m;
-        r.n = n;
-        r.k = k;
-        r.a = a;
-        r.aOff = aOff;
-        r.lda = lda;
-        r.b = b;
-        r.bOff = bOff;
-        r.ldb = ldb;
-        r.c = c;
-        r.cOff = cOff;
-        r.ldc = ldc;
-        r.bias = bias;
-        r.biasOff = biasOff;
-        r.fn = fn;
-        r.alpha = alpha;
         if (colTiles >= SPLIT_COLS_MIN * threads || rowTiles < threads) {
             // Several chunks per thread: column boundaries cost nothing (each column of C gets the same depth
             // blocks, so the same bits, and A is read once per panel either way).
-            r.forRange(colTiles, 1, Split.CHUNKS_PER_THREAD, (g, t0, t1) -> gemmBlock(g.transA, g.transB, 0, g.m,
-                    t0 * NR, Math.min(g.n, t1 * NR), g.k, g.a, g.aOff, g.lda, g.b, g.bOff, g.ldb, g.c, g.cOff, g.ldc,
-                    g.accumulate, g.bias, g.biasOff, g.fn, g.alpha));
+            g.forRange(colTiles, 1, Split.CHUNKS_PER_THREAD, (a, t0, t1) ->
+                    gemmBlock(a, 0, a.m, t0 * NR, Math.min(a.n, t1 * NR)));
         } else {
             // Few panels per thread: a grid of blocks, one per thread (by default rows only).
-            int colGroups = GemmSplit.columnGroups(m, n, k, transB, threads);
+            int colGroups = GemmSplit.columnGroups(m, n, k, g.transB, threads);
             int rowGroups = GemmSplit.rowGroups(m, colGroups, threads);
-            r.rowTiles = rowTiles;
-            r.colTiles = colTiles;
-            r.rowGroups = rowGroups;
-            r.colGroups = colGroups;
-            r.forRange(rowGroups * colGroups, 1, (g, b0, b1) -> {
+            g.rowTiles = rowTiles;
+            g.colTiles = colTiles;
+            g.rowGroups = rowGroups;
+            g.colGroups = colGroups;
+            g.forRange(rowGroups * colGroups, 1, (a, b0, b1) -> {
                 for (int block = b0; block < b1; block++) {
-                    int rg = block / g.colGroups;
-                    int cg = block % g.colGroups;
-                    int i0 = (int) ((long) g.rowTiles * rg / g.rowGroups) * MR;
-                    int i1 = Math.min(g.m, (int) ((long) g.rowTiles * (rg + 1) / g.rowGroups) * MR);
-                    int j0 = (int) ((long) g.colTiles * cg / g.colGroups) * NR;
-                    int j1 = Math.min(g.n, (int) ((long) g.colTiles * (cg + 1) / g.colGroups) * NR);
-                    gemmBlock(g.transA, g.transB, i0, i1, j0, j1, g.k, g.a, g.aOff, g.lda, g.b, g.bOff, g.ldb, g.c,
-                            g.cOff, g.ldc, g.accumulate, g.bias, g.biasOff, g.fn, g.alpha);
+                    int rg = block / a.colGroups;
+                    int cg = block % a.colGroups;
+                    int i0 = (int) ((long) a.rowTiles * rg / a.rowGroups) * MR;
+                    int i1 = Math.min(a.m, (int) ((long) a.rowTiles * (rg + 1) / a.rowGroups) * MR);
+                    int j0 = (int) ((long) a.colTiles * cg / a.colGroups) * NR;
+                    int j1 = Math.min(a.n, (int) ((long) a.colTiles * (cg + 1) / a.colGroups) * NR);
+                    gemmBlock(a, i0, i1, j0, j1);
                 }
             });
         }
     }
 
     /**
-     * Computes rows {@code [i0, i1)} and columns {@code [j0, j1)} of C on the calling thread, with the epilogue of
-     * {@link #gemm(boolean, boolean, int, int, int, float[], int, int, float[], int, int, float[], int, int,
-     * boolean, float[], int, UnaryFn, float)}.
+     * Computes rows {@code [i0, i1)} and columns {@code [j0, j1)} of the product {@code g} on the calling thread,
+     * with the epilogue of {@link #gemm}. The operands are read into locals once, before the loops.
      */
-    static void gemmBlock(boolean transA, boolean transB, int i0, int i1, int j0, int j1, int k,
-                          float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float[] c, int cOff, int ldc,
-                          boolean accumulate, float[] bias, int biasOff, UnaryFn fn, float alpha) {
+    static void gemmBlock(GemmArgs g, int i0, int i1, int j0, int j1) {
         if (j1 - j0 <= VectorGemmNarrow.MAX_COLS) {
-            VectorGemmNarrow.gemmBlock(transA, transB, i0, i1, j0, j1, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc,
-                    accumulate, bias, biasOff, fn, alpha);
+            VectorGemmNarrow.gemmBlock(g, i0, i1, j0, j1);
             return;
         }
+        boolean transA = g.transA;
+        boolean transB = g.transB;
+        int k = g.k;
+        float[] a = g.a;
+        int aOff = g.aOff;
+        int lda = g.lda;
+        float[] b = g.b;
+        int bOff = g.bOff;
+        int ldb = g.ldb;
+        float[] c = g.c;
+        int cOff = g.cOff;
+        int ldc = g.ldc;
+        boolean accumulate = g.accumulate;
+        float[] bias = g.bias;
+        int biasOff = g.biasOff;
+        UnaryFn fn = g.fn;
+        float alpha = g.alpha;
         boolean epilogue = bias != null || fn != null;
         // A bias and relu are applied to each register tile right after it is stored (still in L1); other
         // functions in a pass over each block of rows (see VectorEpilogue).

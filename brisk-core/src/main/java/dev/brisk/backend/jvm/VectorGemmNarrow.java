@@ -21,9 +21,24 @@ final class VectorGemmNarrow {
     }
 
     /** {@link VectorGemm#gemmBlock} for {@code j1 - j0 <= MAX_COLS}. */
-    static void gemmBlock(boolean transA, boolean transB, int i0, int i1, int j0, int j1, int k,
-                          float[] a, int aOff, int lda, float[] b, int bOff, int ldb, float[] c, int cOff, int ldc,
-                          boolean accumulate, float[] bias, int biasOff, UnaryFn fn, float alpha) {
+    static void gemmBlock(GemmArgs g, int i0, int i1, int j0, int j1) {
+        boolean transA = g.transA;
+        boolean transB = g.transB;
+        int k = g.k;
+        float[] a = g.a;
+        int aOff = g.aOff;
+        int lda = g.lda;
+        float[] b = g.b;
+        int bOff = g.bOff;
+        int ldb = g.ldb;
+        float[] c = g.c;
+        int cOff = g.cOff;
+        int ldc = g.ldc;
+        boolean accumulate = g.accumulate;
+        float[] bias = g.bias;
+        int biasOff = g.biasOff;
+        UnaryFn fn = g.fn;
+        float alpha = g.alpha;
         int cols = j1 - j0;
         boolean epilogue = bias != null || fn != null;
         boolean perTile = epilogue && (fn == null || fn == UnaryFn.RELU);

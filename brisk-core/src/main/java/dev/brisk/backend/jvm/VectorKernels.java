@@ -29,15 +29,16 @@ public final class VectorKernels implements Kernels {
     @Override
     public void gemm(boolean transA, boolean transB, int m, int n, int k, float[] a, int aOff, int lda, float[] b,
                      int bOff, int ldb, float[] c, int cOff, int ldc, boolean accumulate) {
-        VectorGemm.gemm(transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate);
+        VectorGemm.gemm(GemmArgs.get().product(transA, transB, m, n, k).a(a, aOff, lda).b(b, bOff, ldb)
+                .c(c, cOff, ldc).accumulate(accumulate));
     }
 
     @Override
     public void gemmBiasActivation(boolean transA, boolean transB, int m, int n, int k, float[] a, int aOff, int lda,
                                    float[] b, int bOff, int ldb, float[] bias, int biasOff, UnaryFn fn, float alpha,
                                    float[] c, int cOff, int ldc) {
-        VectorGemm.gemm(transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, false, bias, biasOff, fn,
-                alpha);
+        VectorGemm.gemm(GemmArgs.get().product(transA, transB, m, n, k).a(a, aOff, lda).b(b, bOff, ldb)
+                .c(c, cOff, ldc).epilogue(bias, biasOff, fn, alpha));
     }
 
     @Override

@@ -75,13 +75,14 @@ final class VectorOptimizers {
             r.pOff = pOff;
             r.g = g;
             r.gOff = gOff;
-            r.m = vel;
-            r.mOff = velOff;
+            r.velocity = vel;
+            r.velocityOff = velOff;
             r.lr = lr;
-            r.beta1 = momentum;
+            r.momentum = momentum;
             r.nesterov = nesterov;
             r.forRange(n, VectorElementwise.GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) ->
-                    sgdRange(a.p, a.pOff, a.g, a.gOff, a.m, a.mOff, i0, i1, a.lr, a.beta1, a.nesterov));
+                    sgdRange(a.p, a.pOff, a.g, a.gOff, a.velocity, a.velocityOff, i0, i1, a.lr, a.momentum,
+                            a.nesterov));
         }
     }
 
@@ -114,13 +115,14 @@ final class VectorOptimizers {
             r.pOff = pOff;
             r.g = g;
             r.gOff = gOff;
-            r.m = ms;
-            r.mOff = msOff;
+            r.meanSquare = ms;
+            r.meanSquareOff = msOff;
             r.lr = lr;
-            r.beta1 = rho;
+            r.rho = rho;
             r.eps = eps;
             r.forRange(n, VectorElementwise.GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) ->
-                    rmspropRange(a.p, a.pOff, a.g, a.gOff, a.m, a.mOff, i0, i1, a.lr, a.beta1, a.eps));
+                    rmspropRange(a.p, a.pOff, a.g, a.gOff, a.meanSquare, a.meanSquareOff, i0, i1, a.lr, a.rho,
+                            a.eps));
         }
     }
 

@@ -29,8 +29,14 @@ final class VectorSoftmax {
         if (Split.serial(rows, grain)) {
             forwardRows(log, x, xOff, y, yOff, 0, rows, cols);
         } else {
-            RowArgs r = rowArgs(log, x, xOff, y, yOff, cols);
-            r.forRange(rows, grain, (g, r0, r1) -> forwardRows(g.log, g.a, g.aOff, g.b, g.bOff, r0, r1, g.cols));
+            SoftmaxArgs r = SoftmaxArgs.get();
+            r.log = log;
+            r.cols = cols;
+            r.x = x;
+            r.xOff = xOff;
+            r.y = y;
+            r.yOff = yOff;
+            r.forRange(rows, grain, (a, r0, r1) -> forwardRows(a.log, a.x, a.xOff, a.y, a.yOff, r0, r1, a.cols));
         }
     }
 
@@ -40,11 +46,17 @@ final class VectorSoftmax {
         if (Split.serial(rows, grain)) {
             backwardRows(log, y, yOff, dy, dyOff, dx, dxOff, 0, rows, cols);
         } else {
-            RowArgs r = rowArgs(log, y, yOff, dy, dyOff, cols);
-            r.c = dx;
-            r.cOff = dxOff;
-            r.forRange(rows, grain, (g, r0, r1) ->
-                    backwardRows(g.log, g.a, g.aOff, g.b, g.bOff, g.c, g.cOff, r0, r1, g.cols));
+            SoftmaxArgs r = SoftmaxArgs.get();
+            r.log = log;
+            r.cols = cols;
+            r.y = y;
+            r.yOff = yOff;
+            r.dy = dy;
+            r.dyOff = dyOff;
+            r.dx = dx;
+            r.dxOff = dxOff;
+            r.forRange(rows, grain, (a, r0, r1) ->
+                    backwardRows(a.log, a.y, a.yOff, a.dy, a.dyOff, a.dx, a.dxOff, r0, r1, a.cols));
         }
     }
 
@@ -55,39 +67,45 @@ final class VectorSoftmax {
      */
     static void crossEntropy(float[] x, int xOff, float[] index, int indexOff, float[] p, int pOff, float[] loss,
                              int lossOff, int rows, int cols) {
-        overRows(VectorSoftmax::crossEntropyRows, rowGrain(cols), x, xOff, index, indexOff, p, pOff, loss, lossOff,
-                rows, cols);
+        int grain = rowGrain(cols);
+        if (Split.serial(rows, grain)) {
+            crossEntropyRows(x, xOff, index, indexOff, p, pOff, loss, lossOff, 0, rows, cols);
+        } else {
+            SoftmaxArgs r = SoftmaxArgs.get();
+            r.cols = cols;
+            r.x = x;
+            r.xOff = xOff;
+            r.index = index;
+            r.indexOff = indexOff;
+            r.probs = p;
+            r.probsOff = pOff;
+            r.loss = loss;
+            r.lossOff = lossOff;
+            r.forRange(rows, grain, (a, r0, r1) -> crossEntropyRows(a.x, a.xOff, a.index, a.indexOff, a.probs,
+                    a.probsOff, a.loss, a.lossOff, r0, r1, a.cols));
+        }
     }
 
     /** {@code dx = dy[r] (p - onehot(index[r]))}. */
     static void crossEntropyBackward(float[] p, int pOff, float[] index, int indexOff, float[] dy, int dyOff,
                                      float[] dx, int dxOff, int rows, int cols) {
         // A multiply an element, not an exponential: the elementwise kernels' grain even for narrow rows.
-        overRows(VectorSoftmax::crossEntropyBackwardRows, Math.max(1, VectorElementwise.GRAIN / Math.max(1, cols)),
-                p, pOff, index, indexOff, dy, dyOff, dx, dxOff, rows, cols);
-    }
-
-    /** A row method of the cross-entropy kernels: rows {@code [r0, r1)} of four arrays. */
-    @FunctionalInterface
-    interface RowsOfFour {
-        void run(float[] a, int aOff, float[] b, int bOff, float[] c, int cOff, float[] d, int dOff, int r0, int r1,
-                 int cols);
-    }
-
-    /** Runs {@code body} over all rows, split over the pool in chunks of at least {@code grain} rows. */
-    private static void overRows(RowsOfFour body, int grain, float[] a, int aOff, float[] b, int bOff, float[] c,
-                                 int cOff, float[] d, int dOff, int rows, int cols) {
+        int grain = Math.max(1, VectorElementwise.GRAIN / Math.max(1, cols));
         if (Split.serial(rows, grain)) {
-            body.run(a, aOff, b, bOff, c, cOff, d, dOff, 0, rows, cols);
+            crossEntropyBackwardRows(p, pOff, index, indexOff, dy, dyOff, dx, dxOff, 0, rows, cols);
         } else {
-            RowArgs r = rowArgs(false, a, aOff, b, bOff, cols);
-            r.c = c;
-            r.cOff = cOff;
-            r.d = d;
-            r.dOff = dOff;
-            r.rowsOfFour = body;
-            r.forRange(rows, grain, (g, r0, r1) ->
-                    g.rowsOfFour.run(g.a, g.aOff, g.b, g.bOff, g.c, g.cOff, g.d, g.dOff, r0, r1, g.cols));
+            SoftmaxArgs r = SoftmaxArgs.get();
+            r.cols = cols;
+            r.probs = p;
+            r.probsOff = pOff;
+            r.index = index;
+            r.indexOff = indexOff;
+            r.dy = dy;
+            r.dyOff = dyOff;
+            r.dx = dx;
+            r.dxOff = dxOff;
+            r.forRange(rows, grain, (a, r0, r1) -> crossEntropyBackwardRows(a.probs, a.probsOff, a.index,
+                    a.indexOff, a.dy, a.dyOff, a.dx, a.dxOff, r0, r1, a.cols));
         }
     }
 
@@ -135,18 +153,6 @@ final class VectorSoftmax {
         for (int j = upper; j < cols; j++) {
             y[yi + j] = x[xi + j] * g;
         }
-    }
-
-    private static RowArgs rowArgs(boolean log, float[] first, int firstOff, float[] second, int secondOff,
-                                   int cols) {
-        RowArgs r = RowArgs.get();
-        r.log = log;
-        r.a = first;
-        r.aOff = firstOff;
-        r.b = second;
-        r.bOff = secondOff;
-        r.cols = cols;
-        return r;
     }
 
     private static void forwardRows(boolean log, float[] x, int xOff, float[] y, int yOff, int r0, int r1,
