@@ -7,7 +7,7 @@ import dev.brisk.config.Settings;
 /**
  * Chooses the process-wide kernels: the Vector API backend when the JVM has the {@code jdk.incubator.vector}
  * module, otherwise the scalar reference (with one line on stderr saying how to enable the fast one). The system
- * property {@value #PROPERTY} ({@code scalar} or {@code vector}) forces the choice.
+ * property {@code brisk.kernels} ({@code scalar} or {@code vector}) forces the choice.
  */
 public final class Backends {
     /** System property that forces a backend: {@code scalar} or {@code vector}. */

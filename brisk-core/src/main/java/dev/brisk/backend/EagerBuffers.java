@@ -18,10 +18,19 @@ import java.util.Map;
  * any more. Not thread-safe: one instance per training loop.
  */
 public final class EagerBuffers {
+    /** Creates an empty recycler: the first step allocates, later ones reuse. */
+    public EagerBuffers() {
+    }
+
     private final Map<Integer, ArrayDeque<float[]>> free = new HashMap<>();
     private final List<float[]> lent = new ArrayList<>();
 
-    /** A tensor of {@code shape} over recycled (not cleared) storage, or new zeroed storage. */
+    /**
+     * A tensor of {@code shape} over recycled (not cleared) storage, or new zeroed storage.
+     *
+     * @param shape the shape of the tensor
+     * @return a tensor the caller owns until the next {@link #reclaim()}
+     */
     public Tensor take(Shape shape) {
         int size = shape.size();
         ArrayDeque<float[]> queue = free.get(size);
@@ -41,7 +50,11 @@ public final class EagerBuffers {
         lent.clear();
     }
 
-    /** Arrays currently lent out (for tests). */
+    /**
+     * Arrays currently lent out (for tests).
+     *
+     * @return how many arrays {@link #take} handed out since the last {@link #reclaim()}
+     */
     public int lentCount() {
         return lent.size();
     }

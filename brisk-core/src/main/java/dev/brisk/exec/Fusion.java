@@ -51,7 +51,7 @@ public final class Fusion {
         return new Fusion();
     }
 
-    /** True unless the {@value #PROPERTY} system property is {@code false}. */
+    /** True unless the {@code brisk.fusion} system property is {@code false}. */
     public static boolean enabledByDefault() {
         return Settings.fusion();
     }

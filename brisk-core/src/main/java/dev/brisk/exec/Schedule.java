@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * kernels give the same bits inline as split take part ({@link CostModel#runsAlone}), so a schedule never changes
  * the numbers.
  *
- * <p>System property {@value #PROPERTY}, read when a plan is compiled: {@code false} (the default) runs every
+ * <p>System property {@code brisk.concurrent}, read when a plan is compiled: {@code false} (the default) runs every
  * instruction on its own, {@code true} groups and lets each group's trial decide, {@code always} runs every group
  * side by side (for tests and measurements).
  */
@@ -68,7 +68,7 @@ final class Schedule {
         this.groups = groups;
     }
 
-    /** How {@value #PROPERTY} says groups run, or null when plans should not group instructions. */
+    /** How {@code brisk.concurrent} says groups run, or null when plans should not group instructions. */
     static ConcurrentGroup.Mode mode() {
         return switch (Settings.concurrent()) {
             case "true" -> ConcurrentGroup.Mode.TRIAL;
