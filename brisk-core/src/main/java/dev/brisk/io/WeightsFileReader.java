@@ -13,9 +13,11 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedInputStream;
 
 /**
- * Reads a {@link WeightsFile}. Every count and size read from the file is checked, against the bytes the file has
+ * Reads a {@link WeightsFile} of format version 1 or 2. Every count and size read from the file is checked, against the bytes the file has
  * left and against the largest tensor Brisk can hold, before anything is allocated for it; an error names the file,
  * the tensor and the byte offset.
  */
@@ -27,22 +29,25 @@ final class WeightsFileReader {
     static final long MAX_ELEMENTS = Integer.MAX_VALUE - 8L - Tensor.TAIL_PADDING;
     /** The largest rank the format accepts. */
     static final int MAX_RANK = 8;
-    /** Bytes of a tensor record with an empty name, rank 0 and no data: its name length and its rank. */
-    private static final int MIN_RECORD_BYTES = 2 + 4;
+    /** The first six bytes of every version's magic, {@code "BRISKW"}. */
+    private static final long MAGIC_PREFIX = WeightsFile.MAGIC_V1 >>> 16;
     /** Bytes converted from big-endian floats at a time. */
     private static final int CHUNK_BYTES = 1 << 16;
 
     private final Path file;
     private final long fileSize;
     private final CountingInputStream counter;
+    private final CRC32C crc = new CRC32C();
     private final DataInputStream in;
+    /** Whether records end with a checksum (version 2). */
+    private boolean checksums;
     private final byte[] chunk = new byte[CHUNK_BYTES];
 
     private WeightsFileReader(Path file, long fileSize, InputStream raw) {
         this.file = file;
         this.fileSize = fileSize;
         this.counter = new CountingInputStream(raw);
-        this.in = new DataInputStream(counter);
+        this.in = new DataInputStream(new CheckedInputStream(counter, crc));
     }
 
     /** Reads the named tensors of {@code file}, in file order. */
@@ -60,26 +65,68 @@ final class WeightsFileReader {
 
     private Map<String, Tensor> readAll() throws IOException {
         long magic = in.readLong();
-        if (magic != WeightsFile.MAGIC_V1) {
+        if (magic == WeightsFile.MAGIC_V2) {
+            checksums = true;
+        } else if (magic >>> 16 == MAGIC_PREFIX && magic != WeightsFile.MAGIC_V1) {
+            throw new IOException(file + ": weights file format '" + magicText(magic)
+                    + "' is not one this version of Brisk reads (written by a newer one?)");
+        } else if (magic != WeightsFile.MAGIC_V1) {
             throw new IOException(file + ": not a Brisk weights file (bad magic at offset 0)");
         }
         long countOffset = counter.count();
         int count = in.readInt();
-        if (count < 0 || count > remaining() / MIN_RECORD_BYTES) {
+        // a record holds at least its name's length and its rank, and in version 2 its checksum
+        int minRecordBytes = 2 + 4 + (checksums ? 4 : 0);
+        if (count < 0 || count > remaining() / minRecordBytes) {
             throw new IOException(file + ": bad tensor count " + count + " at offset " + countOffset + " (the "
-                    + remaining() + " bytes left hold at most " + remaining() / MIN_RECORD_BYTES + ")");
+                    + remaining() + " bytes left hold at most " + remaining() / minRecordBytes + ")");
         }
         Map<String, Tensor> out = new LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
             long recordOffset = counter.count();
+            crc.reset();
             String name = in.readUTF();
             if (out.containsKey(name)) {
                 throw new IOException(file + ": tensor '" + name + "' at offset " + recordOffset
                         + " appears twice in the file");
             }
-            out.put(name, readTensor(name));
+            Tensor t = readTensor(name);
+            if (checksums) {
+                verifyChecksum(name, recordOffset);
+            }
+            out.put(name, t);
+        }
+        if (checksums && in.read() >= 0) {
+            throw new IOException(file + ": unexpected bytes after the last of " + count + " tensors at offset "
+                    + (counter.count() - 1) + " (damaged file?)");
         }
         return out;
+    }
+
+    /** Compares the checksum of the record read since {@code recordOffset} with the one stored after it. */
+    private void verifyChecksum(String name, long recordOffset) throws IOException {
+        int computed = (int) crc.getValue();
+        long checksumOffset = counter.count();
+        int stored = in.readInt();
+        if (stored != computed) {
+            throw new IOException(file + ": tensor '" + name + "' is damaged: the CRC32C of its " + (checksumOffset
+                    - recordOffset) + " bytes from offset " + recordOffset + " is " + hex(computed)
+                    + ", the file says " + hex(stored) + " (at offset " + checksumOffset + ")");
+        }
+    }
+
+    private static String hex(int value) {
+        return String.format("%08x", value);
+    }
+
+    /** The magic as text, for a message: its printable ASCII characters, the others as '?'. */
+    private static String magicText(long magic) {
+        StringBuilder s = new StringBuilder();
+        for (int shift = 56; shift >= 0; shift -= 8) {
+            int c = (int) (magic >>> shift) & 0xff;
+            s.append(c >= 0x20 && c < 0x7f ? (char) c : '?');
+        }
+        return s.toString();
     }
 
     /** The rank, dimensions and values of tensor {@code name}, its name already read. */
@@ -106,9 +153,10 @@ final class WeightsFileReader {
                     + Arrays.toString(dims) + ", more than the " + MAX_ELEMENTS
                     + " elements a tensor can hold (damaged file?)");
         }
-        if (elements * Float.BYTES > remaining()) {
+        long needed = elements * Float.BYTES + (checksums ? Integer.BYTES : 0);
+        if (needed > remaining()) {
             throw new IOException(file + ": shape " + Arrays.toString(dims) + " of '" + name + "' needs "
-                    + elements * Float.BYTES + " bytes but only " + remaining()
+                    + needed + " bytes but only " + remaining()
                     + " remain (truncated or damaged) at offset " + dataOffset);
         }
         int size = (int) elements;
