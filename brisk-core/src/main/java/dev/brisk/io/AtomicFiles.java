@@ -7,8 +7,12 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Set;
 
 /**
  * Writes files so that a crash never leaves a half-written one: write a temporary file in the target's directory,
@@ -18,8 +22,9 @@ import java.nio.file.StandardCopyOption;
  * writing is removed by the next successful write of the same target, and no other file is ever removed (see
  * {@link TemporaryFiles}).
  *
- * <p>Permissions: the file gets what a newly created file gets (0666 less the process umask, as other tools
- * do).
+ * <p>Permissions: a new file gets what a newly created file gets (0666 less the process umask, as other tools
+ * do). A file that already exists keeps its POSIX permissions, as editors keep them, so a user's {@code chmod}
+ * survives the next checkpoint. Owner, group and ACLs are those of the writing process, as for any new file.
  */
 public final class AtomicFiles {
     private AtomicFiles() {
@@ -43,6 +48,7 @@ public final class AtomicFiles {
                 writer.write(out);
                 out.flush();
                 ch.force(true);
+                keepPermissions(absolute, tmp.path());
                 // renamed while still open and locked, so no other process takes it for a stale temporary
                 try {
                     Files.move(tmp.path(), absolute, StandardCopyOption.ATOMIC_MOVE,
@@ -59,5 +65,20 @@ public final class AtomicFiles {
             }
         }
         TemporaryFiles.removeStale(absolute);
+    }
+
+    /** Gives {@code tmp} the POSIX permissions of {@code target} if it exists and the file system has them. */
+    private static void keepPermissions(Path target, Path tmp) throws IOException {
+        PosixFileAttributeView targetView = Files.getFileAttributeView(target, PosixFileAttributeView.class);
+        if (targetView == null) {
+            return;
+        }
+        Set<PosixFilePermission> existing;
+        try {
+            existing = targetView.readAttributes().permissions();
+        } catch (NoSuchFileException e) {
+            return; // a new file: the permissions it was created with
+        }
+        Files.setPosixFilePermissions(tmp, existing);
     }
 }

@@ -192,4 +192,17 @@ class AtomicFilesTest {
         assertEquals(PosixFilePermissions.toString(Files.getPosixFilePermissions(reference)),
                 PosixFilePermissions.toString(Files.getPosixFilePermissions(weights)));
     }
+
+    @Test
+    void anExistingFileKeepsItsPermissions() throws IOException {
+        assumePosix();
+        Path f = dir.resolve("kept.brisk");
+        write(f, "first");
+        for (String mode : new String[] {"rw-r-----", "rw-rw-r--", "r--------"}) {
+            Files.setPosixFilePermissions(f, PosixFilePermissions.fromString(mode));
+            write(f, "again " + mode);
+            assertEquals("again " + mode, Files.readString(f));
+            assertEquals(mode, PosixFilePermissions.toString(Files.getPosixFilePermissions(f)));
+        }
+    }
 }
