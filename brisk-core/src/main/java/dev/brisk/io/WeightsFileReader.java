@@ -17,9 +17,9 @@ import java.util.zip.CRC32C;
 import java.util.zip.CheckedInputStream;
 
 /**
- * Reads a {@link WeightsFile} of format version 1 or 2. Every count and size read from the file is checked, against the bytes the file has
- * left and against the largest tensor Brisk can hold, before anything is allocated for it; an error names the file,
- * the tensor and the byte offset.
+ * Reads a {@link WeightsFile} of format version 1 or 2. Every count and size read from the file is checked, against
+ * the bytes the file has left and against the largest tensor Brisk can hold, before anything is allocated for it; an
+ * error names the file, the tensor and the byte offset. Version 2's checksums are verified per tensor.
  */
 final class WeightsFileReader {
     /**
