@@ -8,7 +8,9 @@ import java.util.Map;
 
 /**
  * Saves the weights at the end of each epoch, or only when the monitored metric improves ({@code saveBestOnly}).
- * Files are written to a temporary file and renamed, so a crash never damages the last good checkpoint. As in Keras,
+ * Files are written to a temporary file and renamed, so a crash never damages the last good checkpoint; a temporary
+ * left by a process killed mid-save is removed by the next save of the same file, a new file gets the permissions the
+ * process umask gives and an existing one keeps its own (see {@link dev.brisk.io.AtomicFiles}). As in Keras,
  * the path may name the epoch (1-based) and any value of the epoch's logs, with Python format specs:
  * {@code weights-{epoch:02d}-{val_loss:.2f}.brisk} (see {@link FileNameTemplate}).
  */

@@ -9,13 +9,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brisk.callbacks.History;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,6 +56,18 @@ class HistoryPlotTest {
         try (Stream<Path> left = Files.list(png.getParent())) {
             assertEquals(List.of(png), left.toList(), "no temporary file is left behind");
         }
+    }
+
+    @Test
+    void aSavedChartHasThePermissionsOfANewlyCreatedFile() throws IOException {
+        Assumptions.assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"),
+                "POSIX permissions");
+        // the process umask applies, as for any new file (it used to be 0600 whatever the umask)
+        Path reference = Files.createFile(dir.resolve("reference"));
+        Path png = dir.resolve("curves.png");
+        HistoryPlot.save(history(false, 2), png);
+        assertEquals(PosixFilePermissions.toString(Files.getPosixFilePermissions(reference)),
+                PosixFilePermissions.toString(Files.getPosixFilePermissions(png)));
     }
 
     @Test
