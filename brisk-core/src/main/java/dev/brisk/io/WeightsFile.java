@@ -23,7 +23,13 @@ public final class WeightsFile {
     private WeightsFile() {
     }
 
-    /** Writes named tensors (in order) to {@code file}, replacing it atomically. */
+    /**
+     * Writes named tensors (in order) to {@code file}, replacing it atomically.
+     *
+     * @param file the file to write
+     * @param tensors the tensors by name; the map's iteration order is the file order
+     * @throws IOException if the file cannot be written; an existing file is then left as it was
+     */
     public static void save(Path file, Map<String, Tensor> tensors) throws IOException {
         AtomicFiles.write(file, os -> {
             DataOutputStream out = new DataOutputStream(os);
@@ -44,7 +50,14 @@ public final class WeightsFile {
         });
     }
 
-    /** Reads the named tensors of {@code file}, in file order. */
+    /**
+     * Reads the named tensors of {@code file}, in file order.
+     *
+     * @param file the file to read
+     * @return the tensors by name, in file order; each owns its storage
+     * @throws IOException if the file cannot be read or is not a valid weights file (the message names the file and
+     *     offset)
+     */
     public static Map<String, Tensor> load(Path file) throws IOException {
         long fileSize = Files.size(file);
         try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
