@@ -58,14 +58,26 @@ public class Model implements TrainingTarget {
     private Map<String, Tensor> capturedGradients = Map.of();
     private Profile lastProfile;
 
-    /** A functional model from its inputs to its outputs. */
+    /**
+     * A functional model from its inputs to its outputs.
+     *
+     * @param inputs the model's inputs, made by {@link Input}
+     * @param outputs tensors computed from those inputs by applying layers
+     * @return the model
+     */
     public static Model of(List<SymbolicTensor> inputs, List<SymbolicTensor> outputs) {
         Model m = new Model("functional" + suffix(FUNCTIONAL_COUNT.getAndIncrement()));
         m.wire(inputs, outputs);
         return m;
     }
 
-    /** A functional model with one input and one output. */
+    /**
+     * A functional model with one input and one output.
+     *
+     * @param input the model's input, made by {@link Input}
+     * @param output a tensor computed from it by applying layers
+     * @return the model
+     */
     public static Model of(SymbolicTensor input, SymbolicTensor output) {
         return of(List.of(input), List.of(output));
     }
@@ -74,17 +86,30 @@ public class Model implements TrainingTarget {
         return n == 0 ? "" : "_" + n;
     }
 
-    /** Creates a model with no layers yet; subclasses such as {@link Sequential} add them. */
+    /**
+     * Creates a model with no layers yet; subclasses such as {@link Sequential} add them.
+     *
+     * @param name the model's name, or null for an automatic one
+     */
     protected Model(String name) {
         this.name = name;
     }
 
-    /** The model's name, used in summaries and error messages. */
+    /**
+     * The model's name, used in summaries and error messages.
+     *
+     * @return the name
+     */
     public String name() {
         return name;
     }
 
-    /** Connects inputs to outputs and orders the layer calls (each after the calls it depends on). */
+    /**
+     * Connects inputs to outputs and orders the layer calls (each after the calls it depends on).
+     *
+     * @param ins the input tensors
+     * @param outs the output tensors
+     */
     protected final void wire(List<SymbolicTensor> ins, List<SymbolicTensor> outs) {
         for (SymbolicTensor in : ins) {
             if (!(in.layer() instanceof InputLayer)) {
@@ -140,22 +165,39 @@ public class Model implements TrainingTarget {
         sorted.add(t);
     }
 
-    /** The model's inputs (for a Sequential model, once it is built). */
+    /**
+     * The model's inputs (for a Sequential model, once it is built).
+     *
+     * @return the input tensors
+     */
     public List<SymbolicTensor> inputs() {
         return inputs;
     }
 
-    /** The model's output tensors, in order. */
+    /**
+     * The model's output tensors, in order.
+     *
+     * @return the output tensors
+     */
     public List<SymbolicTensor> outputs() {
         return outputs;
     }
 
-    /** The layers, in call order, each once (input layers included). */
+    /**
+     * The layers, in call order, each once (input layers included).
+     *
+     * @return the layers
+     */
     public List<Layer> layers() {
         return layers;
     }
 
-    /** The layer named {@code layerName}. */
+    /**
+     * The layer named {@code layerName}.
+     *
+     * @param layerName the layer's name
+     * @return the layer
+     */
     public Layer layer(String layerName) {
         for (Layer l : layers) {
             if (l.name().equals(layerName)) {
@@ -165,7 +207,11 @@ public class Model implements TrainingTarget {
         throw new IllegalArgumentException("no layer named '" + layerName + "' in model '" + name + "'");
     }
 
-    /** Builds the model for inputs of these per-sample shapes (Sequential models wire themselves here). */
+    /**
+     * Builds the model for inputs of these per-sample shapes (Sequential models wire themselves here).
+     *
+     * @param sampleShapes the shape of one sample of each input
+     */
     protected void ensureBuilt(Shape[] sampleShapes) {
         if (sampleShapes.length != inputs.size()) {
             throw new IllegalArgumentException("model '" + name + "' has " + inputs.size() + " input(s) but got "
@@ -181,7 +227,14 @@ public class Model implements TrainingTarget {
         }
     }
 
-    /** Emits the forward pass of the model into {@code g}. */
+    /**
+     * Emits the forward pass of the model into {@code g}.
+     *
+     * @param g the graph the ops are added to
+     * @param inputNodes one node per model input, batch axis first
+     * @param ctx training or inference, and the random seed
+     * @return one node per model output
+     */
     public List<Node> forward(Graph g, List<Node> inputNodes, CallContext ctx) {
         // One fusing block around the layers lets an eager graph run a convolution's chain and the pooling layer
         // after it as one call; an output read by more than the next layer gets its value at once instead. Loops,
@@ -213,12 +266,24 @@ public class Model implements TrainingTarget {
 
     // ---- compile ----
 
-    /** Configures training with one loss for every output. */
+    /**
+     * Configures training with one loss for every output.
+     *
+     * @param optimizer the optimiser
+     * @param loss the loss of every output
+     * @param metrics the metrics to report, e.g. {@link dev.brisk.metrics.Metrics#accuracy()}
+     */
     public void compile(Optimizer optimizer, Loss loss, MetricSpec... metrics) {
         compile(optimizer, Collections.nCopies(Math.max(1, outputs.size()), loss), metrics);
     }
 
-    /** Configures training with one loss per output (their sum is minimised). */
+    /**
+     * Configures training with one loss per output (their sum is minimised).
+     *
+     * @param optimizer the optimiser
+     * @param lossPerOutput one loss per output, in output order
+     * @param metrics the metrics to report
+     */
     public void compile(Optimizer optimizer, List<Loss> lossPerOutput, MetricSpec... metrics) {
         this.optimizer = optimizer;
         this.losses = List.copyOf(lossPerOutput);
@@ -226,14 +291,23 @@ public class Model implements TrainingTarget {
         this.runner = null;
     }
 
-    /** Runs steps op by op (true) instead of as a compiled plan (false, the default). */
+    /**
+     * Runs steps op by op (true) instead of as a compiled plan (false, the default).
+     *
+     * @param eager true to run op by op (easier to debug, slower)
+     * @return this model
+     */
     public Model runEagerly(boolean eager) {
         this.runEagerly = eager;
         this.runner = null;
         return this;
     }
 
-    /** Whether steps run op by op rather than as a compiled plan. */
+    /**
+     * Whether steps run op by op rather than as a compiled plan.
+     *
+     * @return true when steps run eagerly
+     */
     public boolean runsEagerly() {
         return runEagerly;
     }
@@ -248,7 +322,11 @@ public class Model implements TrainingTarget {
         return this;
     }
 
-    /** The kernels this model's steps run on. */
+    /**
+     * The kernels this model's steps run on.
+     *
+     * @return the kernels
+     */
     public Kernels kernels() {
         return kernels;
     }
@@ -294,7 +372,13 @@ public class Model implements TrainingTarget {
 
     // ---- training ----
 
-    /** Trains on a dataset (single-input models). */
+    /**
+     * Trains on a dataset (single-input models).
+     *
+     * @param train the training data
+     * @param options epochs, batch size, validation, callbacks and the rest
+     * @return the history of the epochs' logs
+     */
     public History fit(Dataset train, Fit options) {
         return new Training(this).fit(BatchSource.of(train), options);
     }
@@ -303,6 +387,10 @@ public class Model implements TrainingTarget {
      * Trains on a pipeline of (features, labels) batches (single-input models). The pipeline batches and shuffles
      * itself: {@link Fit#batchSize}, {@link Fit#shuffle} and {@link Fit#seed} do not apply; each epoch is one pass,
      * or {@link Fit#stepsPerEpoch} batches.
+     *
+     * @param train the batches
+     * @param options epochs, validation, callbacks and the rest
+     * @return the history of the epochs' logs
      */
     public History fit(Pipeline<Batch> train, Fit options) {
         try (PipelineBatchSource source = new PipelineBatchSource(train, options.stepsPerEpoch, true, "fit")) {
@@ -310,61 +398,124 @@ public class Model implements TrainingTarget {
         }
     }
 
-    /** Trains on arrays: features {@code x} and targets {@code y}, sample axis first. */
+    /**
+     * Trains on arrays: features {@code x} and targets {@code y}, sample axis first.
+     *
+     * @param x the inputs
+     * @param y the targets
+     * @param options epochs, batch size, validation, callbacks and the rest
+     * @return the history of the epochs' logs
+     */
     public History fit(Tensor x, Tensor y, Fit options) {
         return fit(new Tensor[] {x}, new Tensor[] {y}, options);
     }
 
-    /** Trains a multi-input / multi-output model on arrays. */
+    /**
+     * Trains a multi-input / multi-output model on arrays.
+     *
+     * @param x one array per model input, sample axis first
+     * @param y one array per model output, sample axis first
+     * @param options epochs, batch size, validation, callbacks and the rest
+     * @return the history of the epochs' logs
+     */
     public History fit(Tensor[] x, Tensor[] y, Fit options) {
         return new Training(this).fit(BatchSource.of(x, y), options);
     }
 
-    /** Loss and metrics on {@code data}, by name. */
+    /**
+     * Loss and metrics on {@code data}, by name.
+     *
+     * @param data the data
+     * @param batchSize samples per batch
+     * @return the loss and metrics, e.g. {@code loss} and {@code accuracy}
+     */
     public Map<String, Double> evaluate(Dataset data, int batchSize) {
         return new Training(this).evaluate(BatchSource.of(data), batchSize);
     }
 
-    /** The loss and metrics over {@code data}, by name, in batches of 32. */
+    /**
+     * The loss and metrics over {@code data}, by name, in batches of 32.
+     *
+     * @param data the data
+     * @return the loss and metrics
+     */
     public Map<String, Double> evaluate(Dataset data) {
         return evaluate(data, 32);
     }
 
-    /** Loss and metrics on one pass of a pipeline of (features, labels) batches. */
+    /**
+     * Loss and metrics on one pass of a pipeline of (features, labels) batches.
+     *
+     * @param data the batches
+     * @return the loss and metrics
+     */
     public Map<String, Double> evaluate(Pipeline<Batch> data) {
         try (PipelineBatchSource source = new PipelineBatchSource(data, 0, true, "evaluate")) {
             return new Training(this).evaluate(source, 0);
         }
     }
 
-    /** The loss and metrics over inputs {@code x} and labels {@code y}, by name, in batches of {@code batchSize}. */
+    /**
+     * The loss and metrics over inputs {@code x} and labels {@code y}, by name, in batches of {@code batchSize}.
+     *
+     * @param x the inputs, sample axis first
+     * @param y the targets, sample axis first
+     * @param batchSize samples per batch
+     * @return the loss and metrics
+     */
     public Map<String, Double> evaluate(Tensor x, Tensor y, int batchSize) {
         return new Training(this).evaluate(BatchSource.of(new Tensor[] {x}, new Tensor[] {y}), batchSize);
     }
 
-    /** The outputs for inputs {@code x} (inference mode), batch by batch. */
+    /**
+     * The outputs for inputs {@code x} (inference mode), batch by batch.
+     *
+     * @param x the inputs, sample axis first
+     * @param batchSize samples per batch
+     * @return the outputs, sample axis first
+     */
     public Tensor predict(Tensor x, int batchSize) {
         return predict(new Tensor[] {x}, batchSize)[0];
     }
 
-    /** The model's output for inputs {@code x}, in batches of 32 (single-input, single-output models). */
+    /**
+     * The model's output for inputs {@code x}, in batches of 32 (single-input, single-output models).
+     *
+     * @param x the inputs, sample axis first
+     * @return the outputs, sample axis first
+     */
     public Tensor predict(Tensor x) {
         return predict(x, 32);
     }
 
-    /** The outputs for one pass of a pipeline of batches (their labels, if any, are ignored). */
+    /**
+     * The outputs for one pass of a pipeline of batches (their labels, if any, are ignored).
+     *
+     * @param data the batches
+     * @return the outputs of all batches, concatenated along the sample axis
+     */
     public Tensor predict(Pipeline<Batch> data) {
         try (PipelineBatchSource source = new PipelineBatchSource(data, 0, false, "predict")) {
             return new Training(this).predict(source, 0)[0];
         }
     }
 
-    /** The model's outputs for one input tensor per model input, in batches of {@code batchSize}. */
+    /**
+     * The model's outputs for one input tensor per model input, in batches of {@code batchSize}.
+     *
+     * @param x one array per model input, sample axis first
+     * @param batchSize samples per batch
+     * @return one array per model output
+     */
     public Tensor[] predict(Tensor[] x, int batchSize) {
         return new Training(this).predict(BatchSource.of(x, null), batchSize);
     }
 
-    /** Every trainable weight of every layer, in layer order. */
+    /**
+     * Every trainable weight of every layer, in layer order.
+     *
+     * @return the trainable weights
+     */
     public List<Variable> trainableVariables() {
         List<Variable> out = new ArrayList<>();
         for (Layer l : layers) {
@@ -373,7 +524,11 @@ public class Model implements TrainingTarget {
         return out;
     }
 
-    /** Every weight of every layer, in layer order (trainable then non-trainable per layer). */
+    /**
+     * Every weight of every layer, in layer order (trainable then non-trainable per layer).
+     *
+     * @return all weights
+     */
     public List<Variable> variables() {
         List<Variable> out = new ArrayList<>();
         for (Layer l : layers) {
@@ -382,12 +537,20 @@ public class Model implements TrainingTarget {
         return out;
     }
 
-    /** Copies of all weights (Keras' get_weights). */
+    /**
+     * Copies of all weights (Keras' get_weights).
+     *
+     * @return the weight values, in the order of {@link #variables()}
+     */
     public List<Tensor> getWeights() {
         return variables().stream().map(v -> v.value().copy()).toList();
     }
 
-    /** Sets all weights, in the order of {@link #getWeights()}, checking count and shapes. */
+    /**
+     * Sets all weights, in the order of {@link #getWeights()}, checking count and shapes.
+     *
+     * @param weights one tensor per weight
+     */
     public void setWeights(List<Tensor> weights) {
         List<Variable> vars = variables();
         if (weights.size() != vars.size()) {
@@ -442,6 +605,9 @@ public class Model implements TrainingTarget {
     /**
      * Loads weights saved by {@link #saveWeights}: matched by name when every name is found, otherwise by position
      * (a model of the same architecture built in another order or process has other automatic layer names).
+     *
+     * @param file the weights file
+     * @throws IOException if the file cannot be read, is malformed, or does not fit the model
      */
     public void loadWeights(Path file) throws IOException {
         Map<String, Tensor> w = WeightsFile.load(file);
@@ -515,7 +681,11 @@ public class Model implements TrainingTarget {
         this.capturedGradients = Collections.unmodifiableMap(gradients);
     }
 
-    /** The profile of the last fit run with {@link Fit#profile}, or null. */
+    /**
+     * The profile of the last fit run with {@link Fit#profile}, or null.
+     *
+     * @return the profile, or null
+     */
     public Profile lastProfile() {
         return lastProfile;
     }
@@ -524,7 +694,11 @@ public class Model implements TrainingTarget {
         this.lastProfile = profile;
     }
 
-    /** Total number of weight scalars. */
+    /**
+     * Total number of weight scalars.
+     *
+     * @return the parameter count, trainable and not
+     */
     public long parameterCount() {
         return layers.stream().mapToLong(Layer::parameterCount).sum();
     }
