@@ -1,6 +1,9 @@
 package dev.brisk.ops;
 
-/** Elementwise functions of one input: {@code y[i] = f(x[i])}. {@code alpha} is the parameter of those that take one. */
+/**
+ * Elementwise functions of one input: {@code y[i] = f(x[i])}. {@code alpha} is the parameter of those that take
+ * one.
+ */
 public enum UnaryFn {
     /** {@code -x}. */
     NEG,
@@ -24,7 +27,10 @@ public enum UnaryFn {
     SIGMOID,
     /** The hyperbolic tangent. */
     TANH,
-    /** GELU, tanh approximation off: {@code x * Phi(x)} with the exact erf, as Keras' default {@code approximate=False}. */
+    /**
+     * GELU, tanh approximation off: {@code x * Phi(x)} with the exact erf, as Keras' default
+     * {@code approximate=False}.
+     */
     GELU,
     /** {@code x > 0 ? x : alpha * x}. */
     LEAKY_RELU,
