@@ -21,8 +21,8 @@ public final class Backends {
     /**
      * The default kernels of this process, chosen on first use.
      *
-     * @return the vector kernels where the Vector API is available and not turned off by {@code brisk.kernels}, else
-     *     the scalar ones
+     * @return the kernels {@code brisk.kernels} names, else the vector kernels where the Vector API module is
+     *     present, else the scalar ones
      */
     public static Kernels get() {
         return Default.KERNELS;

@@ -45,7 +45,7 @@ public abstract class Callback {
     /**
      * Called once when training ends normally, also when stopped early.
      *
-     * @param logs the last epoch's logs
+     * @param logs an empty map; the epochs' values are in {@link History}
      */
     public void onTrainEnd(Map<String, Double> logs) {
     }
@@ -82,7 +82,7 @@ public abstract class Callback {
      * Called before each training batch.
      *
      * @param batch the batch within the epoch, from 0
-     * @param logs empty at this point
+     * @param logs the running metrics of the epoch before this batch (empty for its first batch)
      */
     public void onTrainBatchBegin(int batch, Map<String, Double> logs) {
     }
@@ -91,23 +91,23 @@ public abstract class Callback {
      * Called after each training batch.
      *
      * @param batch the batch within the epoch, from 0
-     * @param logs the running metrics of the epoch so far
+     * @param logs the running loss and metrics of the epoch, this batch included
      */
     public void onTrainBatchEnd(int batch, Map<String, Double> logs) {
     }
 
     /**
-     * Called when validation (or {@code evaluate}) starts.
+     * Keras' hook for the start of an evaluation; {@code fit} and {@code evaluate} do not call it yet.
      *
-     * @param logs empty at this point
+     * @param logs empty
      */
     public void onTestBegin(Map<String, Double> logs) {
     }
 
     /**
-     * Called when validation (or {@code evaluate}) ends.
+     * Keras' hook for the end of an evaluation; {@code fit} and {@code evaluate} do not call it yet.
      *
-     * @param logs the validation metrics
+     * @param logs the evaluation's metrics
      */
     public void onTestEnd(Map<String, Double> logs) {
     }

@@ -73,7 +73,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * The elements of {@code items}, in order.
      *
      * @param <T> the element type
-     * @param items the elements; the list is read on every pass, not copied
+     * @param items the elements; copied, so later changes to the list are not seen
      * @return the pipeline
      */
     public static <T> Pipeline<T> fromList(List<? extends T> items) {

@@ -171,7 +171,7 @@ public abstract class Optimizer {
     /**
      * The state variables of every parameter seen so far (for saving).
      *
-     * @return every slot variable, grouped by parameter in the order the parameters were first seen
+     * @return every slot variable, grouped by parameter (the groups in no fixed order)
      */
     public List<Variable> slotVariables() {
         List<Variable> all = new ArrayList<>();

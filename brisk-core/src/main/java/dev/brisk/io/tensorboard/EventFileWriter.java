@@ -116,7 +116,7 @@ public final class EventFileWriter implements Closeable {
     /**
      * A histogram, shown by TensorBoard's histogram and distribution dashboards.
      *
-     * @param tag the series name, e.g. {@code dense/kernel_0}
+     * @param tag the series name, e.g. {@code dense/kernel/histogram}
      * @param step the x value, e.g. the epoch
      * @param h the histogram
      * @throws IOException if the event cannot be written
