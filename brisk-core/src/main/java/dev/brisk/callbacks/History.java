@@ -25,7 +25,8 @@ public final class History extends Callback {
      * The values of {@code metric}, one per finished epoch.
      *
      * @param metric the metric's name, e.g. {@code val_accuracy}
-     * @return the values; empty when the metric was never logged
+     * @return the values
+     * @throws IllegalArgumentException naming the metrics there are, when {@code metric} was never logged
      */
     public List<Double> get(String metric) {
         List<Double> v = history.get(metric);

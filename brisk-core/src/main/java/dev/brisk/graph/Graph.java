@@ -459,7 +459,7 @@ public final class Graph {
     }
 
     /**
-     * The transpose of a rank-2 node.
+     * Swaps the last two axes: a matrix transpose, batched for a rank above 2.
      *
      * @param x the input
      * @return the transposed node

@@ -16,7 +16,7 @@ public final class RmsProp extends Optimizer {
      *
      * @param learningRate the learning rate
      * @param rho the decay of the running mean of squared gradients
-     * @param epsilon added to the root of the mean square, against division by zero
+     * @param epsilon added to the mean square before its root, against division by zero
      */
     public RmsProp(float learningRate, float rho, float epsilon) {
         super(learningRate);
@@ -29,7 +29,7 @@ public final class RmsProp extends Optimizer {
      *
      * @param schedule the learning-rate schedule
      * @param rho the decay of the running mean of squared gradients
-     * @param epsilon added to the root of the mean square, against division by zero
+     * @param epsilon added to the mean square before its root, against division by zero
      */
     public RmsProp(LearningRateSchedule schedule, float rho, float epsilon) {
         super(schedule);
