@@ -22,7 +22,7 @@ public final class ProfileTraces {
     /**
      * Copies {@code traceJson} gzip'd into {@code logDir}'s profile plugin directory; returns the file written.
      *
-     * @param traceJson the Chrome-trace JSON file, as {@link dev.brisk.profile.Profile#writeChromeTrace} writes it
+     * @param traceJson the Chrome-trace JSON file, as {@code Profile.writeChromeTrace} writes it
      * @param logDir the TensorBoard log directory
      * @return the {@code .trace.json.gz} file written under {@code plugins/profile/<run>/}
      * @throws IOException if the trace cannot be read or the copy cannot be written
