@@ -19,12 +19,21 @@ public final class Backends {
     private Backends() {
     }
 
-    /** The default kernels of this process, chosen on first use. */
+    /**
+     * The default kernels of this process, chosen on first use.
+     *
+     * @return the kernels {@code brisk.kernels} names, else the vector kernels where the Vector API module is
+     *     present, else the scalar ones
+     */
     public static Kernels get() {
         return Default.KERNELS;
     }
 
-    /** The scalar reference kernels. */
+    /**
+     * The scalar reference kernels.
+     *
+     * @return the scalar kernels
+     */
     public static Kernels scalar() {
         return Scalar.KERNELS;
     }

@@ -18,13 +18,33 @@ import dev.brisk.ops.UnaryFn;
  */
 public interface Kernels {
 
-    /** A short name for logs ("jvm-vector", "jvm-scalar"). */
+    /**
+     * A short name for logs ("jvm-vector", "jvm-scalar").
+     *
+     * @return the name
+     */
     String name();
 
     /**
      * General matrix multiply {@code C = op(A) * op(B)} (or {@code C += ...} when {@code accumulate}), where
      * {@code op(X)} is X or its transpose. A is {@code m x k} after op, B is {@code k x n} after op, C is
      * {@code m x n}; {@code lda}, {@code ldb}, {@code ldc} are the row strides of the arrays as stored.
+     *
+     * @param transA whether A is stored transposed ({@code k x m})
+     * @param transB whether B is stored transposed ({@code n x k})
+     * @param m rows of C
+     * @param n columns of C
+     * @param k the inner dimension
+     * @param a A's array
+     * @param aOff index of A's first element
+     * @param lda A's row stride as stored
+     * @param b B's array
+     * @param bOff index of B's first element
+     * @param ldb B's row stride as stored
+     * @param c C's array
+     * @param cOff index of C's first element
+     * @param ldc C's row stride
+     * @param accumulate true to add to C, false to overwrite it
      */
     void gemm(boolean transA, boolean transB, int m, int n, int k,
               float[] a, int aOff, int lda,
@@ -35,6 +55,25 @@ public interface Kernels {
     /**
      * {@code C = fn(op(A) op(B) + bias)} with one bias per column of C, in one call (as
      * {@link #conv2dBiasActivation} is for a convolution); null {@code bias} or {@code fn} skip that part.
+     *
+     * @param transA whether A is stored transposed
+     * @param transB whether B is stored transposed
+     * @param m rows of C
+     * @param n columns of C
+     * @param k the inner dimension
+     * @param a A's array
+     * @param aOff index of A's first element
+     * @param lda A's row stride as stored
+     * @param b B's array
+     * @param bOff index of B's first element
+     * @param ldb B's row stride as stored
+     * @param bias {@code n} biases, or null
+     * @param biasOff index of the first bias
+     * @param fn the activation, or null
+     * @param alpha the activation's parameter
+     * @param c C's array
+     * @param cOff index of C's first element
+     * @param ldc C's row stride
      */
     void gemmBiasActivation(boolean transA, boolean transB, int m, int n, int k,
                             float[] a, int aOff, int lda,
@@ -42,7 +81,17 @@ public interface Kernels {
                             float[] bias, int biasOff, UnaryFn fn, float alpha,
                             float[] c, int cOff, int ldc);
 
-    /** {@code y[i] = fn(x[i])} for {@code i < n}; {@code x} and {@code y} may be the same range. */
+    /**
+     * {@code y[i] = fn(x[i])} for {@code i < n}; {@code x} and {@code y} may be the same range.
+     *
+     * @param fn the function
+     * @param alpha its parameter
+     * @param x the input array
+     * @param xOff index of the first input
+     * @param y the output array
+     * @param yOff index of the first output
+     * @param n the number of elements
+     */
     void unary(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n);
 
     /**
@@ -50,6 +99,18 @@ public interface Kernels {
      * shape written (row-major, contiguous); {@code aStrides}/{@code bStrides} give, per axis of {@code outShape},
      * the step in elements of each input (0 on a broadcast axis). {@code out} may alias {@code a} or {@code b}
      * when that input is not broadcast.
+     *
+     * @param fn the function
+     * @param alpha its parameter
+     * @param a the first input's array
+     * @param aOff index of its first element
+     * @param aStrides its stride per axis of {@code outShape}
+     * @param b the second input's array
+     * @param bOff index of its first element
+     * @param bStrides its stride per axis of {@code outShape}
+     * @param out the output array
+     * @param outOff index of the first output
+     * @param outShape the output shape
      */
     void binary(BinaryFn fn, float alpha,
                 float[] a, int aOff, int[] aStrides,
@@ -59,15 +120,43 @@ public interface Kernels {
     /**
      * Reduces {@code x} of shape {@code shape} over the axes where {@code reduceAxes[axis]} is true; writes the
      * result (the shape with those axes removed, row-major) to {@code out}.
+     *
+     * @param fn the reduction
+     * @param x the input array
+     * @param xOff index of the first input
+     * @param shape the input shape
+     * @param reduceAxes one flag per axis, true where reduced
+     * @param out the output array
+     * @param outOff index of the first output
      */
     void reduce(ReduceFn fn, float[] x, int xOff, int[] shape, boolean[] reduceAxes, float[] out, int outOff);
 
-    /** Row-wise softmax (or log-softmax when {@code log}) of a {@code rows x cols} matrix. */
+    /**
+     * Row-wise softmax (or log-softmax when {@code log}) of a {@code rows x cols} matrix.
+     *
+     * @param log true for log-softmax
+     * @param x the input array
+     * @param xOff index of the first input
+     * @param y the output array
+     * @param yOff index of the first output
+     * @param rows the number of rows
+     * @param cols the row length
+     */
     void softmax(boolean log, float[] x, int xOff, float[] y, int yOff, int rows, int cols);
 
     /**
      * Backward of row-wise softmax/log-softmax given the forward output {@code y} and upstream gradient
      * {@code dy}: softmax {@code dx = y * (dy - sum(dy * y))}; log-softmax {@code dx = dy - exp(y) * sum(dy)}.
+     *
+     * @param log true for log-softmax
+     * @param y the forward output
+     * @param yOff index of its first element
+     * @param dy the upstream gradient
+     * @param dyOff index of its first element
+     * @param dx the input gradient, written
+     * @param dxOff index of its first element
+     * @param rows the number of rows
+     * @param cols the row length
      */
     void softmaxBackward(boolean log, float[] y, int yOff, float[] dy, int dyOff, float[] dx, int dxOff,
                          int rows, int cols);
@@ -75,11 +164,30 @@ public interface Kernels {
     /**
      * {@code out[r] = x[r, index[r]]} for a {@code rows x cols} matrix, with class indexes stored as floats.
      *
+     * @param x the matrix
+     * @param xOff index of its first element
+     * @param index the class indexes, one per row
+     * @param indexOff index of the first class index
+     * @param out the gathered values
+     * @param outOff index of the first output
+     * @param rows the number of rows
+     * @param cols the row length
      * @throws IllegalArgumentException naming the row and value when an index is not an integer in {@code [0, cols)}
      */
     void gatherRows(float[] x, int xOff, float[] index, int indexOff, float[] out, int outOff, int rows, int cols);
 
-    /** The backward of {@link #gatherRows}: {@code dx = 0; dx[r, index[r]] = dy[r]}. */
+    /**
+     * The backward of {@link #gatherRows}: {@code dx = 0; dx[r, index[r]] = dy[r]}.
+     *
+     * @param dy the upstream gradient, one per row
+     * @param dyOff index of its first element
+     * @param index the class indexes, one per row
+     * @param indexOff index of the first class index
+     * @param dx the matrix gradient, fully written
+     * @param dxOff index of its first element
+     * @param rows the number of rows
+     * @param cols the row length
+     */
     void scatterRows(float[] dy, int dyOff, float[] index, int indexOff, float[] dx, int dxOff, int rows, int cols);
 
     /**
@@ -89,6 +197,16 @@ public interface Kernels {
      * bits. {@code probs} receives the row probabilities {@code exp(x - max) / sum} for
      * {@link #sparseSoftmaxCrossEntropyBackward}.
      *
+     * @param x the logits
+     * @param xOff index of the first logit
+     * @param index the class indexes, one per row
+     * @param indexOff index of the first class index
+     * @param probs receives the row probabilities, {@code rows x cols}
+     * @param probsOff index of the first probability
+     * @param loss receives one loss per row
+     * @param lossOff index of the first loss
+     * @param rows the number of rows
+     * @param cols the row length
      * @throws IllegalArgumentException naming the row, for a class index that is not an integer in {@code [0, cols)}
      */
     void sparseSoftmaxCrossEntropy(float[] x, int xOff, float[] index, int indexOff, float[] probs, int probsOff,
@@ -97,12 +215,32 @@ public interface Kernels {
     /**
      * {@code dx[r, j] = dy[r] (probs[r, j] - (j == index[r] ? 1 : 0))}.
      *
+     * @param probs the row probabilities the forward kernel kept
+     * @param probsOff index of the first probability
+     * @param index the class indexes, one per row
+     * @param indexOff index of the first class index
+     * @param dy the upstream gradient, one per row
+     * @param dyOff index of its first element
+     * @param dx the logits' gradient, written
+     * @param dxOff index of its first element
+     * @param rows the number of rows
+     * @param cols the row length
      * @throws IllegalArgumentException naming the row, for a class index that is not an integer in {@code [0, cols)}
      */
     void sparseSoftmaxCrossEntropyBackward(float[] probs, int probsOff, float[] index, int indexOff, float[] dy,
                                            int dyOff, float[] dx, int dxOff, int rows, int cols);
 
-    /** {@code y = conv2d(x, w)} (cross-correlation as in Keras and PyTorch, no bias). */
+    /**
+     * {@code y = conv2d(x, w)} (cross-correlation as in Keras and PyTorch, no bias).
+     *
+     * @param g the convolution's geometry
+     * @param x the input, NHWC
+     * @param xOff index of its first element
+     * @param w the kernel, {@code [kh, kw, in, out]}
+     * @param wOff index of its first element
+     * @param y the output, NHWC
+     * @param yOff index of its first element
+     */
     void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] y, int yOff);
 
     /**
@@ -110,6 +248,18 @@ public interface Kernels {
      * applied while the output is still in cache. A null {@code bias} adds nothing and a null {@code fn} applies
      * nothing. Each element gets exactly the arithmetic of {@link #conv2d}, then {@link #binary} ADD, then
      * {@link #unary}, so the result is the same bits.
+     *
+     * @param g the convolution's geometry
+     * @param x the input, NHWC
+     * @param xOff index of its first element
+     * @param w the kernel, {@code [kh, kw, in, out]}
+     * @param wOff index of its first element
+     * @param bias one bias per output channel, or null
+     * @param biasOff index of the first bias
+     * @param fn the activation, or null
+     * @param alpha the activation's parameter
+     * @param y the output, NHWC
+     * @param yOff index of its first element
      */
     void conv2dBiasActivation(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
                               UnaryFn fn, float alpha, float[] y, int yOff);
@@ -118,6 +268,11 @@ public interface Kernels {
      * Whether {@link #conv2dBiasActivationMaxPool} can run this convolution and pooling: it then pools each image
      * while the convolution's output for it is still in cache, and writes that output nowhere else. The planner
      * fuses the two only where this says so (false by default).
+     *
+     * @param conv the convolution's geometry
+     * @param fn the activation, or null
+     * @param pool the pooling's geometry
+     * @return true when the fused kernel applies
      */
     default boolean poolsConvolutionInCache(ConvGeometry conv, UnaryFn fn, PoolGeometry pool) {
         return false;
@@ -127,6 +282,21 @@ public interface Kernels {
      * {@link #conv2dBiasActivation} then {@link #maxPool2d} of its output with {@code cells} (null for none), the
      * convolution's output kept only image by image in a work buffer: for when nothing else reads it. Only for what
      * {@link #poolsConvolutionInCache} accepts; same bits as the two calls.
+     *
+     * @param conv the convolution's geometry
+     * @param x the input, NHWC
+     * @param xOff index of its first element
+     * @param w the kernel
+     * @param wOff index of its first element
+     * @param bias one bias per output channel, or null
+     * @param biasOff index of the first bias
+     * @param fn the activation, or null
+     * @param alpha the activation's parameter
+     * @param pool the pooling's geometry
+     * @param y the pooled output, NHWC
+     * @param yOff index of its first element
+     * @param cells receives the cell of each maximum, or null
+     * @param cellsOff index of the first cell
      */
     default void conv2dBiasActivationMaxPool(ConvGeometry conv, float[] x, int xOff, float[] w, int wOff,
                                              float[] bias, int biasOff, UnaryFn fn, float alpha, PoolGeometry pool,
@@ -140,6 +310,10 @@ public interface Kernels {
      * pooled gradient, routing each value as they read it, instead of from an array of it: the per-channel sums
      * when {@code conv} is null, convolution {@code conv}'s filter gradient otherwise. The planner then never
      * writes that gradient (false by default).
+     *
+     * @param conv the convolution whose filter gradient is wanted, or null for the per-channel sums
+     * @param pool the pooling's geometry
+     * @return true when the fused kernels apply
      */
     default boolean readsPooledGradient(ConvGeometry conv, PoolGeometry pool) {
         return false;
@@ -149,6 +323,14 @@ public interface Kernels {
      * The per-channel sums (a bias gradient) of the gradient max pooling routes through relu to its input, from
      * the pool's {@code cells} and the pooled gradient {@code dy}: the bits of {@link #reduce} summing that gradient
      * over its first three axes. Only where {@link #readsPooledGradient} says so.
+     *
+     * @param pool the pooling's geometry
+     * @param cells the cells {@link #maxPool2d} recorded
+     * @param cellsOff index of the first cell
+     * @param dy the pooled gradient
+     * @param dyOff index of its first element
+     * @param out receives one sum per channel
+     * @param outOff index of the first sum
      */
     default void channelSumsOfPooledGradient(PoolGeometry pool, float[] cells, int cellsOff, float[] dy, int dyOff,
                                              float[] out, int outOff) {
@@ -159,6 +341,17 @@ public interface Kernels {
      * {@link #conv2dBackwardFilter} whose dy is the gradient max pooling {@code pool} routes through relu to the
      * convolution's output, read from the pool's {@code cells} and the pooled gradient {@code pooledDy}; same bits.
      * Only where {@link #readsPooledGradient} says so.
+     *
+     * @param conv the convolution's geometry
+     * @param x the convolution's input, NHWC
+     * @param xOff index of its first element
+     * @param pool the pooling's geometry
+     * @param cells the cells {@link #maxPool2d} recorded
+     * @param cellsOff index of the first cell
+     * @param pooledDy the pooled gradient
+     * @param pooledDyOff index of its first element
+     * @param dw the kernel gradient, written
+     * @param dwOff index of its first element
      */
     default void conv2dBackwardFilterOfPooledGradient(ConvGeometry conv, float[] x, int xOff, PoolGeometry pool,
                                                       float[] cells, int cellsOff, float[] pooledDy, int pooledDyOff,
@@ -166,13 +359,41 @@ public interface Kernels {
         throw new UnsupportedOperationException("this backend does not read a pooled gradient from its cells");
     }
 
-    /** Gradient of conv2d with respect to its input. */
+    /**
+     * Gradient of conv2d with respect to its input.
+     *
+     * @param g the convolution's geometry
+     * @param dy the output gradient, NHWC
+     * @param dyOff index of its first element
+     * @param w the kernel
+     * @param wOff index of its first element
+     * @param dx the input gradient, written
+     * @param dxOff index of its first element
+     */
     void conv2dBackwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff);
 
-    /** Gradient of conv2d with respect to its kernel. */
+    /**
+     * Gradient of conv2d with respect to its kernel.
+     *
+     * @param g the convolution's geometry
+     * @param x the input, NHWC
+     * @param xOff index of its first element
+     * @param dy the output gradient, NHWC
+     * @param dyOff index of its first element
+     * @param dw the kernel gradient, written
+     * @param dwOff index of its first element
+     */
     void conv2dBackwardFilter(ConvGeometry g, float[] x, int xOff, float[] dy, int dyOff, float[] dw, int dwOff);
 
-    /** Max pooling, keeping no cells: {@link #maxPool2d(PoolGeometry, float[], int, float[], int, float[], int)}. */
+    /**
+     * Max pooling, keeping no cells: {@link #maxPool2d(PoolGeometry, float[], int, float[], int, float[], int)}.
+     *
+     * @param g the pooling's geometry
+     * @param x the input, NHWC
+     * @param xOff index of its first element
+     * @param y the output, NHWC
+     * @param yOff index of its first element
+     */
     default void maxPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff) {
         maxPool2d(g, x, xOff, y, yOff, null, 0);
     }
@@ -182,6 +403,14 @@ public interface Kernels {
      * its window each maximum came from, for the gradient: the cell's index {@code i * poolW + j} in the window
      * (padding included), as a float, written as {@code -1 - index} when the maximum is not above zero (zero,
      * negative or NaN); {@link #NO_CELL} for a window wholly in the padding.
+     *
+     * @param g the pooling's geometry
+     * @param x the input, NHWC
+     * @param xOff index of its first element
+     * @param y the output, NHWC
+     * @param yOff index of its first element
+     * @param cells receives the cell of each maximum, or null
+     * @param cellsOff index of the first cell
      */
     void maxPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff, float[] cells, int cellsOff);
 
@@ -191,6 +420,14 @@ public interface Kernels {
     /**
      * Routes {@code dy} to the cell that held each window's maximum, as {@link #maxPool2d} recorded it in
      * {@code cells} (the first maximum, as PyTorch does); {@code dx} is fully written.
+     *
+     * @param g the pooling's geometry
+     * @param cells the cells {@link #maxPool2d} recorded
+     * @param cellsOff index of the first cell
+     * @param dy the pooled gradient
+     * @param dyOff index of its first element
+     * @param dx the input gradient, written
+     * @param dxOff index of its first element
      */
     void maxPool2dBackward(PoolGeometry g, float[] cells, int cellsOff, float[] dy, int dyOff, float[] dx, int dxOff);
 
@@ -199,23 +436,77 @@ public interface Kernels {
      * what that {@link BinaryFn} reads as its first input, shaped like dx), in one call and with the same bits. A
      * null {@code gate} stands for the pooled input itself, with {@code fn} relu's gradient: a cell then keeps its
      * gradient where its window's maximum was above zero, which {@code cells} records, so the input is not read.
+     *
+     * @param g the pooling's geometry
+     * @param cells the cells {@link #maxPool2d} recorded
+     * @param cellsOff index of the first cell
+     * @param dy the pooled gradient
+     * @param dyOff index of its first element
+     * @param fn the activation's gradient function
+     * @param alpha its parameter
+     * @param gate the activation gradient's first input, shaped like {@code dx}, or null (see above)
+     * @param gateOff index of its first element
+     * @param dx the input gradient, written
+     * @param dxOff index of its first element
      */
     void maxPool2dBackwardGated(PoolGeometry g, float[] cells, int cellsOff, float[] dy, int dyOff, BinaryFn fn,
                                 float alpha, float[] gate, int gateOff, float[] dx, int dxOff);
 
+    /**
+     * Average pooling; a window's average counts only its cells inside the image (Keras' semantics for "same").
+     *
+     * @param g the pooling's geometry
+     * @param x the input, NHWC
+     * @param xOff index of its first element
+     * @param y the output, NHWC
+     * @param yOff index of its first element
+     */
     void avgPool2d(PoolGeometry g, float[] x, int xOff, float[] y, int yOff);
 
+    /**
+     * The backward of {@link #avgPool2d}: each window's gradient spread evenly over its cells inside the image.
+     *
+     * @param g the pooling's geometry
+     * @param dy the pooled gradient
+     * @param dyOff index of its first element
+     * @param dx the input gradient, fully written
+     * @param dxOff index of its first element
+     */
     void avgPool2dBackward(PoolGeometry g, float[] dy, int dyOff, float[] dx, int dxOff);
 
-    /** Sets {@code n} elements to {@code value}. */
+    /**
+     * Sets {@code n} elements to {@code value}.
+     *
+     * @param y the array
+     * @param yOff index of the first element
+     * @param n the number of elements
+     * @param value the value
+     */
     void fill(float[] y, int yOff, int n, float value);
 
-    /** Copies {@code n} elements. */
+    /**
+     * Copies {@code n} elements.
+     *
+     * @param x the source array
+     * @param xOff index of the first source element
+     * @param y the destination array
+     * @param yOff index of the first destination element
+     * @param n the number of elements
+     */
     void copy(float[] x, int xOff, float[] y, int yOff, int n);
 
     /**
      * Copies a {@code rows x cols} block between matrices with row strides {@code xStride} and {@code yStride}
      * (concatenation and slicing along an axis). The default loops over {@link #copy}.
+     *
+     * @param x the source array
+     * @param xOff index of the block's first element in {@code x}
+     * @param xStride the source's row stride
+     * @param y the destination array
+     * @param yOff index of the block's first element in {@code y}
+     * @param yStride the destination's row stride
+     * @param rows the number of rows
+     * @param cols the row length
      */
     default void copy2d(float[] x, int xOff, int xStride, float[] y, int yOff, int yStride, int rows, int cols) {
         for (int r = 0; r < rows; r++) {
@@ -226,12 +517,30 @@ public interface Kernels {
     /**
      * Transposes a {@code rows x cols} matrix into {@code cols x rows}; {@code batch} such matrices lie one after
      * the other.
+     *
+     * @param x the source array
+     * @param xOff index of the first source element
+     * @param y the destination array
+     * @param yOff index of the first destination element
+     * @param batch the number of matrices
+     * @param rows rows of each source matrix
+     * @param cols columns of each source matrix
      */
     void transpose(float[] x, int xOff, float[] y, int yOff, int batch, int rows, int cols);
 
     /**
      * Inverted dropout: {@code y = x * mask / (1 - rate)} with a Bernoulli mask written to {@code mask}
      * (1 kept, 0 dropped), drawn from a generator seeded by {@code seed} so a step can be replayed.
+     *
+     * @param rate the fraction dropped, from 0 to 1 (exclusive)
+     * @param seed the generator's seed
+     * @param x the input array
+     * @param xOff index of the first input
+     * @param mask receives the mask
+     * @param maskOff index of the first mask element
+     * @param y the output array
+     * @param yOff index of the first output
+     * @param n the number of elements
      */
     void dropout(float rate, long seed, float[] x, int xOff, float[] mask, int maskOff, float[] y, int yOff, int n);
 
@@ -240,6 +549,22 @@ public interface Kernels {
      * {@code v = b2 v + (1-b2) g^2}, then {@code p -= decoupledDecay * p} (AdamW; 0 for Adam) and
      * {@code p -= lrT * m / (sqrt(v) + epsHat)}, where the caller folds the bias corrections into
      * {@code lrT = lr sqrt(1-b2^t)/(1-b1^t)} and passes {@code epsHat = eps} (Keras' formulation).
+     *
+     * @param p the parameters, updated
+     * @param pOff index of the first parameter
+     * @param g the gradients
+     * @param gOff index of the first gradient
+     * @param m the first moments, updated
+     * @param mOff index of the first moment
+     * @param v the second moments, updated
+     * @param vOff index of the first second moment
+     * @param n the number of parameters
+     * @param lrT the bias-corrected learning rate
+     * @param beta1 the first moment's decay
+     * @param beta2 the second moment's decay
+     * @param epsHat the epsilon
+     * @param decoupledDecay the fraction of {@code p} subtracted before the step (AdamW's decay for this step), 0 for
+     *     Adam
      */
     void adamStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff, int n,
                   float lrT, float beta1, float beta2, float epsHat, float decoupledDecay);
@@ -248,6 +573,17 @@ public interface Kernels {
      * One fused SGD step in place: without momentum {@code p -= lr g}; with momentum {@code vel = mom vel - lr g}
      * then {@code p += vel} (or, for Nesterov, {@code p += mom vel - lr g}), as in Keras. {@code vel} is
      * null when {@code momentum} is 0.
+     *
+     * @param p the parameters, updated
+     * @param pOff index of the first parameter
+     * @param g the gradients
+     * @param gOff index of the first gradient
+     * @param vel the velocities, updated, or null
+     * @param velOff index of the first velocity
+     * @param n the number of parameters
+     * @param lr the learning rate
+     * @param momentum the momentum, 0 for none
+     * @param nesterov true for Nesterov momentum
      */
     void sgdStep(float[] p, int pOff, float[] g, int gOff, float[] vel, int velOff, int n,
                  float lr, float momentum, boolean nesterov);
@@ -255,6 +591,17 @@ public interface Kernels {
     /**
      * One fused RMSprop step in place (Keras): {@code ms = rho ms + (1-rho) g^2};
      * {@code p -= lr g / sqrt(ms + eps)}.
+     *
+     * @param p the parameters, updated
+     * @param pOff index of the first parameter
+     * @param g the gradients
+     * @param gOff index of the first gradient
+     * @param ms the mean squares, updated
+     * @param msOff index of the first mean square
+     * @param n the number of parameters
+     * @param lr the learning rate
+     * @param rho the mean square's decay
+     * @param eps the epsilon
      */
     void rmspropStep(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, int n,
                      float lr, float rho, float eps);

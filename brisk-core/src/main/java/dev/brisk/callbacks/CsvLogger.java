@@ -20,12 +20,24 @@ public final class CsvLogger extends Callback {
     private Writer out;
     private List<String> keys;
 
+    /**
+     * A logger that writes to {@code file} with the given separator.
+     *
+     * @param file the CSV file
+     * @param separator the column separator, Keras' default {@code ","}
+     * @param append true to add to an existing file (no header is written again), false to overwrite it
+     */
     public CsvLogger(Path file, String separator, boolean append) {
         this.file = file;
         this.separator = separator;
         this.append = append;
     }
 
+    /**
+     * A logger that writes comma-separated values to {@code file}, overwriting it.
+     *
+     * @param file the CSV file
+     */
     public CsvLogger(Path file) {
         this(file, ",", false);
     }

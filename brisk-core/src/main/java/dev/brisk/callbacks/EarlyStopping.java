@@ -16,6 +16,15 @@ public final class EarlyStopping extends Callback {
     private int bestEpoch = -1;
     private Map<String, Tensor> bestWeights;
 
+    /**
+     * Stops training when {@code monitor} has not improved for {@code patience} epochs (Keras' EarlyStopping).
+     *
+     * @param monitor the metric to watch, e.g. {@code val_loss}
+     * @param minDelta the smallest change that counts as an improvement (its sign is ignored)
+     * @param patience epochs without improvement before training stops
+     * @param mode which direction is an improvement
+     * @param restoreBestWeights true to restore the weights of the best epoch when training stops
+     */
     public EarlyStopping(String monitor, double minDelta, int patience, Monitor mode, boolean restoreBestWeights) {
         this.monitor = monitor;
         this.minDelta = Math.abs(minDelta);
@@ -24,7 +33,12 @@ public final class EarlyStopping extends Callback {
         this.restoreBestWeights = restoreBestWeights;
     }
 
-    /** Monitors {@code monitor} with the given patience; no minimum delta, auto mode, no weight restore. */
+    /**
+     * Monitors {@code monitor} with the given patience; no minimum delta, auto mode, no weight restore.
+     *
+     * @param monitor the metric to watch, e.g. {@code val_loss}
+     * @param patience epochs without improvement before training stops
+     */
     public EarlyStopping(String monitor, int patience) {
         this(monitor, 0, patience, Monitor.AUTO, false);
     }
@@ -76,12 +90,20 @@ public final class EarlyStopping extends Callback {
         }
     }
 
-    /** The epoch (0-based) at which training was stopped, or -1. */
+    /**
+     * The epoch (0-based) at which training was stopped, or -1.
+     *
+     * @return the epoch, or -1 when training ran to the end
+     */
     public int stoppedEpoch() {
         return stoppedEpoch;
     }
 
-    /** The best value seen of the monitored metric. */
+    /**
+     * The best value seen of the monitored metric.
+     *
+     * @return the best value, or NaN before the first epoch ended
+     */
     public double best() {
         return best;
     }

@@ -21,6 +21,14 @@ public final class ModelCheckpoint extends Callback {
     private final boolean maximise;
     private double best = Double.NaN;
 
+    /**
+     * A checkpoint that saves to {@code path}, every epoch or only on improvement of {@code monitor}.
+     *
+     * @param path the file name template, e.g. {@code weights-{epoch:02d}.brisk}
+     * @param monitor the metric that decides improvement, e.g. {@code val_loss}
+     * @param saveBestOnly true to save only when {@code monitor} improves
+     * @param mode which direction is an improvement
+     */
     public ModelCheckpoint(String path, String monitor, boolean saveBestOnly, Monitor mode) {
         this.path = new FileNameTemplate(path);
         this.monitor = monitor;
@@ -28,7 +36,11 @@ public final class ModelCheckpoint extends Callback {
         this.maximise = mode.maximises(monitor);
     }
 
-    /** Keras' defaults: monitor "val_loss", save every epoch. */
+    /**
+     * Keras' defaults: monitor "val_loss", save every epoch.
+     *
+     * @param path the file name template
+     */
     public ModelCheckpoint(String path) {
         this(path, "val_loss", false, Monitor.AUTO);
     }

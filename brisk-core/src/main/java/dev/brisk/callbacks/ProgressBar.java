@@ -24,6 +24,12 @@ public final class ProgressBar extends Callback {
     /** Batches finished in the current epoch. */
     private int done;
 
+    /**
+     * A progress bar printing to {@code out}.
+     *
+     * @param out where to print, e.g. {@code System.out}
+     * @param interactive true on a terminal, where the line is redrawn in place; false for logs and CI
+     */
     public ProgressBar(PrintStream out, boolean interactive) {
         this.out = out;
         this.interactive = interactive;

@@ -16,6 +16,17 @@ public final class ReduceLrOnPlateau extends Callback {
     private int wait;
     private int cooldownCounter;
 
+    /**
+     * Multiplies the learning rate by {@code factor} when {@code monitor} has not improved for {@code patience} epochs.
+     *
+     * @param monitor the metric to watch, e.g. {@code val_loss}
+     * @param factor the factor, below 1
+     * @param patience epochs without improvement before the rate is reduced
+     * @param minDelta the smallest change that counts as an improvement
+     * @param cooldown epochs to wait after a reduction before counting again
+     * @param minLr the learning rate is never reduced below this
+     * @param mode which direction is an improvement
+     */
     public ReduceLrOnPlateau(String monitor, float factor, int patience, double minDelta, int cooldown, float minLr,
                              Monitor mode) {
         if (factor >= 1f) {
@@ -30,7 +41,11 @@ public final class ReduceLrOnPlateau extends Callback {
         this.maximise = mode.maximises(monitor);
     }
 
-    /** Keras' defaults: factor 0.1, patience 10, min delta 1e-4, no cooldown, min lr 0. */
+    /**
+     * Keras' defaults: factor 0.1, patience 10, min delta 1e-4, no cooldown, min lr 0.
+     *
+     * @param monitor the metric to watch, e.g. {@code val_loss}
+     */
     public ReduceLrOnPlateau(String monitor) {
         this(monitor, 0.1f, 10, 1e-4, 0, 0f, Monitor.AUTO);
     }

@@ -42,12 +42,21 @@ public final class TensorBoard extends Callback {
     private long windowSteps;
     private Map<String, Tensor> gradientsBefore;
 
-    /** Writes under {@code logDir} (Keras' {@code log_dir}), with histograms off and scalars once an epoch. */
+    /**
+     * Writes under {@code logDir} (Keras' {@code log_dir}), with histograms off and scalars once an epoch.
+     *
+     * @param logDir the log directory; training events go to {@code train/}, validation events to {@code validation/}
+     */
     public TensorBoard(Path logDir) {
         this.logDir = logDir;
     }
 
-    /** Writes weight (and gradient) histograms every {@code epochs} epochs; 0 (the default) turns them off. */
+    /**
+     * Writes weight (and gradient) histograms every {@code epochs} epochs; 0 (the default) turns them off.
+     *
+     * @param epochs the interval in epochs; 0 for none
+     * @return this callback
+     */
     public TensorBoard histogramFreq(int epochs) {
         if (epochs < 0) {
             throw new IllegalArgumentException("histogramFreq must be 0 (off) or positive, got " + epochs);
@@ -56,7 +65,12 @@ public final class TensorBoard extends Callback {
         return this;
     }
 
-    /** Writes batch-level scalars every {@code steps} training steps; 0 (the default) writes only per epoch. */
+    /**
+     * Writes batch-level scalars every {@code steps} training steps; 0 (the default) writes only per epoch.
+     *
+     * @param steps the interval in training steps; 0 for per-epoch scalars only
+     * @return this callback
+     */
     public TensorBoard updateFreq(int steps) {
         if (steps < 0) {
             throw new IllegalArgumentException("updateFreq must be 0 (per epoch) or positive, got " + steps);
@@ -65,28 +79,51 @@ public final class TensorBoard extends Callback {
         return this;
     }
 
-    /** Whether histogram epochs also write gradient histograms (default true). */
+    /**
+     * Whether histogram epochs also write gradient histograms (default true).
+     *
+     * @param write true to write gradient histograms too
+     * @return this callback
+     */
     public TensorBoard writeGradients(boolean write) {
         this.writeGradients = write;
         return this;
     }
 
-    /** Whether to write the model summary as text when training begins (default true). */
+    /**
+     * Whether to write the model summary as text when training begins (default true).
+     *
+     * @param write true to write the summary
+     * @return this callback
+     */
     public TensorBoard writeModelSummary(boolean write) {
         this.writeModelSummary = write;
         return this;
     }
 
+    /**
+     * The log directory, as given.
+     *
+     * @return the log directory
+     */
     public Path logDir() {
         return logDir;
     }
 
-    /** The training event file being (or last) written; null before training began. */
+    /**
+     * The training event file being (or last) written; null before training began.
+     *
+     * @return the event file, or null
+     */
     public Path trainEventFile() {
         return train == null ? null : train.file();
     }
 
-    /** The validation event file being (or last) written; null until an epoch had validation figures. */
+    /**
+     * The validation event file being (or last) written; null until an epoch had validation figures.
+     *
+     * @return the event file, or null
+     */
     public Path validationEventFile() {
         return validation == null ? null : validation.file();
     }

@@ -8,6 +8,10 @@ public final class TerminateOnNaN extends Callback {
     private long step;
     private String reason;
 
+    /** A callback that stops training at the first non-finite loss. */
+    public TerminateOnNaN() {
+    }
+
     @Override
     public void onTrainBegin(Map<String, Double> logs) {
         // a callback reused for another fit reports that fit's steps, and no stale reason
@@ -33,7 +37,11 @@ public final class TerminateOnNaN extends Callback {
         }
     }
 
-    /** Why training was stopped, or null if it was not. */
+    /**
+     * Why training was stopped, or null if it was not.
+     *
+     * @return the reason, naming the epoch, batch and step; or null
+     */
     public String reason() {
         return reason;
     }

@@ -11,23 +11,54 @@ public interface TrainingTarget {
     /** Asks training to stop after the current batch. */
     void stopTraining();
 
+    /**
+     * Whether {@link #stopTraining()} was called since training began.
+     *
+     * @return true when training will stop after the current batch
+     */
     boolean stopRequested();
 
+    /**
+     * The optimiser of the model, e.g. for changing its learning rate.
+     *
+     * @return the optimiser
+     */
     Optimizer optimizer();
 
-    /** Copies of all weights, by name. */
+    /**
+     * Copies of all weights, by name.
+     *
+     * @return a map from weight name to a copy of its value
+     */
     Map<String, Tensor> weightsByName();
 
-    /** Overwrites weights by name. */
+    /**
+     * Overwrites weights by name.
+     *
+     * @param weights new values by weight name; each must have the weight's shape
+     */
     void setWeightsByName(Map<String, Tensor> weights);
 
-    /** Saves the weights atomically to {@code file}. */
+    /**
+     * Saves the weights atomically to {@code file}.
+     *
+     * @param file the weights file to write
+     * @throws IOException if the file cannot be written
+     */
     void saveWeights(Path file) throws IOException;
 
-    /** Throughput and CPU figures of the last finished epoch (null before the first). */
+    /**
+     * Throughput and CPU figures of the last finished epoch (null before the first).
+     *
+     * @return the last epoch's figures, or null
+     */
     EpochStats lastEpochStats();
 
-    /** The model's summary table (Keras' {@code model.summary()}), or null if the target has none. */
+    /**
+     * The model's summary table (Keras' {@code model.summary()}), or null if the target has none.
+     *
+     * @return the summary, or null
+     */
     default String summary() {
         return null;
     }
@@ -41,7 +72,11 @@ public interface TrainingTarget {
     default void captureGradientsOfNextStep() {
     }
 
-    /** The gradients captured for the last request, by weight name; empty before one was captured. */
+    /**
+     * The gradients captured for the last request, by weight name; empty before one was captured.
+     *
+     * @return the gradients by weight name; empty when none were captured
+     */
     default Map<String, Tensor> capturedGradients() {
         return Map.of();
     }

@@ -44,22 +44,38 @@ public enum Setting {
         this.meaning = meaning;
     }
 
-    /** The system property that sets it, or null when only an environment variable does. */
+    /**
+     * The system property that sets it, or null when only an environment variable does.
+     *
+     * @return the property name, e.g. {@code brisk.threads}, or null
+     */
     public String property() {
         return property;
     }
 
-    /** The environment variable that sets it when the property is not set, or null when there is none. */
+    /**
+     * The environment variable that sets it when the property is not set, or null when there is none.
+     *
+     * @return the variable name, e.g. {@code BRISK_THREADS}, or null
+     */
     public String env() {
         return env;
     }
 
-    /** Its value when neither the property nor the variable is set (a description where it is computed). */
+    /**
+     * Its value when neither the property nor the variable is set (a description where it is computed).
+     *
+     * @return the default value, or a description of how it is computed
+     */
     public String defaultValue() {
         return defaultValue;
     }
 
-    /** What it means, in one line. */
+    /**
+     * What it means, in one line.
+     *
+     * @return a one-line meaning, as printed by {@code ./brisk info} and listed in docs/configuration.md
+     */
     public String meaning() {
         return meaning;
     }

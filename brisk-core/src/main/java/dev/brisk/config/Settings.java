@@ -29,9 +29,18 @@ public final class Settings {
     /**
      * A setting's value and its source: the setting's {@link Setting#defaultValue default}, or the value as set (or,
      * from {@link Settings#effective(Setting)}, as it takes effect).
+     *
+     * @param setting the setting described
+     * @param value its value as a string: as set, as it takes effect, or the default (a description where the default
+     *     is computed)
+     * @param source where the value came from
      */
     public record Effective(Setting setting, String value, Source source) {
-        /** Where the value came from, in words: "system property brisk.threads", "default", .... */
+        /**
+         * Where the value came from, in words: "system property brisk.threads", "default", ....
+         *
+         * @return the source as a phrase naming the property or variable, for {@code ./brisk info}
+         */
         public String origin() {
             return switch (source) {
                 case SYSTEM_PROPERTY -> "system property " + setting.property();
@@ -42,7 +51,11 @@ public final class Settings {
         }
     }
 
-    /** Every setting with its value and source, in the order of {@link Setting}. */
+    /**
+     * Every setting with its value and source, in the order of {@link Setting}.
+     *
+     * @return one entry per {@link Setting} constant, each with the value as it takes effect
+     */
     public static List<Effective> effective() {
         List<Effective> all = new ArrayList<>();
         for (Setting s : Setting.values()) {
@@ -54,6 +67,9 @@ public final class Settings {
     /**
      * The value of {@code setting} as it takes effect (as its accessor reads it: {@code brisk.chunks=100} is 64),
      * and where it came from; a value its accessor rejects is shown with the reason.
+     *
+     * @param setting the setting to look up
+     * @return its effective value and source; never null
      */
     public static Effective effective(Setting setting) {
         Effective raw = raw(setting);
@@ -100,6 +116,7 @@ public final class Settings {
      * The kernel backend asked for: {@code "scalar"} or {@code "vector"} (case and surrounding blanks ignored), or
      * null when not set (the backend then chooses).
      *
+     * @return {@code "scalar"}, {@code "vector"} or null
      * @throws IllegalArgumentException for any other value
      */
     public static String kernels() {
@@ -117,6 +134,7 @@ public final class Settings {
     /**
      * The thread budget set by property or variable, or 0 when neither is set.
      *
+     * @return the thread count set, or 0 for "not set" (the budget then follows the machine)
      * @throws IllegalArgumentException when the value set is not a positive integer
      */
     public static int threads() {
@@ -135,7 +153,11 @@ public final class Settings {
         throw new IllegalArgumentException(e.origin() + " must be a positive integer, got '" + e.value() + "'");
     }
 
-    /** Whether compiled plans fuse element-wise chains: true unless the value is {@code false} (any case). */
+    /**
+     * Whether compiled plans fuse element-wise chains: true unless the value is {@code false} (any case).
+     *
+     * @return false only when fusion is turned off
+     */
     public static boolean fusion() {
         return !"false".equalsIgnoreCase(raw(Setting.FUSION).value());
     }
@@ -144,6 +166,7 @@ public final class Settings {
      * How compiled plans group independent instructions: {@code "false"} (never), {@code "true"} (tried, kept
      * where faster) or {@code "always"}.
      *
+     * @return {@code "false"}, {@code "true"} or {@code "always"}
      * @throws IllegalArgumentException for any other value (the match is exact)
      */
     public static String concurrent() {
@@ -155,17 +178,29 @@ public final class Settings {
         return value;
     }
 
-    /** Whether a matrix product may be split into a grid: true unless the value is {@code false} (any case). */
+    /**
+     * Whether a matrix product may be split into a grid: true unless the value is {@code false} (any case).
+     *
+     * @return false only when the grid split is turned off
+     */
     public static boolean gemmGrid() {
         return !"false".equalsIgnoreCase(raw(Setting.GEMM_GRID).value());
     }
 
-    /** Chunks per thread of parallel loops, clamped to 1..64; a value that is not an integer gives the default. */
+    /**
+     * Chunks per thread of parallel loops, clamped to 1..64; a value that is not an integer gives the default.
+     *
+     * @return chunks per thread, between 1 and 64
+     */
     public static int chunks() {
         return Math.clamp(integer(Setting.CHUNKS), 1, 64);
     }
 
-    /** Training steps that leave a core to the JIT compiler; a value that is not an integer gives the default. */
+    /**
+     * Training steps that leave a core to the JIT compiler; a value that is not an integer gives the default.
+     *
+     * @return the number of warm-up steps
+     */
     public static int jitWarmUpSteps() {
         return integer(Setting.JIT_WARM_UP_STEPS);
     }
@@ -173,18 +208,28 @@ public final class Settings {
     /**
      * The cache directory as set (trimmed), {@code none} when the cache is turned off, or null when not set (the
      * cache then goes under {@code $XDG_CACHE_HOME} or the home directory).
+     *
+     * @return the directory, {@code "none"}, or null
      */
     public static String cacheDir() {
         Effective e = raw(Setting.CACHE_DIR);
         return e.source() == Source.DEFAULT ? null : e.value().trim();
     }
 
-    /** Whether tests on the real data set must fail where it is missing: the variable is exactly {@code 1}. */
+    /**
+     * Whether tests on the real data set must fail where it is missing: the variable is exactly {@code 1}.
+     *
+     * @return true when {@code BRISK_REQUIRE_DATA=1}
+     */
     public static boolean requireData() {
         return "1".equals(raw(Setting.REQUIRE_DATA).value());
     }
 
-    /** Whether gradient checks print every comparison: the value is {@code true} (any case). */
+    /**
+     * Whether gradient checks print every comparison: the value is {@code true} (any case).
+     *
+     * @return true to print every gradient comparison
+     */
     public static boolean gradCheckVerbose() {
         return "true".equalsIgnoreCase(raw(Setting.GRADCHECK_VERBOSE).value());
     }

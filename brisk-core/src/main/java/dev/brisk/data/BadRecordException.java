@@ -10,6 +10,7 @@ import java.nio.file.Path;
  */
 public class BadRecordException extends RuntimeException {
     private final transient Path file;
+    /** The 1-based line or record number in the file, or -1 when the whole file is the record. */
     private final long record;
 
     /**
@@ -17,6 +18,8 @@ public class BadRecordException extends RuntimeException {
      *
      * @param record the 1-based line or record number in the file, or -1 when the whole file is the record
      * @param message the full message, naming the file and the record
+     * @param file the file, or null when the source is not a file
+     * @param cause the underlying exception, or null
      */
     public BadRecordException(Path file, long record, String message, Throwable cause) {
         super(message, cause);
@@ -24,17 +27,31 @@ public class BadRecordException extends RuntimeException {
         this.record = record;
     }
 
-    /** A bad record without an underlying exception. */
+    /**
+     * A bad record without an underlying exception.
+     *
+     * @param file the file, or null when the source is not a file
+     * @param record the 1-based line or record number, or -1 when the whole file is the record
+     * @param message the full message, naming the file and the record
+     */
     public BadRecordException(Path file, long record, String message) {
         this(file, record, message, null);
     }
 
-    /** The file the record came from (null when the source is not a file). */
+    /**
+     * The file the record came from (null when the source is not a file).
+     *
+     * @return the file, or null
+     */
     public Path file() {
         return file;
     }
 
-    /** The 1-based line or record number, or -1 when the whole file is the record (an image). */
+    /**
+     * The 1-based line or record number, or -1 when the whole file is the record (an image).
+     *
+     * @return the record number, or -1
+     */
     public long record() {
         return record;
     }

@@ -13,6 +13,10 @@ public final class BadRecords implements Consumer<BadRecordException> {
     private final List<String> messages = new ArrayList<>();
     private long count;
 
+    /** An empty counter. */
+    public BadRecords() {
+    }
+
     @Override
     public synchronized void accept(BadRecordException e) {
         count++;
@@ -21,12 +25,20 @@ public final class BadRecords implements Consumer<BadRecordException> {
         }
     }
 
-    /** How many records were dropped so far. */
+    /**
+     * How many records were dropped so far.
+     *
+     * @return the count of dropped records
+     */
     public synchronized long count() {
         return count;
     }
 
-    /** The messages of the first dropped records (at most ten). */
+    /**
+     * The messages of the first dropped records (at most ten).
+     *
+     * @return the messages, oldest first
+     */
     public synchronized List<String> messages() {
         return List.copyOf(messages);
     }

@@ -33,12 +33,19 @@ public record Batch(Tensor features, Tensor labels, int size) {
      * vectorised preprocessing after {@link Pipeline#batch} (one call per batch instead of per sample). Mapped
      * right after {@code batch}, an {@link ElementwiseTransform} (such as {@code Rescaling}) runs in place on the
      * freshly stacked batch.
+     *
+     * @param fn the function of the features tensor, batch axis first
+     * @return the function of batches
      */
     public static Function<Batch, Batch> features(Function<? super Tensor, ? extends Tensor> fn) {
         return new BatchFeatureMap(Objects.requireNonNull(fn, "feature function"));
     }
 
-    /** A copy that owns its storage and stays valid after the iterator moves on. */
+    /**
+     * A copy that owns its storage and stays valid after the iterator moves on.
+     *
+     * @return the copy
+     */
     public Batch copy() {
         return new Batch(features.copy(), labels == null ? null : labels.copy(), size);
     }

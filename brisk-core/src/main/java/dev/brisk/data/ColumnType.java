@@ -39,7 +39,12 @@ public final class ColumnType {
         }
     }
 
-    /** Text categories, each read as its index in {@code values} (for class labels). */
+    /**
+     * Text categories, each read as its index in {@code values} (for class labels).
+     *
+     * @param values the category names; the first is read as 0
+     * @return the column type
+     */
     public static ColumnType category(String... values) {
         if (values.length == 0) {
             throw new IllegalArgumentException("a category column needs at least one category");
@@ -47,7 +52,11 @@ public final class ColumnType {
         return new ColumnType("category", List.of(values));
     }
 
-    /** The categories of a category column, else an empty list. */
+    /**
+     * The categories of a category column, else an empty list.
+     *
+     * @return the category names, in index order
+     */
     public List<String> categories() {
         return categories == null ? List.of() : categories;
     }

@@ -53,17 +53,30 @@ public final class CsvDataset extends Pipeline<Sample> {
         this.featureNames = List.copyOf(names);
     }
 
-    /** Starts describing the CSV file {@code file}. */
+    /**
+     * Starts describing the CSV file {@code file}.
+     *
+     * @param file the CSV file, whose first line is the header
+     * @return a builder; call {@link Builder#build()} when the columns are described
+     */
     public static Builder builder(Path file) {
         return new Builder(file);
     }
 
-    /** The columns that make up the feature vector, in its order. */
+    /**
+     * The columns that make up the feature vector, in its order.
+     *
+     * @return the feature column names
+     */
     public List<String> featureNames() {
         return featureNames;
     }
 
-    /** The header's column names. */
+    /**
+     * The header's column names.
+     *
+     * @return the column names, in file order
+     */
     public List<String> header() {
         return header;
     }
@@ -167,25 +180,47 @@ public final class CsvDataset extends Pipeline<Sample> {
             this.file = file;
         }
 
-        /** The column holding the label (default type {@link ColumnType#FLOAT}); without one, no labels. */
+        /**
+         * The column holding the label (default type {@link ColumnType#FLOAT}); without one, no labels.
+         *
+         * @param column the label column's name in the header
+         * @return this builder
+         */
         public Builder label(String column) {
             this.label = column;
             return this;
         }
 
-        /** The label column and its type (for example {@link ColumnType#category}). */
+        /**
+         * The label column and its type (for example {@link ColumnType#category}).
+         *
+         * @param column the label column's name in the header
+         * @param type how its cells are read
+         * @return this builder
+         */
         public Builder label(String column, ColumnType type) {
             this.label = column;
             return column(column, type);
         }
 
-        /** Declares the type of a column. */
+        /**
+         * Declares the type of a column.
+         *
+         * @param name the column's name in the header
+         * @param type how its cells are read
+         * @return this builder
+         */
         public Builder column(String name, ColumnType type) {
             declared.put(name, type);
             return this;
         }
 
-        /** The cell separator (default ','). */
+        /**
+         * The cell separator (default ',').
+         *
+         * @param c the separator character
+         * @return this builder
+         */
         public Builder delimiter(char c) {
             if (c == '"' || c == '\n' || c == '\r') {
                 throw new IllegalArgumentException("a quote or line break cannot separate cells");
@@ -197,8 +232,10 @@ public final class CsvDataset extends Pipeline<Sample> {
         /**
          * Reads and checks the header.
          *
+         * @return the dataset
          * @throws DataFormatException for an empty file, a duplicate column name, a declared column missing from
          *     the header, or no feature column left
+         * @throws IOException if the file cannot be read
          */
         public CsvDataset build() throws IOException {
             String first;

@@ -20,13 +20,25 @@ import dev.brisk.tensor.Shape;
  */
 public interface Dataset {
 
-    /** Number of samples. */
+    /**
+     * Number of samples.
+     *
+     * @return the sample count
+     */
     int size();
 
-    /** Shape of one sample's features, without the batch axis (for example {@code (28, 28, 1)}). */
+    /**
+     * Shape of one sample's features, without the batch axis (for example {@code (28, 28, 1)}).
+     *
+     * @return the per-sample feature shape
+     */
     Shape featureShape();
 
-    /** Shape of one sample's label, without the batch axis: {@code ()} for class indexes. */
+    /**
+     * Shape of one sample's label, without the batch axis: {@code ()} for class indexes.
+     *
+     * @return the per-sample label shape
+     */
     Shape labelShape();
 
     /**
@@ -36,6 +48,10 @@ public interface Dataset {
      * iterable restarts that same order. Without {@code shuffle}, samples come in storage order and {@code seed}
      * is ignored. A {@link Batch} is valid only until the iterator's next call to {@code next()}.
      *
+     * @param batchSize samples per batch, at least 1
+     * @param shuffle whether to shuffle the samples every epoch
+     * @param seed the shuffling seed
+     * @return the batches of one epoch; each iteration is one epoch
      * @throws IllegalArgumentException if {@code batchSize} is not positive
      */
     Iterable<Batch> batches(int batchSize, boolean shuffle, long seed);
@@ -44,12 +60,23 @@ public interface Dataset {
      * As {@link #batches(int, boolean, long)}, but a dataset that gathers each batch's rows may gather the
      * features straight into the tensor {@code into} names for it (the batch's features are then a view of that
      * tensor); the others ignore {@code into}.
+     *
+     * @param batchSize samples per batch, at least 1
+     * @param shuffle whether to shuffle the samples every epoch
+     * @param seed the shuffling seed
+     * @param into names the tensor to gather each batch's features into
+     * @return the batches of one epoch
      */
     default Iterable<Batch> batches(int batchSize, boolean shuffle, long seed, FeatureDestination into) {
         return batches(batchSize, shuffle, seed);
     }
 
-    /** Number of batches per epoch for {@code batchSize}: {@code ceil(size() / batchSize)}. */
+    /**
+     * Number of batches per epoch for {@code batchSize}: {@code ceil(size() / batchSize)}.
+     *
+     * @param batchSize samples per batch, at least 1
+     * @return the number of batches
+     */
     default int batchCount(int batchSize) {
         if (batchSize <= 0) {
             throw new IllegalArgumentException("batch size must be positive, got " + batchSize);

@@ -11,6 +11,10 @@ import java.util.function.UnaryOperator;
  */
 public interface ElementwiseTransform extends UnaryOperator<Tensor> {
 
-    /** Overwrites {@code x} with {@code apply(x)}, bit for bit. */
+    /**
+     * Overwrites {@code x} with {@code apply(x)}, bit for bit.
+     *
+     * @param x the tensor to transform in place
+     */
     void applyInPlace(Tensor x);
 }

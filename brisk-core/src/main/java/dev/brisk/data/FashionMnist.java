@@ -39,7 +39,12 @@ public final class FashionMnist {
     private FashionMnist() {
     }
 
-    /** Loads the training (60000) and test (10000) sets from {@link #DEFAULT_DIR}. */
+    /**
+     * Loads the training (60000) and test (10000) sets from {@link #DEFAULT_DIR}.
+     *
+     * @return the training and test sets, pixels scaled to [0, 1]
+     * @throws IOException if a file is missing or malformed (the message names it)
+     */
     public static TrainTestSplit load() throws IOException {
         return load(DEFAULT_DIR);
     }
@@ -49,6 +54,8 @@ public final class FashionMnist {
      * {@code train-labels-idx1-ubyte}, {@code t10k-images-idx3-ubyte} and {@code t10k-labels-idx1-ubyte}, each
      * either gzip-compressed with a {@code .gz} suffix (preferred when both exist) or raw.
      *
+     * @param dir the directory holding the four files
+     * @return the training and test sets, pixels scaled to [0, 1]
      * @throws NoSuchFileException naming the missing directory or file
      * @throws IdxFormatException if a file is malformed, images and labels disagree in count, an image is not
      *     28x28, or a label is outside 0..9
@@ -60,6 +67,11 @@ public final class FashionMnist {
     /**
      * As {@link #load(Path)}, with pixels divided by {@code pixelDivisor} instead of 255: {@code 1f} keeps the
      * stored [0, 255], for a pipeline that scales them itself.
+     *
+     * @param dir the directory holding the four files
+     * @param pixelDivisor what each pixel is divided by
+     * @return the training and test sets
+     * @throws IOException if a file is missing or malformed (the message names it)
      */
     public static TrainTestSplit load(Path dir, float pixelDivisor) throws IOException {
         return load(dir, pixelDivisor, null);
@@ -68,6 +80,12 @@ public final class FashionMnist {
     /**
      * As {@link #load(Path, float)}, reading the gzip-compressed files from their unpacked copies in {@code cache}
      * (and making them on the first load) when {@code cache} is not null.
+     *
+     * @param dir the directory holding the four files
+     * @param pixelDivisor what each pixel is divided by
+     * @param cache where unpacked copies of the compressed files live, or null to read them directly
+     * @return the training and test sets
+     * @throws IOException if a file is missing or malformed (the message names it)
      */
     public static TrainTestSplit load(Path dir, float pixelDivisor, UnpackedCache cache) throws IOException {
         if (!Files.isDirectory(dir)) {

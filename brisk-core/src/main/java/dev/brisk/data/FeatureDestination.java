@@ -11,6 +11,9 @@ public interface FeatureDestination {
     /**
      * The tensor to fill with the next batch's {@code rows} rows of features, or null for the iterator's own
      * buffer. A tensor of another size than {@code rows} rows is not used.
+     *
+     * @param rows the number of rows of the next batch
+     * @return the tensor to fill, or null
      */
     Tensor featuresFor(int rows);
 }

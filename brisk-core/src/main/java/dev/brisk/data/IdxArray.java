@@ -22,12 +22,20 @@ public record IdxArray(Path source, IdxType type, Shape shape, float[] values) {
         }
     }
 
-    /** The first dimension (number of samples), or 1 for a rank-0 array. */
+    /**
+     * The first dimension (number of samples), or 1 for a rank-0 array.
+     *
+     * @return the sample count
+     */
     public int count() {
         return shape.rank() == 0 ? 1 : shape.dim(0);
     }
 
-    /** A tensor viewing {@link #values()} without copying. */
+    /**
+     * A tensor viewing {@link #values()} without copying.
+     *
+     * @return a float tensor of the array's shape
+     */
     public Tensor toTensor() {
         return Tensor.wrap(values, 0, shape);
     }

@@ -15,6 +15,10 @@ public final class IdxDatasets {
      * every feature value divided by {@code featureDivisor} (for example {@code 255f} to scale pixels to [0, 1];
      * {@code 1f} keeps the stored values).
      *
+     * @param samplesFile the IDX file of the features
+     * @param labelsFile the IDX file of the labels
+     * @param featureDivisor what each feature value is divided by
+     * @return the dataset
      * @throws IdxFormatException if either file is malformed, or if the files disagree on N; the message then
      *     reads like {@code "60000 images but 59999 labels in <samples> and <labels>"}
      */
@@ -22,7 +26,16 @@ public final class IdxDatasets {
         return load(samplesFile, labelsFile, featureDivisor, null);
     }
 
-    /** As {@link #load(Path, Path, float)}, reading gzip-compressed files through {@code cache} when not null. */
+    /**
+     * As {@link #load(Path, Path, float)}, reading gzip-compressed files through {@code cache} when not null.
+     *
+     * @param samplesFile the IDX file of the features
+     * @param labelsFile the IDX file of the labels
+     * @param featureDivisor what each feature value is divided by
+     * @param cache where unpacked copies of compressed files live, or null
+     * @return the dataset
+     * @throws IOException if a file cannot be read or is malformed (the message names it)
+     */
     public static InMemoryDataset load(Path samplesFile, Path labelsFile, float featureDivisor, UnpackedCache cache)
             throws IOException {
         // Unsigned-byte samples (images) stay bytes, divided as batches are made (BytePixels).

@@ -43,7 +43,13 @@ public final class IdxReader {
     private IdxReader() {
     }
 
-    /** Reads the IDX file at {@code file}, gzip-compressed or raw. */
+    /**
+     * Reads the IDX file at {@code file}, gzip-compressed or raw.
+     *
+     * @param file the file
+     * @return the array
+     * @throws IOException if the file cannot be read or is malformed (the message names the file and offset)
+     */
     public static IdxArray read(Path file) throws IOException {
         return read(file, 1f);
     }
@@ -51,6 +57,11 @@ public final class IdxReader {
     /**
      * Reads the IDX file at {@code file}, gzip-compressed or raw, with every value divided by {@code divisor} as it
      * is decoded ({@code 255f} scales pixels to [0, 1]); bit-identical to reading and then dividing, in one pass.
+     *
+     * @param file the file
+     * @param divisor what each value is divided by
+     * @return the array
+     * @throws IOException if the file cannot be read or is malformed (the message names the file and offset)
      */
     public static IdxArray read(Path file, float divisor) throws IOException {
         return read(file, divisor, null);
@@ -79,12 +90,25 @@ public final class IdxReader {
     /**
      * Reads an IDX stream, gzip-compressed or raw; {@code source} only names it in errors. The stream is read to
      * its end but not closed.
+     *
+     * @param in the stream
+     * @param source the name used in errors
+     * @return the array
+     * @throws IOException if the stream cannot be read or is malformed
      */
     public static IdxArray read(InputStream in, Path source) throws IOException {
         return read(in, source, 1f);
     }
 
-    /** As {@link #read(InputStream, Path)}, with every value divided by {@code divisor} as it is decoded. */
+    /**
+     * As {@link #read(InputStream, Path)}, with every value divided by {@code divisor} as it is decoded.
+     *
+     * @param in the stream
+     * @param source the name used in errors
+     * @param divisor what each value is divided by
+     * @return the array
+     * @throws IOException if the stream cannot be read or is malformed
+     */
     public static IdxArray read(InputStream in, Path source, float divisor) throws IOException {
         return read(in, source, divisor, null, false).toArray();
     }

@@ -25,17 +25,30 @@ public enum IdxType {
         this.byteSize = byteSize;
     }
 
-    /** The type code stored in the file. */
+    /**
+     * The type code stored in the file.
+     *
+     * @return the code, for example {@code 0x08} for unsigned bytes
+     */
     public int code() {
         return code;
     }
 
-    /** Bytes per element in the file. */
+    /**
+     * Bytes per element in the file.
+     *
+     * @return the element size in bytes
+     */
     public int byteSize() {
         return byteSize;
     }
 
-    /** The type for {@code code}, or {@code null} when the code is not a known IDX type. */
+    /**
+     * The type for {@code code}, or {@code null} when the code is not a known IDX type.
+     *
+     * @param code the type code from the file header
+     * @return the type, or null
+     */
     public static IdxType fromCode(int code) {
         for (IdxType t : values()) {
             if (t.code == code) {

@@ -44,7 +44,11 @@ public final class ImageDirectory {
             this.channels = channels;
         }
 
-        /** Channels per pixel. */
+        /**
+         * Channels per pixel.
+         *
+         * @return 1 for grayscale, 3 for RGB, 4 for RGBA
+         */
         public int channels() {
             return channels;
         }
@@ -84,6 +88,8 @@ public final class ImageDirectory {
     /**
      * Lists the classes and images under {@code dir}; images keep their size (that of the first image).
      *
+     * @param dir the directory with one sub-folder per class
+     * @return the image directory
      * @throws NoSuchFileException if {@code dir} is not a directory
      * @throws DataFormatException if it has no class sub-folder, no image, or no image whose size can be read
      */
@@ -140,7 +146,13 @@ public final class ImageDirectory {
         return !hidden(p) && (name.endsWith(".png") || name.endsWith(".jpg") || name.endsWith(".jpeg"));
     }
 
-    /** The same images resized (bilinearly) to {@code height} x {@code width}. */
+    /**
+     * The same images resized (bilinearly) to {@code height} x {@code width}.
+     *
+     * @param newHeight the height in pixels
+     * @param newWidth the width in pixels
+     * @return the resized view
+     */
     public ImageDirectory imageSize(int newHeight, int newWidth) {
         if (newHeight < 1 || newWidth < 1) {
             throw new IllegalArgumentException("image size must be positive, got " + newHeight + "x" + newWidth);
@@ -148,27 +160,48 @@ public final class ImageDirectory {
         return new ImageDirectory(dir, classNames, files, sizedBy, newHeight, newWidth, true, colorMode);
     }
 
-    /** The same images with {@code mode}'s channels. */
+    /**
+     * The same images with {@code mode}'s channels.
+     *
+     * @param mode the color mode
+     * @return the view in that mode
+     */
     public ImageDirectory colorMode(ColorMode mode) {
         return new ImageDirectory(dir, classNames, files, sizedBy, height, width, resize, mode);
     }
 
-    /** The class names (sub-folder names, sorted); a label is an index into this list. */
+    /**
+     * The class names (sub-folder names, sorted); a label is an index into this list.
+     *
+     * @return the class names
+     */
     public List<String> classNames() {
         return classNames;
     }
 
-    /** The number of images. */
+    /**
+     * The number of images.
+     *
+     * @return the image count
+     */
     public int size() {
         return files.size();
     }
 
-    /** The image files and their labels, in sorted order: shuffle these, then map {@link #decode}. */
+    /**
+     * The image files and their labels, in sorted order: shuffle these, then map {@link #decode}.
+     *
+     * @return the pipeline of image files
+     */
     public Pipeline<ImageFile> files() {
         return Pipeline.fromList(files);
     }
 
-    /** The decoded samples in sorted order, decoded on AUTOTUNE's workers. */
+    /**
+     * The decoded samples in sorted order, decoded on AUTOTUNE's workers.
+     *
+     * @return the pipeline of samples
+     */
     public Pipeline<Sample> pipeline() {
         return files().map(this::decode, Pipeline.AUTOTUNE);
     }
@@ -176,6 +209,8 @@ public final class ImageDirectory {
     /**
      * One decoded sample: features {@code (height, width, channels)}, label the class index.
      *
+     * @param file the image file
+     * @return the sample
      * @throws BadRecordException if the file cannot be decoded or (without {@link #imageSize}) has another size
      */
     public Sample decode(ImageFile file) {

@@ -24,6 +24,8 @@ public final class InMemoryDataset implements Dataset {
     /**
      * A dataset over {@code features} and {@code labels}, which must agree on the number of samples (axis 0).
      *
+     * @param features the features, sample axis first
+     * @param labels the labels, sample axis first
      * @throws IllegalArgumentException naming both shapes when they disagree or either is rank 0
      */
     public InMemoryDataset(Tensor features, Tensor labels) {
@@ -55,6 +57,8 @@ public final class InMemoryDataset implements Dataset {
      * All features, shape {@code [N, ...featureShape]}; a view of the dataset's storage, do not modify. For
      * features kept as bytes the float tensor is made on the first call and kept beside the bytes (4 more bytes a
      * value from then on); training, evaluation and {@link Pipeline#from(InMemoryDataset)} never call it.
+     *
+     * @return the features
      */
     public Tensor features() {
         return features != null ? features : pixels.toTensor();
@@ -69,7 +73,11 @@ public final class InMemoryDataset implements Dataset {
         return features != null ? features.shape() : pixels.shape();
     }
 
-    /** All labels, shape {@code [N, ...labelShape]}; a view of the dataset's storage, do not modify. */
+    /**
+     * All labels, shape {@code [N, ...labelShape]}; a view of the dataset's storage, do not modify.
+     *
+     * @return the labels
+     */
     public Tensor labels() {
         return labels;
     }
@@ -108,7 +116,13 @@ public final class InMemoryDataset implements Dataset {
                 : new SlicingBatchIterator(features, labels, batchSize);
     }
 
-    /** Samples {@code [from, to)} as a dataset sharing this one's storage. */
+    /**
+     * Samples {@code [from, to)} as a dataset sharing this one's storage.
+     *
+     * @param from first sample, inclusive
+     * @param to last sample, exclusive
+     * @return the slice
+     */
     public InMemoryDataset slice(int from, int to) {
         if (from < 0 || to < from || to > size()) {
             throw new IllegalArgumentException("slice [" + from + ", " + to + ") is outside a dataset of " + size()
@@ -118,7 +132,12 @@ public final class InMemoryDataset implements Dataset {
                 : new InMemoryDataset(features.slice(from, to), labels.slice(from, to));
     }
 
-    /** The first {@code n} samples, sharing this dataset's storage. */
+    /**
+     * The first {@code n} samples, sharing this dataset's storage.
+     *
+     * @param n the number of samples
+     * @return the first {@code n} samples
+     */
     public InMemoryDataset take(int n) {
         return slice(0, n);
     }
@@ -126,6 +145,9 @@ public final class InMemoryDataset implements Dataset {
     /**
      * The same samples with each feature row viewed as {@code perSample} (same element count), sharing storage;
      * for example {@code (28, 28, 1)} to {@code (784,)} for a dense network.
+     *
+     * @param perSample the new per-sample feature shape
+     * @return the reshaped dataset
      */
     public InMemoryDataset reshapeFeatures(Shape perSample) {
         if (perSample.size() != featureShape().size()) {
@@ -142,6 +164,8 @@ public final class InMemoryDataset implements Dataset {
      * {@code Rescaling.divideBy} computes it). Features kept as the file's bytes, not yet divided, stay bytes: the
      * result is a view that divides as it reads, with the same bits and no float copy; other features are copied.
      *
+     * @param divisor the divisor, finite and not 0
+     * @return the divided dataset
      * @throws IllegalArgumentException for a divisor that is 0 or not finite
      */
     public InMemoryDataset dividedBy(float divisor) {
@@ -167,7 +191,11 @@ public final class InMemoryDataset implements Dataset {
         return new InMemoryDataset(Tensor.wrap(out, 0, shape), labels);
     }
 
-    /** The features flattened to one axis per sample, {@code [N, prod(featureShape)]}, sharing storage. */
+    /**
+     * The features flattened to one axis per sample, {@code [N, prod(featureShape)]}, sharing storage.
+     *
+     * @return the flattened dataset
+     */
     public InMemoryDataset flatten() {
         return reshapeFeatures(Shape.of(featureShape().size()));
     }
@@ -175,6 +203,7 @@ public final class InMemoryDataset implements Dataset {
     /**
      * For class-index labels (label shape {@code ()}): the largest label plus one, or 0 for an empty dataset.
      *
+     * @return the number of classes
      * @throws IllegalArgumentException if a label is negative or not an integer, naming it and its index
      */
     public int numClasses() {
@@ -189,6 +218,7 @@ public final class InMemoryDataset implements Dataset {
     /**
      * Checks that every label is an integer class index in {@code [0, numClasses)}.
      *
+     * @param numClasses the number of classes
      * @throws IllegalArgumentException for the first offending label, for example
      *     {@code "label 10 at index 5 is outside [0, 10)"}
      */

@@ -49,7 +49,13 @@ public final class NpyReader {
     private NpyReader() {
     }
 
-    /** Reads the array in {@code file}. */
+    /**
+     * Reads the array in {@code file}.
+     *
+     * @param file the {@code .npy} file
+     * @return the array as a float32 tensor
+     * @throws IOException if the file cannot be read or is malformed (the message names the file and offset)
+     */
     public static Tensor read(Path file) throws IOException {
         try (InputStream raw = Files.newInputStream(file)) {
             CountingInputStream in = new CountingInputStream(new BufferedInputStream(raw, 1 << 16));

@@ -5,6 +5,8 @@ package dev.brisk.data;
  *
  * @param first the element of the pipeline {@code zip} was called on
  * @param second the element of the other pipeline
+ * @param <A> the element type of the pipeline {@code zip} was called on
+ * @param <B> the element type of the other pipeline
  */
 public record Pair<A, B>(A first, B second) {
 }

@@ -7,7 +7,13 @@ public final class Permutations {
     private Permutations() {
     }
 
-    /** The indexes {@code 0..n-1} in a Fisher-Yates order determined only by {@code seed}. */
+    /**
+     * The indexes {@code 0..n-1} in a Fisher-Yates order determined only by {@code seed}.
+     *
+     * @param n the number of indexes
+     * @param seed the seed
+     * @return a new array
+     */
     public static int[] shuffled(int n, long seed) {
         int[] order = identity(n);
         SplittableRandom random = new SplittableRandom(seed);
@@ -20,7 +26,12 @@ public final class Permutations {
         return order;
     }
 
-    /** The indexes {@code 0..n-1} in ascending order. */
+    /**
+     * The indexes {@code 0..n-1} in ascending order.
+     *
+     * @param n the number of indexes
+     * @return a new array
+     */
     public static int[] identity(int n) {
         if (n < 0) {
             throw new IllegalArgumentException("permutation length must be non-negative, got " + n);

@@ -40,6 +40,8 @@ import java.util.function.Predicate;
  *
  * <p>Elements must not be null, and functions given to {@code map} and {@code filter} must not modify their
  * input: elements may be views of shared storage, or cached.
+ *
+ * @param <T> the element type, for example {@link Sample} or {@link Batch}
  */
 public abstract class Pipeline<T> implements Iterable<T> {
     /** Let the pipeline size map parallelism or the prefetch buffer from measured stalls (see {@link Autotuner}). */
@@ -58,23 +60,43 @@ public abstract class Pipeline<T> implements Iterable<T> {
     /** Starts one pass of this stage, registering its threads and tunables with {@code tuner}. */
     abstract Cursor<T> open(Autotuner tuner);
 
-    /** The number of elements of a pass, or {@link #INFINITE} or {@link #UNKNOWN}. */
+    /**
+     * The number of elements of a pass, or {@link #INFINITE} or {@link #UNKNOWN}.
+     *
+     * @return the count, or one of the two markers
+     */
     public abstract long cardinality();
 
     // ---- sources ----
 
-    /** The elements of {@code items}, in order. */
+    /**
+     * The elements of {@code items}, in order.
+     *
+     * @param <T> the element type
+     * @param items the elements; copied, so later changes to the list are not seen
+     * @return the pipeline
+     */
     public static <T> Pipeline<T> fromList(List<? extends T> items) {
         List<? extends T> copy = List.copyOf(items);
         return new IndexedSource<>(copy.size(), copy::get);
     }
 
-    /** The integers {@code 0 .. n-1}. */
+    /**
+     * The integers {@code 0 .. n-1}.
+     *
+     * @param n the number of integers
+     * @return the pipeline
+     */
     public static Pipeline<Integer> range(int n) {
         return new IndexedSource<>(n, i -> i);
     }
 
-    /** The rows of {@code rows} (axis 0), each a tensor without that axis; views, not copies. */
+    /**
+     * The rows of {@code rows} (axis 0), each a tensor without that axis; views, not copies.
+     *
+     * @param rows the tensor whose first axis is split
+     * @return the pipeline, one element per row
+     */
     public static Pipeline<Tensor> fromTensor(Tensor rows) {
         if (rows.shape().rank() == 0) {
             throw new IllegalArgumentException("cannot slice a rank-0 tensor into rows");
@@ -86,6 +108,9 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * One sample per row of {@code features} and {@code labels} (tf.data's {@code from_tensor_slices}); views,
      * not copies.
      *
+     * @param features the features, sample axis first
+     * @param labels the labels, sample axis first
+     * @return the pipeline of samples
      * @throws IllegalArgumentException naming both shapes when they disagree on the number of samples
      */
     public static Pipeline<Sample> fromArrays(Tensor features, Tensor labels) {
@@ -96,6 +121,9 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * The samples of an in-memory dataset, in storage order. Float features are views, not copies; features kept
      * as bytes are decoded into a new tensor as each sample is made, so the dataset's whole float copy
      * ({@link InMemoryDataset#features()}) is never made.
+     *
+     * @param data the dataset
+     * @return the pipeline of samples
      */
     public static Pipeline<Sample> from(InMemoryDataset data) {
         BytePixels pixels = data.pixels();
@@ -113,7 +141,13 @@ public abstract class Pipeline<T> implements Iterable<T> {
 
     // ---- transformations ----
 
-    /** Applies {@code fn} to every element, on the thread that pulls elements (tf.data's sequential map). */
+    /**
+     * Applies {@code fn} to every element, on the thread that pulls elements (tf.data's sequential map).
+     *
+     * @param <R> the result type
+     * @param fn the function
+     * @return the mapped pipeline
+     */
     public <R> Pipeline<R> map(Function<? super T, ? extends R> fn) {
         return map(fn, 0);
     }
@@ -121,6 +155,11 @@ public abstract class Pipeline<T> implements Iterable<T> {
     /**
      * Applies {@code fn} to every element on {@code parallelism} worker threads, or as many as AUTOTUNE finds
      * useful ({@link #AUTOTUNE}), delivering the results in input order. {@code fn} must be thread-safe.
+     *
+     * @param <R> the result type
+     * @param fn the function; thread-safe
+     * @param parallelism worker threads, or {@link #AUTOTUNE}
+     * @return the mapped pipeline
      */
     public <R> Pipeline<R> map(Function<? super T, ? extends R> fn, int parallelism) {
         Objects.requireNonNull(fn, "map function");
@@ -131,12 +170,23 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * Applies a random transformation (an augmentation) to every element, giving each element its own generator
      * seeded from {@code fn.seed()}, the pass and the element's position (see
      * {@link RandomTransform#generator}).
+     *
+     * @param <R> the result type
+     * @param fn the transformation
+     * @return the mapped pipeline
      */
     public <R> Pipeline<R> map(RandomTransform<? super T, ? extends R> fn) {
         return map(fn, 0);
     }
 
-    /** {@link #map(RandomTransform)} on {@code parallelism} workers or {@link #AUTOTUNE}; results are the same. */
+    /**
+     * {@link #map(RandomTransform)} on {@code parallelism} workers or {@link #AUTOTUNE}; results are the same.
+     *
+     * @param <R> the result type
+     * @param fn the transformation
+     * @param parallelism worker threads, or {@link #AUTOTUNE}
+     * @return the mapped pipeline
+     */
     public <R> Pipeline<R> map(RandomTransform<? super T, ? extends R> fn, int parallelism) {
         long seed = fn.seed();
         return new MapStage<R, T>(this, (e, pass, index) -> fn.apply(e, RandomTransform.generator(seed, pass,
@@ -150,7 +200,12 @@ public abstract class Pipeline<T> implements Iterable<T> {
         return parallelism;
     }
 
-    /** The elements for which {@code predicate} is true. */
+    /**
+     * The elements for which {@code predicate} is true.
+     *
+     * @param predicate keeps the elements it accepts
+     * @return the filtered pipeline
+     */
     public Pipeline<T> filter(Predicate<? super T> predicate) {
         Objects.requireNonNull(predicate, "filter predicate");
         return new DropStage<>(this, in -> {
@@ -170,6 +225,10 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * same seed gives the same batches through a pipeline as through arrays). Directly after a source made by
      * {@code from}, {@code fromArrays}, {@code fromTensor}, {@code fromList} or {@code range}, such a shuffle
      * holds no elements: it permutes their indexes and makes each element as it is given.
+     *
+     * @param bufferSize the buffer's capacity in elements, at least 1
+     * @param seed the seed; pass {@code k} uses {@code seed + k}
+     * @return the shuffled pipeline
      */
     public Pipeline<T> shuffle(int bufferSize, long seed) {
         if (bufferSize < 1) {
@@ -178,12 +237,22 @@ public abstract class Pipeline<T> implements Iterable<T> {
         return new ShuffleStage<>(this, bufferSize, seed);
     }
 
-    /** {@link #shuffle(int, long)} with a seed from the clock: not reproducible; prefer passing a seed. */
+    /**
+     * {@link #shuffle(int, long)} with a seed from the clock: not reproducible; prefer passing a seed.
+     *
+     * @param bufferSize the buffer's capacity in elements
+     * @return the shuffled pipeline
+     */
     public Pipeline<T> shuffle(int bufferSize) {
         return shuffle(bufferSize, System.nanoTime() ^ 0x5DEECE66DL);
     }
 
-    /** {@link #batch(int, boolean)} keeping a smaller last batch. */
+    /**
+     * {@link #batch(int, boolean)} keeping a smaller last batch.
+     *
+     * @param size samples per batch
+     * @return the pipeline of batches
+     */
     public Pipeline<Batch> batch(int size) {
         return batch(size, false);
     }
@@ -193,6 +262,10 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * {@link Sample}s (features and labels stacked separately; samples without labels give batches without labels)
      * or {@link Tensor}s (stacked as features without labels), all of one shape. The last batch may be smaller,
      * unless {@code dropRemainder}.
+     *
+     * @param size samples per batch, at least 1
+     * @param dropRemainder true to drop a smaller last batch
+     * @return the pipeline of batches
      */
     public Pipeline<Batch> batch(int size, boolean dropRemainder) {
         if (size < 1) {
@@ -205,6 +278,9 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * Produces up to {@code bufferSize} elements ahead on a background thread, so the consumer (the training loop)
      * and the rest of the pipeline overlap; {@link #AUTOTUNE} starts at 2 and grows the buffer when the consumer
      * waits.
+     *
+     * @param bufferSize elements to produce ahead, or {@link #AUTOTUNE}
+     * @return the prefetching pipeline
      */
     public Pipeline<T> prefetch(int bufferSize) {
         if (bufferSize < 1 && bufferSize != AUTOTUNE) {
@@ -218,17 +294,28 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * Keeps the elements of the first complete pass in memory and replays them in later passes (tf.data's
      * in-memory {@code cache}). A pass that stops early caches nothing. Random maps and shuffles before the cache
      * run once; put per-epoch randomness after it.
+     *
+     * @return the caching pipeline
      */
     public Pipeline<T> cache() {
         return new CacheStage<>(this);
     }
 
-    /** Repeats the elements forever (each repetition is a new pass of the stages above). */
+    /**
+     * Repeats the elements forever (each repetition is a new pass of the stages above).
+     *
+     * @return the infinite pipeline
+     */
     public Pipeline<T> repeat() {
         return new RepeatStage<>(this, -1);
     }
 
-    /** Repeats the elements {@code count} times. */
+    /**
+     * Repeats the elements {@code count} times.
+     *
+     * @param count the number of passes over the elements above
+     * @return the repeating pipeline
+     */
     public Pipeline<T> repeat(int count) {
         if (count < 0) {
             throw new IllegalArgumentException("repeat count must be non-negative, got " + count);
@@ -236,7 +323,12 @@ public abstract class Pipeline<T> implements Iterable<T> {
         return new RepeatStage<>(this, count);
     }
 
-    /** The first {@code n} elements; the stages above stop once they are delivered. */
+    /**
+     * The first {@code n} elements; the stages above stop once they are delivered.
+     *
+     * @param n the number of elements
+     * @return the shortened pipeline
+     */
     public Pipeline<T> take(long n) {
         if (n < 0) {
             throw new IllegalArgumentException("take count must be non-negative, got " + n);
@@ -244,7 +336,12 @@ public abstract class Pipeline<T> implements Iterable<T> {
         return new TakeStage<>(this, n);
     }
 
-    /** All but the first {@code n} elements. */
+    /**
+     * All but the first {@code n} elements.
+     *
+     * @param n the number of elements to skip
+     * @return the pipeline without them
+     */
     public Pipeline<T> skip(long n) {
         if (n < 0) {
             throw new IllegalArgumentException("skip count must be non-negative, got " + n);
@@ -252,17 +349,35 @@ public abstract class Pipeline<T> implements Iterable<T> {
         return new SkipStage<>(this, n);
     }
 
-    /** Pairs of one element of this pipeline and one of {@code other}, until either ends. */
+    /**
+     * Pairs of one element of this pipeline and one of {@code other}, until either ends.
+     *
+     * @param <U> the other pipeline's element type
+     * @param other the other pipeline
+     * @return the pipeline of pairs
+     */
     public <U> Pipeline<Pair<T, U>> zip(Pipeline<U> other) {
         return zip(other, Pair::new);
     }
 
-    /** {@code combine} of one element of this pipeline and one of {@code other}, until either ends. */
+    /**
+     * {@code combine} of one element of this pipeline and one of {@code other}, until either ends.
+     *
+     * @param <U> the other pipeline's element type
+     * @param <R> the result type
+     * @param other the other pipeline
+     * @param combine makes one element of a pair
+     * @return the combined pipeline
+     */
     public <U, R> Pipeline<R> zip(Pipeline<U> other, BiFunction<? super T, ? super U, ? extends R> combine) {
         return new ZipStage<>(this, other, combine);
     }
 
-    /** Drops elements whose record is bad ({@link BadRecordException}), silently. */
+    /**
+     * Drops elements whose record is bad ({@link BadRecordException}), silently.
+     *
+     * @return the pipeline without bad records
+     */
     public Pipeline<T> ignoreErrors() {
         return ignoreErrors(e -> { });
     }
@@ -270,6 +385,9 @@ public abstract class Pipeline<T> implements Iterable<T> {
     /**
      * Drops elements whose record is bad ({@link BadRecordException}) and tells {@code onError} about each, for
      * example a {@link BadRecords} that counts them. Other exceptions still stop the pass.
+     *
+     * @param onError told about each dropped record; called from the pipeline's threads
+     * @return the pipeline without bad records
      */
     public Pipeline<T> ignoreErrors(Consumer<? super BadRecordException> onError) {
         Objects.requireNonNull(onError, "error handler");
@@ -298,7 +416,11 @@ public abstract class Pipeline<T> implements Iterable<T> {
         }
     }
 
-    /** All elements of one pass, in a list. */
+    /**
+     * All elements of one pass, in a list.
+     *
+     * @return the elements, in order
+     */
     public List<T> toList() {
         if (cardinality() == INFINITE) {
             throw new IllegalStateException("cannot collect an infinite pipeline; use take(n) first");

@@ -11,6 +11,8 @@ import java.util.NoSuchElementException;
  *
  * <p>An element whose record is bad surfaces as a {@link BadRecordException} from {@link #hasNext()} or
  * {@link #next()}; the iterator stays usable and continues with the next element.
+ *
+ * @param <T> the element type
  */
 public final class PipelineIterator<T> implements Iterator<T>, AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
@@ -85,6 +87,8 @@ public final class PipelineIterator<T> implements Iterator<T>, AutoCloseable {
      * filter and repeat. Anything else is ignored: elements from {@code cache()}, from other maps or other passes,
      * and elements given back twice. Never give back an element that is still read (by you, or by a batch or
      * collection that views it): its contents will change.
+     *
+     * @param element an element this iterator delivered
      */
     public void recycle(T element) {
         if (element != null) {
@@ -92,7 +96,11 @@ public final class PipelineIterator<T> implements Iterator<T>, AutoCloseable {
         }
     }
 
-    /** Elements delivered, consumer waiting time and the AUTOTUNE settings of this pass. */
+    /**
+     * Elements delivered, consumer waiting time and the AUTOTUNE settings of this pass.
+     *
+     * @return the statistics of this pass so far
+     */
     public PipelineStats stats() {
         return tuner.stats(elements, waitNanos);
     }

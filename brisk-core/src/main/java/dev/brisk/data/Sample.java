@@ -19,27 +19,51 @@ public record Sample(Tensor features, Tensor label) {
         Objects.requireNonNull(features, "a sample needs features");
     }
 
-    /** A sample with features only (data to predict on). */
+    /**
+     * A sample with features only (data to predict on).
+     *
+     * @param features the features
+     */
     public Sample(Tensor features) {
         this(features, null);
     }
 
-    /** This sample with other features. */
+    /**
+     * This sample with other features.
+     *
+     * @param newFeatures the features
+     * @return a new sample
+     */
     public Sample withFeatures(Tensor newFeatures) {
         return new Sample(newFeatures, label);
     }
 
-    /** This sample with another label. */
+    /**
+     * This sample with another label.
+     *
+     * @param newLabel the label
+     * @return a new sample
+     */
     public Sample withLabel(Tensor newLabel) {
         return new Sample(features, newLabel);
     }
 
-    /** Lifts a function of tensors to samples: applies {@code fn} to the features and keeps the label. */
+    /**
+     * Lifts a function of tensors to samples: applies {@code fn} to the features and keeps the label.
+     *
+     * @param fn the function of the features
+     * @return the function of samples
+     */
     public static Function<Sample, Sample> features(Function<? super Tensor, ? extends Tensor> fn) {
         return s -> s.withFeatures(fn.apply(s.features()));
     }
 
-    /** Lifts a random transformation of tensors to samples: applies it to the features, keeps the label. */
+    /**
+     * Lifts a random transformation of tensors to samples: applies it to the features, keeps the label.
+     *
+     * @param fn the transformation of the features
+     * @return the transformation of samples
+     */
     public static RandomTransform<Sample, Sample> features(RandomTransform<? super Tensor, ? extends Tensor> fn) {
         return new RandomTransform<>() {
             @Override
@@ -54,7 +78,12 @@ public record Sample(Tensor features, Tensor label) {
         };
     }
 
-    /** Lifts a function of tensors to samples: applies {@code fn} to the label and keeps the features. */
+    /**
+     * Lifts a function of tensors to samples: applies {@code fn} to the label and keeps the features.
+     *
+     * @param fn the function of the label
+     * @return the function of samples
+     */
     public static Function<Sample, Sample> labels(Function<? super Tensor, ? extends Tensor> fn) {
         return s -> {
             if (s.label() == null) {

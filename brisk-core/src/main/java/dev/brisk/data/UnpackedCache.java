@@ -37,7 +37,11 @@ public final class UnpackedCache {
 
     private final Path dir;
 
-    /** A cache in {@code dir} (created when the first copy is written). */
+    /**
+     * A cache in {@code dir} (created when the first copy is written).
+     *
+     * @param dir the cache directory
+     */
     public UnpackedCache(Path dir) {
         this.dir = dir;
     }
@@ -47,6 +51,8 @@ public final class UnpackedCache {
      * else {@code ~/.cache/brisk}. Null (no cache) when the setting is {@code none}, or when the directory it comes
      * to is not an absolute path (a relative setting, or a JVM whose user has no home directory: {@code user.home}
      * is then {@code ?}); a relative {@code XDG_CACHE_HOME} is ignored, as the XDG specification says.
+     *
+     * @return the cache, or null
      */
     public static UnpackedCache fromEnvironment() {
         String setting = Settings.cacheDir();
@@ -73,7 +79,11 @@ public final class UnpackedCache {
         }
     }
 
-    /** The cache directory. */
+    /**
+     * The cache directory.
+     *
+     * @return the directory
+     */
     public Path dir() {
         return dir;
     }
@@ -81,6 +91,11 @@ public final class UnpackedCache {
     /**
      * Reads the IDX file {@code file} as {@link IdxReader#read(Path, float)} does: from its unpacked copy when there
      * is one, else from the file, making the copy as it goes when the file is gzip-compressed ({@code .gz}).
+     *
+     * @param file the IDX file, compressed or raw
+     * @param divisor what each value is divided by
+     * @return the array
+     * @throws IOException if the file or its copy cannot be read, or the file is malformed
      */
     public IdxArray read(Path file, float divisor) throws IOException {
         return readContents(file, divisor, false).toArray();

@@ -32,6 +32,11 @@ public final class Autodiff {
     /**
      * Gradients of the scalar {@code loss} with respect to each of {@code wrt}; a node the loss does not depend on
      * gets a zero gradient of its shape.
+     *
+     * @param g the graph holding {@code loss}; the gradient nodes are added to it
+     * @param loss a scalar node
+     * @param wrt the nodes to differentiate by, typically the variables' nodes
+     * @return one gradient per node of {@code wrt}, in the same order and shape
      */
     public static List<Node> gradients(Graph g, Node loss, List<Node> wrt) {
         if (loss.shape().rank() != 0) {

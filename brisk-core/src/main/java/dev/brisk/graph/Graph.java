@@ -57,7 +57,12 @@ public final class Graph {
         this.execution = eager ? new EagerExecution(kernels, buffers, timer) : null;
     }
 
-    /** A graph whose ops run immediately, each into a new tensor. */
+    /**
+     * A graph whose ops run immediately, each into a new tensor.
+     *
+     * @param kernels the kernels that compute each op
+     * @return a new eager graph
+     */
     public static Graph eager(Kernels kernels) {
         return new Graph(true, kernels, null, null);
     }
@@ -66,30 +71,61 @@ public final class Graph {
      * A graph whose ops run immediately into storage recycled by {@code buffers} (for a loop that discards each
      * step's graph and reclaims its buffers before the next), each kernel call timed by {@code timer} when it is
      * not null (profiling).
+     *
+     * @param kernels the kernels that compute each op
+     * @param buffers where outputs are allocated and recycled
+     * @param timer times each kernel call, or null
+     * @return a new eager graph
      */
     public static Graph eager(Kernels kernels, EagerBuffers buffers, KernelTimer timer) {
         return new Graph(true, kernels, buffers, timer);
     }
 
-    /** A graph that is only traced, for compilation. */
+    /**
+     * A graph that is only traced, for compilation.
+     *
+     * @param kernels the kernels the compiled plan will use
+     * @return a new symbolic graph
+     */
     public static Graph symbolic(Kernels kernels) {
         return new Graph(false, kernels, null, null);
     }
 
+    /**
+     * Whether ops run as they are added.
+     *
+     * @return true for an eager graph
+     */
     public boolean isEager() {
         return eager;
     }
 
+    /**
+     * The kernels this graph's ops run on.
+     *
+     * @return the kernels
+     */
     public Kernels kernels() {
         return kernels;
     }
 
-    /** All nodes, in creation order (a valid execution order). */
+    /**
+     * All nodes, in creation order (a valid execution order).
+     *
+     * @return the nodes
+     */
     public List<Node> nodes() {
         return List.copyOf(nodes);
     }
 
-    /** Runs {@code body} with ops attributed to {@code name} (a layer name) in errors and profiles. */
+    /**
+     * Runs {@code body} with ops attributed to {@code name} (a layer name) in errors and profiles.
+     *
+     * @param <T> the body's result type
+     * @param name the scope's name
+     * @param body the code that adds the ops
+     * @return what {@code body} returns
+     */
     public <T> T inScope(String name, Supplier<T> body) {
         String saved = scope;
         scope = name;
@@ -100,6 +136,11 @@ public final class Graph {
         }
     }
 
+    /**
+     * The scope new ops are attributed to.
+     *
+     * @return the current scope's name, or null outside any scope
+     */
     public String scope() {
         return scope;
     }
@@ -116,6 +157,10 @@ public final class Graph {
      * of an inner block (a layer's) into the next ops of the outer one (the next layer's pooling), so a node returned
      * by an inner block has its value at the latest when the outermost block ends, or when {@link #settle} is
      * called for it. A symbolic graph, or fusion turned off ({@code -Dbrisk.fusion=false}), just runs {@code body}.
+     *
+     * @param <T> the body's result type
+     * @param body the code that adds the ops
+     * @return what {@code body} returns
      */
     public <T> T fusing(Supplier<T> body) {
         return execution == null || !EagerRunner.fuses() ? body.get() : execution.fusing(body);
@@ -125,6 +170,8 @@ public final class Graph {
      * Gives {@code n} its value now: runs the chain held back in a {@link #fusing} block if {@code n} is one of its
      * nodes, or computes {@code n} if a fused call left it without a value. For nodes whose value is read by more
      * than the next op (a layer output with several readers), so that no chain folds it away.
+     *
+     * @param n the node that needs its value
      */
     public void settle(Node n) {
         if (execution != null) {
@@ -134,7 +181,13 @@ public final class Graph {
 
     // ---- leaves ----
 
-    /** A placeholder fed at every step. */
+    /**
+     * A placeholder fed at every step.
+     *
+     * @param name the input's name
+     * @param shape its shape, batch axis included
+     * @return the input node
+     */
     public Node input(String name, Shape shape) {
         if (eager) {
             throw new IllegalStateException("an eager graph needs a value for input '" + name + "'");
@@ -142,7 +195,13 @@ public final class Graph {
         return add(new Node(nodes.size(), OpType.INPUT, NoAttrs.INSTANCE, List.of(), shape, name, null));
     }
 
-    /** An input with its value: eager graphs use the value now, symbolic ones only its shape. */
+    /**
+     * An input with its value: eager graphs use the value now, symbolic ones only its shape.
+     *
+     * @param name the input's name
+     * @param value its value
+     * @return the input node
+     */
     public Node input(String name, Tensor value) {
         Node n = new Node(nodes.size(), OpType.INPUT, NoAttrs.INSTANCE, List.of(), value.shape(), name, null);
         if (eager) {
@@ -151,7 +210,12 @@ public final class Graph {
         return add(n);
     }
 
-    /** The node reading {@code v} (one per variable per graph). */
+    /**
+     * The node reading {@code v} (one per variable per graph).
+     *
+     * @param v the variable
+     * @return the variable's node
+     */
     public Node variable(Variable v) {
         Node n = variableNodes.get(v);
         if (n == null) {
@@ -162,80 +226,207 @@ public final class Graph {
         return n;
     }
 
+    /**
+     * A constant node holding {@code value}.
+     *
+     * @param value the value; not copied
+     * @return the constant node
+     */
     public Node constant(Tensor value) {
         Node n = new Node(nodes.size(), OpType.CONSTANT, NoAttrs.INSTANCE, List.of(), value.shape(), scope, null);
         n.setValue(value);
         return add(n);
     }
 
+    /**
+     * A scalar constant.
+     *
+     * @param value the value
+     * @return the constant node
+     */
     public Node constant(float value) {
         return constant(Tensor.scalar(value));
     }
 
     // ---- elementwise ----
 
+    /**
+     * An elementwise function of one input.
+     *
+     * @param fn the function
+     * @param alpha its parameter, for the functions that take one
+     * @param x the input
+     * @return the output node, shaped like {@code x}
+     */
     public Node unary(UnaryFn fn, float alpha, Node x) {
         return op(OpType.UNARY, new UnaryAttrs(fn, alpha), x);
     }
 
+    /**
+     * An elementwise function of one input that takes no parameter.
+     *
+     * @param fn the function
+     * @param x the input
+     * @return the output node, shaped like {@code x}
+     */
     public Node unary(UnaryFn fn, Node x) {
         return unary(fn, 0f, x);
     }
 
+    /**
+     * An elementwise function of two inputs, broadcast NumPy-style.
+     *
+     * @param fn the function
+     * @param alpha its parameter, for the functions that take one
+     * @param a the first input
+     * @param b the second input
+     * @return the output node, of the broadcast shape
+     */
     public Node binary(BinaryFn fn, float alpha, Node a, Node b) {
         return op(OpType.BINARY, new BinaryAttrs(fn, alpha), a, b);
     }
 
+    /**
+     * An elementwise function of two inputs that takes no parameter, broadcast NumPy-style.
+     *
+     * @param fn the function
+     * @param a the first input
+     * @param b the second input
+     * @return the output node, of the broadcast shape
+     */
     public Node binary(BinaryFn fn, Node a, Node b) {
         return binary(fn, 0f, a, b);
     }
 
+    /**
+     * {@code a + b}, broadcast.
+     *
+     * @param a the first input
+     * @param b the second input
+     * @return the sum
+     */
     public Node add(Node a, Node b) {
         return binary(BinaryFn.ADD, a, b);
     }
 
+    /**
+     * {@code a - b}, broadcast.
+     *
+     * @param a the first input
+     * @param b the second input
+     * @return the difference
+     */
     public Node sub(Node a, Node b) {
         return binary(BinaryFn.SUB, a, b);
     }
 
+    /**
+     * {@code a * b} elementwise, broadcast.
+     *
+     * @param a the first input
+     * @param b the second input
+     * @return the product
+     */
     public Node mul(Node a, Node b) {
         return binary(BinaryFn.MUL, a, b);
     }
 
+    /**
+     * {@code a / b} elementwise, broadcast.
+     *
+     * @param a the first input
+     * @param b the second input
+     * @return the quotient
+     */
     public Node div(Node a, Node b) {
         return binary(BinaryFn.DIV, a, b);
     }
 
+    /**
+     * {@code -x}.
+     *
+     * @param x the input
+     * @return the negation
+     */
     public Node neg(Node x) {
         return unary(UnaryFn.NEG, x);
     }
 
+    /**
+     * {@code x * factor}.
+     *
+     * @param x the input
+     * @param factor the constant factor
+     * @return the scaled node
+     */
     public Node scale(Node x, float factor) {
         return unary(UnaryFn.SCALE, factor, x);
     }
 
+    /**
+     * {@code x + c}.
+     *
+     * @param x the input
+     * @param c the constant
+     * @return the shifted node
+     */
     public Node addScalar(Node x, float c) {
         return unary(UnaryFn.ADD_SCALAR, c, x);
     }
 
+    /**
+     * {@code x * x} elementwise.
+     *
+     * @param x the input
+     * @return the square
+     */
     public Node square(Node x) {
         return unary(UnaryFn.SQUARE, x);
     }
 
+    /**
+     * The natural logarithm, elementwise.
+     *
+     * @param x the input
+     * @return the logarithm
+     */
     public Node log(Node x) {
         return unary(UnaryFn.LOG, x);
     }
 
     // ---- linear algebra and shapes ----
 
+    /**
+     * The matrix product of two rank-2 nodes, either operand optionally transposed.
+     *
+     * @param a the left operand
+     * @param b the right operand
+     * @param transA whether {@code a} is transposed
+     * @param transB whether {@code b} is transposed
+     * @return the product
+     */
     public Node matmul(Node a, Node b, boolean transA, boolean transB) {
         return op(OpType.MATMUL, new MatMulAttrs(transA, transB), a, b);
     }
 
+    /**
+     * The matrix product {@code a x b} of two rank-2 nodes.
+     *
+     * @param a the left operand, {@code [m, k]}
+     * @param b the right operand, {@code [k, n]}
+     * @return the product, {@code [m, n]}
+     */
     public Node matmul(Node a, Node b) {
         return matmul(a, b, false, false);
     }
 
+    /**
+     * The same elements in another shape of equal size; {@code x} itself when the shape is unchanged.
+     *
+     * @param x the input
+     * @param shape the new shape
+     * @return the reshaped node
+     */
     public Node reshape(Node x, Shape shape) {
         if (x.shape().equals(shape)) {
             return x;
@@ -243,20 +434,47 @@ public final class Graph {
         return op(OpType.RESHAPE, new ShapeAttrs(shape), x);
     }
 
-    /** Joins {@code parts} along {@code axis}. */
+    /**
+     * Joins {@code parts} along {@code axis}.
+     *
+     * @param axis the axis
+     * @param parts the nodes to join, equal in every other axis
+     * @return the joined node
+     */
     public Node concat(int axis, List<Node> parts) {
         return op(OpType.CONCAT, new AxisAttrs(axis, 0, 0), parts.toArray(new Node[0]));
     }
 
-    /** The range {@code [start, start + length)} of {@code x} along {@code axis}. */
+    /**
+     * The range {@code [start, start + length)} of {@code x} along {@code axis}.
+     *
+     * @param x the input
+     * @param axis the axis
+     * @param start the first index taken
+     * @param length the number of indexes taken
+     * @return the slice
+     */
     public Node slice(Node x, int axis, int start, int length) {
         return op(OpType.SLICE, new AxisAttrs(axis, start, length), x);
     }
 
+    /**
+     * Swaps the last two axes: a matrix transpose, batched for a rank above 2.
+     *
+     * @param x the input
+     * @return the transposed node
+     */
     public Node transpose(Node x) {
         return op(OpType.TRANSPOSE, NoAttrs.INSTANCE, x);
     }
 
+    /**
+     * {@code x} broadcast to {@code shape}; {@code x} itself when the shape is unchanged.
+     *
+     * @param x the input
+     * @param shape a shape {@code x} broadcasts to
+     * @return the broadcast node
+     */
     public Node broadcastTo(Node x, Shape shape) {
         if (x.shape().equals(shape)) {
             return x;
@@ -266,19 +484,49 @@ public final class Graph {
 
     // ---- reductions ----
 
+    /**
+     * A reduction of {@code x} over {@code axes}.
+     *
+     * @param fn the reduction
+     * @param x the input
+     * @param keepDims true to keep the reduced axes as size 1
+     * @param axes the axes; negative axes count from the end
+     * @return the reduced node
+     */
     public Node reduce(ReduceFn fn, Node x, boolean keepDims, int... axes) {
         return op(OpType.REDUCE, new ReduceAttrs(fn, axes.clone(), keepDims), x);
     }
 
+    /**
+     * The sum of {@code x} over {@code axes}.
+     *
+     * @param x the input
+     * @param keepDims true to keep the reduced axes as size 1
+     * @param axes the axes; negative axes count from the end
+     * @return the sum
+     */
     public Node sum(Node x, boolean keepDims, int... axes) {
         return reduce(ReduceFn.SUM, x, keepDims, axes);
     }
 
-    /** Sum of all elements, as a scalar. */
+    /**
+     * Sum of all elements, as a scalar.
+     *
+     * @param x the input
+     * @return the scalar sum
+     */
     public Node sumAll(Node x) {
         return x.shape().rank() == 0 ? x : sum(x, false, allAxes(x.shape().rank()));
     }
 
+    /**
+     * The mean of {@code x} over {@code axes}, as a sum scaled by one over the element count.
+     *
+     * @param x the input
+     * @param keepDims true to keep the reduced axes as size 1
+     * @param axes the axes; negative axes count from the end
+     * @return the mean
+     */
     public Node mean(Node x, boolean keepDims, int... axes) {
         boolean[] mask = ShapeInference.reduceMask(x.shape().rank(), axes);
         int count = 1;
@@ -290,7 +538,12 @@ public final class Graph {
         return scale(sum(x, keepDims, axes), 1f / count);
     }
 
-    /** Mean of all elements, as a scalar. */
+    /**
+     * Mean of all elements, as a scalar.
+     *
+     * @param x the input
+     * @return the scalar mean
+     */
     public Node meanAll(Node x) {
         return x.shape().rank() == 0 ? x : mean(x, false, allAxes(x.shape().rank()));
     }
@@ -303,15 +556,33 @@ public final class Graph {
 
     // ---- softmax and indexing ----
 
+    /**
+     * Softmax over the last axis.
+     *
+     * @param x the input
+     * @return the probabilities, shaped like {@code x}
+     */
     public Node softmax(Node x) {
         return op(OpType.SOFTMAX, new SoftmaxAttrs(false), x);
     }
 
+    /**
+     * Log-softmax over the last axis, computed stably in one kernel.
+     *
+     * @param x the input
+     * @return the log-probabilities, shaped like {@code x}
+     */
     public Node logSoftmax(Node x) {
         return op(OpType.SOFTMAX, new SoftmaxAttrs(true), x);
     }
 
-    /** {@code out[r] = x[r, index[r]]}; {@code index} holds class indexes as floats. */
+    /**
+     * {@code out[r] = x[r, index[r]]}; {@code index} holds class indexes as floats.
+     *
+     * @param x the input, {@code [rows, cols]}
+     * @param index the class index of each row, {@code [rows]}
+     * @return the gathered values, {@code [rows]}
+     */
     public Node gatherRows(Node x, Node index) {
         return op(OpType.GATHER_ROWS, NoAttrs.INSTANCE, x, index);
     }
@@ -320,6 +591,10 @@ public final class Graph {
      * Per-row softmax cross-entropy of {@code logits} ({@code [rows, cols]}) against class indexes ({@code [rows]},
      * as floats): {@code logsumexp(logits[r]) - logits[r, index[r]]}, the value of
      * {@code -gatherRows(logSoftmax(logits), index)} in one kernel, whose gradient reads the probabilities it kept.
+     *
+     * @param logits the scores, {@code [rows, cols]}
+     * @param index the class index of each row, {@code [rows]}
+     * @return the loss of each row, {@code [rows]}
      */
     public Node sparseSoftmaxCrossEntropy(Node logits, Node index) {
         return op(OpType.SPARSE_SOFTMAX_XENT, NoAttrs.INSTANCE, logits, index);
@@ -327,31 +602,78 @@ public final class Graph {
 
     // ---- convolution and pooling ----
 
+    /**
+     * A 2-D convolution of NHWC {@code x} by {@code kernel} ({@code [kh, kw, in, out]}), with no bias.
+     *
+     * @param x the input, NHWC
+     * @param kernel the kernel
+     * @param strideH vertical stride
+     * @param strideW horizontal stride
+     * @param same true for "same" padding, false for "valid"
+     * @return the output, NHWC
+     */
     public Node conv2d(Node x, Node kernel, int strideH, int strideW, boolean same) {
         return op(OpType.CONV2D, new ConvAttrs(strideH, strideW, same), x, kernel);
     }
 
+    /**
+     * Max pooling of NHWC {@code x}.
+     *
+     * @param x the input, NHWC
+     * @param attrs window, strides and padding
+     * @return the output, NHWC
+     */
     public Node maxPool(Node x, PoolAttrs attrs) {
         return op(OpType.MAX_POOL, attrs, x);
     }
 
+    /**
+     * Average pooling of NHWC {@code x}; with "same" padding, padded cells are not counted.
+     *
+     * @param x the input, NHWC
+     * @param attrs window, strides and padding
+     * @return the output, NHWC
+     */
     public Node avgPool(Node x, PoolAttrs attrs) {
         return op(OpType.AVG_POOL, attrs, x);
     }
 
-    /** Inverted dropout of {@code x}; the mask is drawn from the step {@code seed} mixed with {@code salt}. */
+    /**
+     * Inverted dropout of {@code x}; the mask is drawn from the step {@code seed} mixed with {@code salt}.
+     *
+     * @param x the input
+     * @param rate the fraction zeroed; the rest is scaled by {@code 1 / (1 - rate)}
+     * @param seed the step's seed node
+     * @param salt distinct per dropout layer
+     * @return the output, shaped like {@code x}
+     */
     public Node dropout(Node x, float rate, Node seed, long salt) {
         return op(OpType.DROPOUT, new DropoutAttrs(rate, salt), x, seed);
     }
 
     // ---- side effects ----
 
-    /** Writes {@code value} into variable {@code v} when the step runs. */
+    /**
+     * Writes {@code value} into variable {@code v} when the step runs.
+     *
+     * @param v the variable
+     * @param value the new value, of the variable's shape
+     * @return the side-effect node
+     */
     public Node assign(Variable v, Node value) {
         return op(OpType.ASSIGN, NoAttrs.INSTANCE, variable(v), value);
     }
 
-    /** A fused optimiser update of {@code v}; see the {@link UpdateAttrs} records for slots and hyper-parameters. */
+    /**
+     * A fused optimiser update of {@code v}; see the {@link UpdateAttrs} records for slots and hyper-parameters.
+     *
+     * @param attrs the optimiser's update attributes
+     * @param v the variable to update
+     * @param grad its gradient
+     * @param slots its state variables
+     * @param hyper the hyper-parameter vector node
+     * @return the side-effect node
+     */
     public Node update(UpdateAttrs attrs, Variable v, Node grad, List<Variable> slots, Node hyper) {
         List<Node> in = new ArrayList<>();
         in.add(variable(v));

@@ -33,11 +33,22 @@ public final class AtomicFiles {
     /** What writes the content of a file. */
     @FunctionalInterface
     public interface Writer {
-        /** Writes the whole content to {@code out}; the caller flushes, syncs and closes it. */
+        /**
+         * Writes the whole content of the file to {@code out}; {@link AtomicFiles#write} flushes, syncs and closes it.
+         *
+         * @param out the stream into the temporary file
+         * @throws IOException if the content cannot be written; the target is then left as it was
+         */
         void write(OutputStream out) throws IOException;
     }
 
-    /** Replaces {@code target} with what {@code writer} produces, atomically where the file system allows. */
+    /**
+     * Replaces {@code target} with what {@code writer} produces, atomically where the file system allows.
+     *
+     * @param target the file to create or replace; its directory is created if needed
+     * @param writer what writes the content
+     * @throws IOException if the temporary file cannot be written, synced or renamed; the target is then left as it was
+     */
     public static void write(Path target, Writer writer) throws IOException {
         Path absolute = target.toAbsolutePath();
         Files.createDirectories(absolute.getParent());

@@ -8,11 +8,20 @@ import java.io.InputStream;
 public final class CountingInputStream extends FilterInputStream {
     private long count;
 
+    /**
+     * Counts the bytes read from {@code in}, starting at 0.
+     *
+     * @param in the stream to read from
+     */
     public CountingInputStream(InputStream in) {
         super(in);
     }
 
-    /** Bytes read so far. */
+    /**
+     * Bytes read so far.
+     *
+     * @return the number of bytes read or skipped through this stream, i.e. the offset of the next byte
+     */
     public long count() {
         return count;
     }

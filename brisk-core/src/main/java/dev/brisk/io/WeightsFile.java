@@ -34,7 +34,13 @@ public final class WeightsFile {
     private WeightsFile() {
     }
 
-    /** Writes named tensors (in order) to {@code file} in format version 2, replacing it atomically. */
+    /**
+     * Writes named tensors (in order) to {@code file} in format version 2, replacing it atomically.
+     *
+     * @param file the file to write
+     * @param tensors the tensors by name; the map's iteration order is the file order
+     * @throws IOException if the file cannot be written; an existing file is then left as it was
+     */
     public static void save(Path file, Map<String, Tensor> tensors) throws IOException {
         AtomicFiles.write(file, os -> {
             CRC32C crc = new CRC32C();
@@ -74,6 +80,10 @@ public final class WeightsFile {
      * the file cannot hold, a truncated file, a checksum that does not match) is an {@link IOException} that names
      * the file, the tensor and the byte offset; nothing is allocated for a size before it is checked against the
      * file's length.
+     *
+     * @param file the file to read
+     * @return the tensors by name, in file order; each owns its storage
+     * @throws IOException if the file cannot be read or is not a valid weights file
      */
     public static Map<String, Tensor> load(Path file) throws IOException {
         return WeightsFileReader.read(file);

@@ -13,7 +13,12 @@ public final class Losses {
     private Losses() {
     }
 
-    /** Cross-entropy between integer class labels and predictions (logits when {@code fromLogits}). */
+    /**
+     * Cross-entropy between integer class labels and predictions (logits when {@code fromLogits}).
+     *
+     * @param fromLogits true when the model outputs raw scores (no softmax), which is more stable
+     * @return the loss, named {@code sparse_categorical_crossentropy}
+     */
     public static Loss sparseCategoricalCrossentropy(boolean fromLogits) {
         return loss("sparse_categorical_crossentropy", true, fromLogits, (g, labels, yPred) -> {
             Node logits = flattenClasses(g, yPred);
@@ -27,12 +32,21 @@ public final class Losses {
         });
     }
 
-    /** Sparse categorical cross-entropy on probabilities (Keras' default, {@code fromLogits = false}). */
+    /**
+     * Sparse categorical cross-entropy on probabilities (Keras' default, {@code fromLogits = false}).
+     *
+     * @return the loss, named {@code sparse_categorical_crossentropy}
+     */
     public static Loss sparseCategoricalCrossentropy() {
         return sparseCategoricalCrossentropy(false);
     }
 
-    /** Cross-entropy between one-hot (or soft) targets and predictions. */
+    /**
+     * Cross-entropy between one-hot (or soft) targets and predictions.
+     *
+     * @param fromLogits true when the model outputs raw scores (no softmax)
+     * @return the loss, named {@code categorical_crossentropy}
+     */
     public static Loss categoricalCrossentropy(boolean fromLogits) {
         return loss("categorical_crossentropy", false, fromLogits, (g, yTrue, yPred) -> {
             Node logProbs = fromLogits ? g.logSoftmax(yPred) : logOfNormalized(g, yPred);
@@ -41,12 +55,21 @@ public final class Losses {
         });
     }
 
-    /** Categorical cross-entropy on probabilities ({@code fromLogits = false}). */
+    /**
+     * Categorical cross-entropy on probabilities ({@code fromLogits = false}).
+     *
+     * @return the loss, named {@code categorical_crossentropy}
+     */
     public static Loss categoricalCrossentropy() {
         return categoricalCrossentropy(false);
     }
 
-    /** Binary cross-entropy, averaged over the last axis then the batch, as in Keras. */
+    /**
+     * Binary cross-entropy, averaged over the last axis then the batch, as in Keras.
+     *
+     * @param fromLogits true when the model outputs raw scores (no sigmoid)
+     * @return the loss, named {@code binary_crossentropy}
+     */
     public static Loss binaryCrossentropy(boolean fromLogits) {
         return loss("binary_crossentropy", false, fromLogits, (g, yTrue, yPred) -> {
             Node z = matchShape(g, yTrue, yPred);
@@ -66,19 +89,31 @@ public final class Losses {
         });
     }
 
-    /** Binary cross-entropy on probabilities ({@code fromLogits = false}). */
+    /**
+     * Binary cross-entropy on probabilities ({@code fromLogits = false}).
+     *
+     * @return the loss, named {@code binary_crossentropy}
+     */
     public static Loss binaryCrossentropy() {
         return binaryCrossentropy(false);
     }
 
-    /** Mean squared error. */
+    /**
+     * Mean squared error.
+     *
+     * @return the loss, named {@code mean_squared_error}: the mean of {@code (yTrue - yPred)^2}
+     */
     public static Loss meanSquaredError() {
         return loss("mean_squared_error", false, false, (g, yTrue, yPred) -> {
             return meanLastThenBatch(g, g.square(g.sub(yPred, matchShape(g, yTrue, yPred))));
         });
     }
 
-    /** Mean absolute error. */
+    /**
+     * Mean absolute error.
+     *
+     * @return the loss, named {@code mean_absolute_error}: the mean of {@code |yTrue - yPred|}
+     */
     public static Loss meanAbsoluteError() {
         return loss("mean_absolute_error", false, false, (g, yTrue, yPred) -> {
             return meanLastThenBatch(g, g.unary(UnaryFn.ABS, g.sub(yPred, matchShape(g, yTrue, yPred))));

@@ -8,7 +8,14 @@ import dev.brisk.tensor.Tensor;
  */
 public final class Accuracy implements Metric {
     /** How targets and predictions are compared. */
-    public enum Kind { SPARSE_CATEGORICAL, CATEGORICAL, BINARY }
+    public enum Kind {
+        /** Targets are class indexes; a prediction is correct when its argmax is the target. */
+        SPARSE_CATEGORICAL,
+        /** Targets are one-hot; a prediction is correct when its argmax is the target's argmax. */
+        CATEGORICAL,
+        /** Targets are 0 or 1; a prediction is correct when it is above the threshold exactly when the target is 1. */
+        BINARY
+    }
 
     private final String name;
     private final Kind kind;
@@ -16,6 +23,13 @@ public final class Accuracy implements Metric {
     private long correct;
     private long total;
 
+    /**
+     * An accuracy metric of the given form.
+     *
+     * @param name the name in logs, e.g. {@code accuracy} or {@code binary_accuracy}
+     * @param kind how targets and predictions are compared
+     * @param threshold for {@link Kind#BINARY}, the prediction above which a sample counts as 1; ignored otherwise
+     */
     public Accuracy(String name, Kind kind, float threshold) {
         this.name = name;
         this.kind = kind;
@@ -27,6 +41,11 @@ public final class Accuracy implements Metric {
         return name;
     }
 
+    /**
+     * The form of accuracy this metric computes.
+     *
+     * @return the kind
+     */
     public Kind kind() {
         return kind;
     }

@@ -8,6 +8,11 @@ public final class Mean implements Metric {
     private double total;
     private double weight;
 
+    /**
+     * A mean named {@code name}, starting empty (its result is 0 until a value is added).
+     *
+     * @param name the name in logs, e.g. {@code loss}
+     */
     public Mean(String name) {
         this.name = name;
     }
@@ -17,7 +22,12 @@ public final class Mean implements Metric {
         return name;
     }
 
-    /** Adds {@code value} with weight {@code count} (the batch size). */
+    /**
+     * Adds {@code value} with weight {@code count} (the batch size).
+     *
+     * @param value the value, e.g. a batch's mean loss
+     * @param count its weight, e.g. the batch size
+     */
     public void add(double value, double count) {
         total += value * count;
         weight += count;

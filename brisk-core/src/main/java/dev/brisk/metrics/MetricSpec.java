@@ -14,7 +14,20 @@ public interface MetricSpec {
     };
 
     /** What the model's targets look like. */
-    enum Target { SPARSE_LABELS, ONE_HOT, BINARY }
+    enum Target {
+        /** One class index per sample (sparse categorical losses). */
+        SPARSE_LABELS,
+        /** One-hot or soft class vectors shaped like the predictions (categorical losses). */
+        ONE_HOT,
+        /** 0/1 targets for sigmoid outputs (binary cross-entropy). */
+        BINARY
+    }
 
+    /**
+     * Makes a fresh metric for a model whose targets look like {@code target}.
+     *
+     * @param target the form of the targets, from the loss and output shape
+     * @return a new metric with empty state
+     */
     Metric create(Target target);
 }

@@ -29,12 +29,22 @@ public enum Activation {
         this.kerasName = kerasName;
     }
 
-    /** The name Keras uses for this activation. */
+    /**
+     * The name Keras uses for this activation.
+     *
+     * @return the name, e.g. {@code relu}
+     */
     public String kerasName() {
         return kerasName;
     }
 
-    /** Applies the activation to {@code x}. */
+    /**
+     * Applies the activation to {@code x}.
+     *
+     * @param g the graph the op is added to
+     * @param x the input
+     * @return the activated node, shaped like {@code x}; {@code x} itself for the linear activation
+     */
     public Node apply(Graph g, Node x) {
         return switch (this) {
             case LINEAR -> x;

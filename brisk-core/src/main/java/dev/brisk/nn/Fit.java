@@ -35,7 +35,12 @@ public final class Fit {
     private Fit() {
     }
 
-    /** Train for {@code n} epochs. */
+    /**
+     * Train for {@code n} epochs.
+     *
+     * @param n the number of epochs, at least 1
+     * @return the options, with Keras' other defaults
+     */
     public static Fit epochs(int n) {
         if (n < 1) {
             throw new IllegalArgumentException("epochs must be at least 1, got " + n);
@@ -45,7 +50,12 @@ public final class Fit {
         return f;
     }
 
-    /** Sets the number of samples per training step. */
+    /**
+     * Sets the number of samples per training step.
+     *
+     * @param size the batch size, at least 1 (default 32)
+     * @return these options
+     */
     public Fit batchSize(int size) {
         if (size < 1) {
             throw new IllegalArgumentException("batch size must be at least 1, got " + size);
@@ -55,38 +65,69 @@ public final class Fit {
         return this;
     }
 
-    /** Shuffle the training data before each epoch (default true). */
+    /**
+     * Shuffle the training data before each epoch (default true).
+     *
+     * @param shuffle false to train in data order
+     * @return these options
+     */
     public Fit shuffle(boolean shuffle) {
         this.shuffle = shuffle;
         return this;
     }
 
-    /** 0 silent, 1 progress bar, 2 one line per epoch. */
+    /**
+     * 0 silent, 1 progress bar, 2 one line per epoch.
+     *
+     * @param level the verbosity
+     * @return these options
+     */
     public Fit verbose(int level) {
         this.verbose = level;
         return this;
     }
 
-    /** Seed of the shuffling order (default: from {@link RandomSeed}). */
+    /**
+     * Seed of the shuffling order (default: from {@link RandomSeed}).
+     *
+     * @param seed the seed
+     * @return these options
+     */
     public Fit seed(long seed) {
         this.seed = seed;
         return this;
     }
 
-    /** Data to evaluate at the end of each epoch ("val_" metrics). */
+    /**
+     * Data to evaluate at the end of each epoch ("val_" metrics).
+     *
+     * @param data the validation data
+     * @return these options
+     */
     public Fit validation(Dataset data) {
         this.validationData = data;
         return this;
     }
 
-    /** Evaluates on inputs {@code x} and labels {@code y} after every epoch. */
+    /**
+     * Evaluates on inputs {@code x} and labels {@code y} after every epoch.
+     *
+     * @param x the validation inputs, sample axis first
+     * @param y the validation targets, sample axis first
+     * @return these options
+     */
     public Fit validation(Tensor x, Tensor y) {
         this.validationX = new Tensor[] {x};
         this.validationY = new Tensor[] {y};
         return this;
     }
 
-    /** A pipeline of (features, labels) batches to evaluate at the end of each epoch ("val_" metrics). */
+    /**
+     * A pipeline of (features, labels) batches to evaluate at the end of each epoch ("val_" metrics).
+     *
+     * @param data the validation pipeline; one pass per epoch
+     * @return these options
+     */
     public Fit validation(Pipeline<Batch> data) {
         this.validationPipeline = data;
         return this;
@@ -95,6 +136,9 @@ public final class Fit {
     /**
      * For a {@link Pipeline}: an epoch is {@code steps} batches, read from one pass that continues across epochs
      * (needed for a pipeline that repeats forever). Arrays and datasets always train on every sample per epoch.
+     *
+     * @param steps batches per epoch, at least 1
+     * @return these options
      */
     public Fit stepsPerEpoch(int steps) {
         if (steps < 1) {
@@ -104,7 +148,12 @@ public final class Fit {
         return this;
     }
 
-    /** Adds callbacks that see every epoch and batch of the fit. */
+    /**
+     * Adds callbacks that see every epoch and batch of the fit.
+     *
+     * @param cbs the callbacks, called in order
+     * @return these options
+     */
     public Fit callbacks(Callback... cbs) {
         callbacks.addAll(List.of(cbs));
         return this;
@@ -114,6 +163,9 @@ public final class Fit {
      * Profiles a few steps after warm-up ({@link ProfileWindow#afterWarmup}: steps 51-55, or the last five of a
      * shorter fit): writes their Chrome trace to {@code trace} and prints the summary (unless verbose is 0); the
      * model keeps it ({@code Model.lastProfile()}).
+     *
+     * @param trace the Chrome-trace file to write
+     * @return these options
      */
     public Fit profile(Path trace) {
         this.profileTrace = Objects.requireNonNull(trace, "trace");
@@ -125,6 +177,11 @@ public final class Fit {
     /**
      * Profiles training steps {@code firstStep} to {@code lastStep}, counted from 1 over the whole fit and both
      * included (Keras' {@code profile_batch=(first, last)}).
+     *
+     * @param trace the Chrome-trace file to write
+     * @param firstStep the first profiled step, at least 1
+     * @param lastStep the last profiled step, at least {@code firstStep}
+     * @return these options
      */
     public Fit profile(Path trace, int firstStep, int lastStep) {
         this.profileTrace = Objects.requireNonNull(trace, "trace");
@@ -136,6 +193,10 @@ public final class Fit {
     /**
      * Profiles training steps {@code firstStep} to {@code lastStep} as {@link #profile(Path, int, int)} does, but
      * writes no trace: for a program that reads {@code Model.lastProfile()} itself.
+     *
+     * @param firstStep the first profiled step, at least 1
+     * @param lastStep the last profiled step, at least {@code firstStep}
+     * @return these options
      */
     public Fit profileSteps(int firstStep, int lastStep) {
         this.profileTrace = null;

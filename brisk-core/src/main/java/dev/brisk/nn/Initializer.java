@@ -7,10 +7,22 @@ import java.util.SplittableRandom;
 /** Makes the initial value of a weight from its shape and fan-in/fan-out. */
 @FunctionalInterface
 public interface Initializer {
-    /** A new weight tensor of {@code shape}, for a layer with the given fan-in and fan-out, drawn from {@code seed}. */
+    /**
+     * A new weight tensor of {@code shape}, for a layer with the given fan-in and fan-out, drawn from {@code seed}.
+     *
+     * @param shape the weight's shape
+     * @param fanIn input units feeding each output (e.g. {@code kh * kw * inChannels} for a convolution)
+     * @param fanOut output units each input feeds
+     * @param seed the random seed; the same seed gives the same tensor
+     * @return a new tensor
+     */
     Tensor create(Shape shape, int fanIn, int fanOut, long seed);
 
-    /** Glorot (Xavier) uniform: U(-l, l) with l = sqrt(6 / (fanIn + fanOut)); Keras' default for kernels. */
+    /**
+     * Glorot (Xavier) uniform: U(-l, l) with l = sqrt(6 / (fanIn + fanOut)); Keras' default for kernels.
+     *
+     * @return the initializer
+     */
     static Initializer glorotUniform() {
         return (shape, fanIn, fanOut, seed) -> {
             double limit = Math.sqrt(6.0 / Math.max(1, fanIn + fanOut));
@@ -23,7 +35,11 @@ public interface Initializer {
         };
     }
 
-    /** He normal: truncated normal (at 2 std) with std sqrt(2 / fanIn), as Keras. */
+    /**
+     * He normal: truncated normal (at 2 std) with std sqrt(2 / fanIn), as Keras.
+     *
+     * @return the initializer
+     */
     static Initializer heNormal() {
         return (shape, fanIn, fanOut, seed) -> {
             // Keras divides by the std of a unit normal truncated at +-2 so the result has the intended std.
@@ -41,17 +57,30 @@ public interface Initializer {
         };
     }
 
-    /** Initializes every weight to 0. */
+    /**
+     * Initializes every weight to 0.
+     *
+     * @return the initializer
+     */
     static Initializer zeros() {
         return (shape, fanIn, fanOut, seed) -> Tensor.zeros(shape);
     }
 
-    /** Initializes every weight to 1. */
+    /**
+     * Initializes every weight to 1.
+     *
+     * @return the initializer
+     */
     static Initializer ones() {
         return constant(1f);
     }
 
-    /** Initializes every weight to {@code value}. */
+    /**
+     * Initializes every weight to {@code value}.
+     *
+     * @param value the value of every element
+     * @return the initializer
+     */
     static Initializer constant(float value) {
         return (shape, fanIn, fanOut, seed) -> {
             float[] v = new float[shape.size()];

@@ -7,12 +7,23 @@ public final class Input {
     private Input() {
     }
 
-    /** An input whose samples have shape {@code dims} (batch axis excluded). */
+    /**
+     * An input whose samples have shape {@code dims} (batch axis excluded).
+     *
+     * @param dims the per-sample dimensions
+     * @return the input tensor to apply layers to
+     */
     public static SymbolicTensor of(int... dims) {
         return new InputLayer(Shape.of(dims), null).output();
     }
 
-    /** A named input. */
+    /**
+     * A named input.
+     *
+     * @param name the input layer's name
+     * @param dims the per-sample dimensions
+     * @return the input tensor to apply layers to
+     */
     public static SymbolicTensor named(String name, int... dims) {
         return new InputLayer(Shape.of(dims), name).output();
     }

@@ -10,7 +10,12 @@ public final class InputLayer extends Layer {
     private final Shape shape;
     private final SymbolicTensor output;
 
-    /** An input of per-sample {@code shape} named {@code name}. */
+    /**
+     * An input of per-sample {@code shape} named {@code name}.
+     *
+     * @param shape the per-sample shape
+     * @param name the name, or null for an automatic one
+     */
     public InputLayer(Shape shape, String name) {
         super(name);
         this.shape = shape;
@@ -18,12 +23,20 @@ public final class InputLayer extends Layer {
         ensureBuilt(List.of());
     }
 
-    /** The per-sample shape of the input. */
+    /**
+     * The per-sample shape of the input.
+     *
+     * @return the shape without the batch axis
+     */
     public Shape shape() {
         return shape;
     }
 
-    /** The symbolic tensor to apply further layers to. */
+    /**
+     * The symbolic tensor to apply further layers to.
+     *
+     * @return the input's symbolic tensor
+     */
     public SymbolicTensor output() {
         return output;
     }

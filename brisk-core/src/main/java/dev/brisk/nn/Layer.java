@@ -25,7 +25,11 @@ public abstract class Layer {
     private final List<Regularizer> regularizers = new ArrayList<>();
     private List<Shape> builtFor;
 
-    /** A layer named {@code name}, or a unique Keras-style name ("dense_2") when null. */
+    /**
+     * A layer named {@code name}, or a unique Keras-style name ("dense_2") when null.
+     *
+     * @param name the name, or null for an automatic one
+     */
     protected Layer(String name) {
         this.name = name != null ? name : uniqueName(defaultName());
     }
@@ -42,27 +46,56 @@ public abstract class Layer {
         return n == 0 ? base : base + "_" + n;
     }
 
-    /** The layer's name, unique within its model. */
+    /**
+     * The layer's name, unique within its model.
+     *
+     * @return the name
+     */
     public String name() {
         return name;
     }
 
-    /** Keras' class name, shown in summaries ("Dense"). */
+    /**
+     * Keras' class name, shown in summaries ("Dense").
+     *
+     * @return the class name
+     */
     public String typeName() {
         return getClass().getSimpleName();
     }
 
-    /** The per-sample output shape for inputs of the given per-sample shapes; throws with the layer's name if bad. */
+    /**
+     * The per-sample output shape for inputs of the given per-sample shapes; throws with the layer's name if bad.
+     *
+     * @param inputShapes the per-sample shape of each input
+     * @return the per-sample output shape
+     */
     public abstract Shape outputShape(List<Shape> inputShapes);
 
-    /** Creates the layer's weights for inputs of the given per-sample shapes. */
+    /**
+     * Creates the layer's weights for inputs of the given per-sample shapes.
+     *
+     * @param inputShapes the per-sample shape of each input
+     */
     protected void build(List<Shape> inputShapes) {
     }
 
-    /** Emits the layer's ops: {@code inputs} include the batch axis. */
+    /**
+     * Emits the layer's ops: {@code inputs} include the batch axis.
+     *
+     * @param g the graph the ops are added to
+     * @param inputs the input nodes, batch axis first
+     * @param ctx training or inference, and the random seed
+     * @return the output node
+     */
     protected abstract Node call(Graph g, List<Node> inputs, CallContext ctx);
 
-    /** Applies the layer in the functional API. */
+    /**
+     * Applies the layer in the functional API.
+     *
+     * @param inputs the tensors to apply the layer to
+     * @return the layer's output, to apply further layers to or to pass to {@link Model#of}
+     */
     public final SymbolicTensor apply(SymbolicTensor... inputs) {
         List<SymbolicTensor> in = List.of(inputs);
         List<Shape> shapes = in.stream().map(SymbolicTensor::shape).toList();
@@ -70,7 +103,14 @@ public abstract class Layer {
         return new SymbolicTensor(this, in, checkedOutputShape(shapes));
     }
 
-    /** Builds the layer if needed and emits its ops, attributing them to the layer in errors. */
+    /**
+     * Builds the layer if needed and emits its ops, attributing them to the layer in errors.
+     *
+     * @param g the graph the ops are added to
+     * @param inputs the input nodes, batch axis first
+     * @param ctx training or inference, and the random seed
+     * @return the output node
+     */
     public final Node invoke(Graph g, List<Node> inputs, CallContext ctx) {
         // A loop, not a stream: eager mode calls this for every layer of every step.
         List<Shape> shapes = new ArrayList<>(inputs.size());
@@ -81,7 +121,12 @@ public abstract class Layer {
         return g.inScope(name, () -> call(g, inputs, ctx));
     }
 
-    /** The per-sample output shape, with errors that name this layer. */
+    /**
+     * The per-sample output shape, with errors that name this layer.
+     *
+     * @param inputShapes the per-sample shape of each input
+     * @return the per-sample output shape
+     */
     public final Shape checkedOutputShape(List<Shape> inputShapes) {
         try {
             return outputShape(inputShapes);
@@ -108,7 +153,11 @@ public abstract class Layer {
         }
     }
 
-    /** Whether the layer has created its weights (on its first call). */
+    /**
+     * Whether the layer has created its weights (on its first call).
+     *
+     * @return true once the weights exist
+     */
     public boolean isBuilt() {
         return builtFor != null;
     }
@@ -118,7 +167,12 @@ public abstract class Layer {
                 : shapes.stream().map(s -> withBatch(s).toString()).toList().toString();
     }
 
-    /** A per-sample shape shown Keras-style with the batch axis as None: "(None, 28, 28, 1)". */
+    /**
+     * A per-sample shape shown Keras-style with the batch axis as None: "(None, 28, 28, 1)".
+     *
+     * @param s the per-sample shape
+     * @return the shape as Keras prints it
+     */
     public static String withBatch(Shape s) {
         StringBuilder sb = new StringBuilder("(None");
         for (int d : s.dims()) {
@@ -127,7 +181,19 @@ public abstract class Layer {
         return sb.append(')').toString();
     }
 
-    /** Creates a weight; {@code regularizer} may be null. */
+    /**
+     * Creates a weight; {@code regularizer} may be null.
+     *
+     * @param weightName the weight's name within the layer, e.g. {@code kernel}; the full name is {@code
+     *     <layer>/<weightName>}
+     * @param shape the weight's shape
+     * @param init makes its initial value
+     * @param trainable false for weights only the forward pass updates
+     * @param regularizer adds a penalty to the loss, or null
+     * @param fanIn the fan-in the initializer sees
+     * @param fanOut the fan-out the initializer sees
+     * @return the new weight, registered with the layer
+     */
     protected final Variable addWeight(String weightName, Shape shape, Initializer init, boolean trainable,
                                        Regularizer regularizer, int fanIn, int fanOut) {
         Variable v = new Variable(name + "/" + weightName, init.create(shape, fanIn, fanOut, RandomSeed.next()),
@@ -140,19 +206,31 @@ public abstract class Layer {
         return v;
     }
 
-    /** All weights, trainable first in creation order (as Keras' get_weights). */
+    /**
+     * All weights, trainable first in creation order (as Keras' get_weights).
+     *
+     * @return the weights
+     */
     public List<Variable> weights() {
         List<Variable> out = new ArrayList<>(trainableWeights());
         out.addAll(nonTrainableWeights());
         return out;
     }
 
-    /** The weights the optimizer updates, in creation order. */
+    /**
+     * The weights the optimizer updates, in creation order.
+     *
+     * @return the trainable weights
+     */
     public List<Variable> trainableWeights() {
         return weightsWhere(true);
     }
 
-    /** The weights only a forward pass updates (batch-norm statistics), in creation order. */
+    /**
+     * The weights only a forward pass updates (batch-norm statistics), in creation order.
+     *
+     * @return the non-trainable weights
+     */
     public List<Variable> nonTrainableWeights() {
         return weightsWhere(false);
     }
@@ -169,7 +247,11 @@ public abstract class Layer {
         return Collections.unmodifiableList(out);
     }
 
-    /** Number of scalars in all weights. */
+    /**
+     * Number of scalars in all weights.
+     *
+     * @return the parameter count, trainable and not
+     */
     public long parameterCount() {
         return weights.stream().mapToLong(v -> v.shape().size()).sum();
     }
@@ -177,12 +259,19 @@ public abstract class Layer {
     /**
      * The activation this layer applies last to its output, or null when it has none of its own (the loss check
      * that a softmax output is not read as logits uses it).
+     *
+     * @return the last activation, or null
      */
     public Activation outputActivation() {
         return null;
     }
 
-    /** The sum of the regularisation penalties of this layer's weights, or null if it has none. */
+    /**
+     * The sum of the regularisation penalties of this layer's weights, or null if it has none.
+     *
+     * @param g the graph the penalty is added to
+     * @return a scalar node, or null
+     */
     public Node regularizationLoss(Graph g) {
         Node total = null;
         for (int i = 0; i < regularizedWeights.size(); i++) {
@@ -192,7 +281,12 @@ public abstract class Layer {
         return total;
     }
 
-    /** Requires exactly {@code n} inputs. */
+    /**
+     * The only input shape of a layer that takes one input; throws when there is not exactly one.
+     *
+     * @param shapes the per-sample input shapes
+     * @return the one shape
+     */
     protected static Shape single(List<Shape> shapes) {
         if (shapes.size() != 1) {
             throw new IllegalArgumentException("expects one input, got " + shapes.size());

@@ -61,14 +61,26 @@ public class Model implements TrainingTarget {
     /** The warnings this model has printed, each printed once (see {@link #warnOnce}). */
     private final Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    /** A functional model from its inputs to its outputs. */
+    /**
+     * A functional model from its inputs to its outputs.
+     *
+     * @param inputs the model's inputs, made by {@link Input}
+     * @param outputs tensors computed from those inputs by applying layers
+     * @return the model
+     */
     public static Model of(List<SymbolicTensor> inputs, List<SymbolicTensor> outputs) {
         Model m = new Model("functional" + suffix(FUNCTIONAL_COUNT.getAndIncrement()));
         m.wire(inputs, outputs);
         return m;
     }
 
-    /** A functional model with one input and one output. */
+    /**
+     * A functional model with one input and one output.
+     *
+     * @param input the model's input, made by {@link Input}
+     * @param output a tensor computed from it by applying layers
+     * @return the model
+     */
     public static Model of(SymbolicTensor input, SymbolicTensor output) {
         return of(List.of(input), List.of(output));
     }
@@ -77,18 +89,31 @@ public class Model implements TrainingTarget {
         return n == 0 ? "" : "_" + n;
     }
 
-    /** Creates a model with no layers yet; subclasses such as {@link Sequential} add them. */
+    /**
+     * Creates a model with no layers yet; subclasses such as {@link Sequential} add them.
+     *
+     * @param name the model's name, or null for an automatic one
+     */
     protected Model(String name) {
         this.name = name;
         this.guard = new ModelGuard(name);
     }
 
-    /** The model's name, used in summaries and error messages. */
+    /**
+     * The model's name, used in summaries and error messages.
+     *
+     * @return the name
+     */
     public String name() {
         return name;
     }
 
-    /** Connects inputs to outputs and orders the layer calls (each after the calls it depends on). */
+    /**
+     * Connects inputs to outputs and orders the layer calls (each after the calls it depends on).
+     *
+     * @param ins the input tensors
+     * @param outs the output tensors
+     */
     protected final void wire(List<SymbolicTensor> ins, List<SymbolicTensor> outs) {
         for (SymbolicTensor in : ins) {
             if (!(in.layer() instanceof InputLayer)) {
@@ -144,22 +169,39 @@ public class Model implements TrainingTarget {
         sorted.add(t);
     }
 
-    /** The model's inputs (for a Sequential model, once it is built). */
+    /**
+     * The model's inputs (for a Sequential model, once it is built).
+     *
+     * @return the input tensors
+     */
     public List<SymbolicTensor> inputs() {
         return inputs;
     }
 
-    /** The model's output tensors, in order. */
+    /**
+     * The model's output tensors, in order.
+     *
+     * @return the output tensors
+     */
     public List<SymbolicTensor> outputs() {
         return outputs;
     }
 
-    /** The layers, in call order, each once (input layers included). */
+    /**
+     * The layers, in call order, each once (input layers included).
+     *
+     * @return the layers
+     */
     public List<Layer> layers() {
         return layers;
     }
 
-    /** The layer named {@code layerName}. */
+    /**
+     * The layer named {@code layerName}.
+     *
+     * @param layerName the layer's name
+     * @return the layer
+     */
     public Layer layer(String layerName) {
         for (Layer l : layers) {
             if (l.name().equals(layerName)) {
@@ -169,7 +211,11 @@ public class Model implements TrainingTarget {
         throw new IllegalArgumentException("no layer named '" + layerName + "' in model '" + name + "'");
     }
 
-    /** Builds the model for inputs of these per-sample shapes (Sequential models wire themselves here). */
+    /**
+     * Builds the model for inputs of these per-sample shapes (Sequential models wire themselves here).
+     *
+     * @param sampleShapes the shape of one sample of each input
+     */
     protected void ensureBuilt(Shape[] sampleShapes) {
         if (sampleShapes.length != inputs.size()) {
             throw new IllegalArgumentException("model '" + name + "' has " + inputs.size() + " input(s) but got "
@@ -185,7 +231,14 @@ public class Model implements TrainingTarget {
         }
     }
 
-    /** Emits the forward pass of the model into {@code g}. */
+    /**
+     * Emits the forward pass of the model into {@code g}.
+     *
+     * @param g the graph the ops are added to
+     * @param inputNodes one node per model input, batch axis first
+     * @param ctx training or inference, and the random seed
+     * @return one node per model output
+     */
     public List<Node> forward(Graph g, List<Node> inputNodes, CallContext ctx) {
         // One fusing block around the layers lets an eager graph run a convolution's chain and the pooling layer
         // after it as one call; an output read by more than the next layer gets its value at once instead. Loops,
@@ -217,7 +270,13 @@ public class Model implements TrainingTarget {
 
     // ---- compile ----
 
-    /** Configures training with one loss for every output. */
+    /**
+     * Configures training with one loss for every output.
+     *
+     * @param optimizer the optimiser
+     * @param loss the loss of every output
+     * @param metrics the metrics to report, e.g. {@link dev.brisk.metrics.Metrics#accuracy()}
+     */
     public void compile(Optimizer optimizer, Loss loss, MetricSpec... metrics) {
         if (loss == null) {
             throw new IllegalArgumentException("compile of model '" + name + "' needs a loss, got null");
@@ -225,7 +284,13 @@ public class Model implements TrainingTarget {
         compile(optimizer, Collections.nCopies(Math.max(1, outputs.size()), loss), metrics);
     }
 
-    /** Configures training with one loss per output (their sum is minimised). */
+    /**
+     * Configures training with one loss per output (their sum is minimised).
+     *
+     * @param optimizer the optimiser
+     * @param lossPerOutput one loss per output, in output order
+     * @param metrics the metrics to report
+     */
     public void compile(Optimizer optimizer, List<Loss> lossPerOutput, MetricSpec... metrics) {
         if (optimizer == null) {
             throw new IllegalArgumentException("compile of model '" + name + "' needs an optimizer, got null");
@@ -248,7 +313,12 @@ public class Model implements TrainingTarget {
         });
     }
 
-    /** Runs steps op by op (true) instead of as a compiled plan (false, the default). */
+    /**
+     * Runs steps op by op (true) instead of as a compiled plan (false, the default).
+     *
+     * @param eager true to run op by op (easier to debug, slower)
+     * @return this model
+     */
     public Model runEagerly(boolean eager) {
         guard.exclusive("runEagerly", () -> {
             this.runEagerly = eager;
@@ -258,7 +328,11 @@ public class Model implements TrainingTarget {
         return this;
     }
 
-    /** Whether steps run op by op rather than as a compiled plan. */
+    /**
+     * Whether steps run op by op rather than as a compiled plan.
+     *
+     * @return true when steps run eagerly
+     */
     public boolean runsEagerly() {
         return runEagerly;
     }
@@ -276,7 +350,11 @@ public class Model implements TrainingTarget {
         return this;
     }
 
-    /** The kernels this model's steps run on. */
+    /**
+     * The kernels this model's steps run on.
+     *
+     * @return the kernels
+     */
     public Kernels kernels() {
         return kernels;
     }
@@ -331,7 +409,13 @@ public class Model implements TrainingTarget {
 
     // ---- training ----
 
-    /** Trains on a dataset (single-input models). */
+    /**
+     * Trains on a dataset (single-input models).
+     *
+     * @param train the training data
+     * @param options epochs, batch size, validation, callbacks and the rest
+     * @return the history of the epochs' logs
+     */
     public History fit(Dataset train, Fit options) {
         return guard.training(() -> new Training(this).fit(BatchSource.of(train), options));
     }
@@ -341,6 +425,10 @@ public class Model implements TrainingTarget {
      * itself: {@link Fit#shuffle} and {@link Fit#seed} do not apply, and {@link Fit#batchSize} batches only
      * validation arrays or datasets (given without them, it is refused rather than silently ignored); each epoch is
      * one pass, or {@link Fit#stepsPerEpoch} batches.
+     *
+     * @param train the batches
+     * @param options epochs, validation, callbacks and the rest
+     * @return the history of the epochs' logs
      */
     public History fit(Pipeline<Batch> train, Fit options) {
         if (options.batchSizeGiven && options.validationData == null && options.validationX == null) {
@@ -355,28 +443,58 @@ public class Model implements TrainingTarget {
         });
     }
 
-    /** Trains on arrays: features {@code x} and targets {@code y}, sample axis first. */
+    /**
+     * Trains on arrays: features {@code x} and targets {@code y}, sample axis first.
+     *
+     * @param x the inputs
+     * @param y the targets
+     * @param options epochs, batch size, validation, callbacks and the rest
+     * @return the history of the epochs' logs
+     */
     public History fit(Tensor x, Tensor y, Fit options) {
         return fit(new Tensor[] {x}, new Tensor[] {y}, options);
     }
 
-    /** Trains a multi-input / multi-output model on arrays. */
+    /**
+     * Trains a multi-input / multi-output model on arrays.
+     *
+     * @param x one array per model input, sample axis first
+     * @param y one array per model output, sample axis first
+     * @param options epochs, batch size, validation, callbacks and the rest
+     * @return the history of the epochs' logs
+     */
     public History fit(Tensor[] x, Tensor[] y, Fit options) {
         return guard.training(() -> new Training(this).fit(BatchSource.of(x, y), options));
     }
 
-    /** Loss and metrics on {@code data}, by name. */
+    /**
+     * Loss and metrics on {@code data}, by name.
+     *
+     * @param data the data
+     * @param batchSize samples per batch
+     * @return the loss and metrics, e.g. {@code loss} and {@code accuracy}
+     */
     public Map<String, Double> evaluate(Dataset data, int batchSize) {
         requireBatchSize(batchSize, "evaluate");
         return guard.shared("evaluate", () -> new Training(this).evaluate(BatchSource.of(data), batchSize));
     }
 
-    /** The loss and metrics over {@code data}, by name, in batches of 32. */
+    /**
+     * The loss and metrics over {@code data}, by name, in batches of 32.
+     *
+     * @param data the data
+     * @return the loss and metrics
+     */
     public Map<String, Double> evaluate(Dataset data) {
         return evaluate(data, 32);
     }
 
-    /** Loss and metrics on one pass of a pipeline of (features, labels) batches. */
+    /**
+     * Loss and metrics on one pass of a pipeline of (features, labels) batches.
+     *
+     * @param data the batches
+     * @return the loss and metrics
+     */
     public Map<String, Double> evaluate(Pipeline<Batch> data) {
         return guard.shared("evaluate", () -> {
             try (PipelineBatchSource source = new PipelineBatchSource(data, 0, true, "evaluate")) {
@@ -385,24 +503,47 @@ public class Model implements TrainingTarget {
         });
     }
 
-    /** The loss and metrics over inputs {@code x} and labels {@code y}, by name, in batches of {@code batchSize}. */
+    /**
+     * The loss and metrics over inputs {@code x} and labels {@code y}, by name, in batches of {@code batchSize}.
+     *
+     * @param x the inputs, sample axis first
+     * @param y the targets, sample axis first
+     * @param batchSize samples per batch
+     * @return the loss and metrics
+     */
     public Map<String, Double> evaluate(Tensor x, Tensor y, int batchSize) {
         requireBatchSize(batchSize, "evaluate");
         return guard.shared("evaluate",
                 () -> new Training(this).evaluate(BatchSource.of(new Tensor[] {x}, new Tensor[] {y}), batchSize));
     }
 
-    /** The outputs for inputs {@code x} (inference mode), batch by batch. */
+    /**
+     * The outputs for inputs {@code x} (inference mode), batch by batch.
+     *
+     * @param x the inputs, sample axis first
+     * @param batchSize samples per batch
+     * @return the outputs, sample axis first
+     */
     public Tensor predict(Tensor x, int batchSize) {
         return predict(new Tensor[] {x}, batchSize)[0];
     }
 
-    /** The model's output for inputs {@code x}, in batches of 32 (single-input, single-output models). */
+    /**
+     * The model's output for inputs {@code x}, in batches of 32 (single-input, single-output models).
+     *
+     * @param x the inputs, sample axis first
+     * @return the outputs, sample axis first
+     */
     public Tensor predict(Tensor x) {
         return predict(x, 32);
     }
 
-    /** The outputs for one pass of a pipeline of batches (their labels, if any, are ignored). */
+    /**
+     * The outputs for one pass of a pipeline of batches (their labels, if any, are ignored).
+     *
+     * @param data the batches
+     * @return the outputs of all batches, concatenated along the sample axis
+     */
     public Tensor predict(Pipeline<Batch> data) {
         return guard.shared("predict", () -> {
             try (PipelineBatchSource source = new PipelineBatchSource(data, 0, false, "predict")) {
@@ -411,7 +552,13 @@ public class Model implements TrainingTarget {
         });
     }
 
-    /** The model's outputs for one input tensor per model input, in batches of {@code batchSize}. */
+    /**
+     * The model's outputs for one input tensor per model input, in batches of {@code batchSize}.
+     *
+     * @param x one array per model input, sample axis first
+     * @param batchSize samples per batch
+     * @return one array per model output
+     */
     public Tensor[] predict(Tensor[] x, int batchSize) {
         requireBatchSize(batchSize, "predict");
         return guard.shared("predict", () -> new Training(this).predict(BatchSource.of(x, null), batchSize));
@@ -424,7 +571,11 @@ public class Model implements TrainingTarget {
         }
     }
 
-    /** Every trainable weight of every layer, in layer order. */
+    /**
+     * Every trainable weight of every layer, in layer order.
+     *
+     * @return the trainable weights
+     */
     public List<Variable> trainableVariables() {
         List<Variable> out = new ArrayList<>();
         for (Layer l : layers) {
@@ -433,7 +584,11 @@ public class Model implements TrainingTarget {
         return out;
     }
 
-    /** Every weight of every layer, in layer order (trainable then non-trainable per layer). */
+    /**
+     * Every weight of every layer, in layer order (trainable then non-trainable per layer).
+     *
+     * @return all weights
+     */
     public List<Variable> variables() {
         List<Variable> out = new ArrayList<>();
         for (Layer l : layers) {
@@ -442,12 +597,20 @@ public class Model implements TrainingTarget {
         return out;
     }
 
-    /** Copies of all weights (Keras' get_weights). */
+    /**
+     * Copies of all weights (Keras' get_weights).
+     *
+     * @return the weight values, in the order of {@link #variables()}
+     */
     public List<Tensor> getWeights() {
         return guard.shared("getWeights", () -> variables().stream().map(v -> v.value().copy()).toList());
     }
 
-    /** Sets all weights, in the order of {@link #getWeights()}, checking count and shapes. */
+    /**
+     * Sets all weights, in the order of {@link #getWeights()}, checking count and shapes.
+     *
+     * @param weights one tensor per weight
+     */
     public void setWeights(List<Tensor> weights) {
         guard.exclusive("setWeights", () -> {
             assignAll(weights);
@@ -518,6 +681,9 @@ public class Model implements TrainingTarget {
     /**
      * Loads weights saved by {@link #saveWeights}: matched by name when every name is found, otherwise by position
      * (a model of the same architecture built in another order or process has other automatic layer names).
+     *
+     * @param file the weights file
+     * @throws IOException if the file cannot be read, is malformed, or does not fit the model
      */
     public void loadWeights(Path file) throws IOException {
         Map<String, Tensor> w = WeightsFile.load(file);
@@ -600,7 +766,11 @@ public class Model implements TrainingTarget {
         this.capturedGradients = Collections.unmodifiableMap(gradients);
     }
 
-    /** The profile of the last fit run with {@link Fit#profile}, or null. */
+    /**
+     * The profile of the last fit run with {@link Fit#profile}, or null.
+     *
+     * @return the profile, or null
+     */
     public Profile lastProfile() {
         return lastProfile;
     }
@@ -614,7 +784,11 @@ public class Model implements TrainingTarget {
         this.lastProfile = profile;
     }
 
-    /** Total number of weight scalars. */
+    /**
+     * Total number of weight scalars.
+     *
+     * @return the parameter count, trainable and not
+     */
     public long parameterCount() {
         return layers.stream().mapToLong(Layer::parameterCount).sum();
     }

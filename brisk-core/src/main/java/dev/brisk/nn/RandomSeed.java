@@ -12,12 +12,20 @@ public final class RandomSeed {
     private RandomSeed() {
     }
 
-    /** Restarts the seed sequence: the same seed gives the same initial weights and shuffles. */
+    /**
+     * Restarts the seed sequence: the same seed gives the same initial weights and shuffles.
+     *
+     * @param seed the seed
+     */
     public static synchronized void set(long seed) {
         rng = new SplittableRandom(seed);
     }
 
-    /** The next seed of the sequence. */
+    /**
+     * The next seed of the sequence.
+     *
+     * @return the next seed
+     */
     public static synchronized long next() {
         return rng.nextLong();
     }

@@ -18,7 +18,12 @@ public final class Sequential extends Model {
         super(name);
     }
 
-    /** A Sequential model of {@code layers}; the first may be an input layer. */
+    /**
+     * A Sequential model of {@code layers}; the first may be an input layer.
+     *
+     * @param layers the layers, in order
+     * @return the model
+     */
     public static Sequential of(Layer... layers) {
         Sequential s = new Sequential("sequential" + suffix(COUNT.getAndIncrement()));
         for (Layer l : layers) {
@@ -27,7 +32,12 @@ public final class Sequential extends Model {
         return s;
     }
 
-    /** Appends a layer (re-wiring the model if it is already built). */
+    /**
+     * Appends a layer (re-wiring the model if it is already built).
+     *
+     * @param layer the layer
+     * @return this model
+     */
     public Sequential add(Layer layer) {
         if (layer instanceof InputLayer in) {
             if (input != null || !stack.isEmpty()) {
@@ -43,7 +53,12 @@ public final class Sequential extends Model {
         return this;
     }
 
-    /** Builds the model for samples of shape {@code dims}, without data. */
+    /**
+     * Builds the model for samples of shape {@code dims}, without data.
+     *
+     * @param dims the per-sample input dimensions
+     * @return this model
+     */
     public Sequential build(int... dims) {
         ensureBuilt(new Shape[] {Shape.of(dims)});
         return this;
@@ -74,7 +89,11 @@ public final class Sequential extends Model {
         super.ensureBuilt(sampleShapes);
     }
 
-    /** True once the input shape is known. */
+    /**
+     * True once the input shape is known.
+     *
+     * @return true once built
+     */
     public boolean isBuilt() {
         return input != null;
     }

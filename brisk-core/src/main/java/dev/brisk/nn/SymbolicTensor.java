@@ -18,17 +18,29 @@ public final class SymbolicTensor {
         this.shape = shape;
     }
 
-    /** The layer that produces this tensor. */
+    /**
+     * The layer that produces this tensor.
+     *
+     * @return the producing layer
+     */
     public Layer layer() {
         return layer;
     }
 
-    /** The tensors the producing layer was called on. */
+    /**
+     * The tensors the producing layer was called on.
+     *
+     * @return the producing layer's inputs; empty for an input
+     */
     public List<SymbolicTensor> inputs() {
         return inputs;
     }
 
-    /** The shape of one sample. */
+    /**
+     * The shape of one sample.
+     *
+     * @return the per-sample shape, batch axis excluded
+     */
     public Shape shape() {
         return shape;
     }

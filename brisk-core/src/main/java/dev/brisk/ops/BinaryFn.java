@@ -5,7 +5,18 @@ package dev.brisk.ops;
  * activation from the forward input or output ({@code a}) and the upstream gradient ({@code b}).
  */
 public enum BinaryFn {
-    ADD, SUB, MUL, DIV, MAX, MIN,
+    /** {@code a + b}. */
+    ADD,
+    /** {@code a - b}. */
+    SUB,
+    /** {@code a * b}. */
+    MUL,
+    /** {@code a / b}. */
+    DIV,
+    /** The larger of {@code a} and {@code b}. */
+    MAX,
+    /** The smaller of {@code a} and {@code b}. */
+    MIN,
     /** {@code a > b ? 1 : 0}. */
     GREATER,
     /** {@code a > 0 ? b : 0}, a = relu input. */

@@ -2,5 +2,6 @@ package dev.brisk.ops;
 
 /** Attributes of ops that have none. */
 public enum NoAttrs implements Attrs {
+    /** The only value. */
     INSTANCE
 }

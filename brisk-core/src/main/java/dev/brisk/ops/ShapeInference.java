@@ -12,6 +12,10 @@ public final class ShapeInference {
     /**
      * The output shape of {@code op} applied to {@code inputs}.
      *
+     * @param op the operation
+     * @param attrs its attributes
+     * @param inputs its input nodes
+     * @return the output shape
      * @throws IllegalArgumentException when the inputs do not fit the op
      */
     public static Shape infer(OpType op, Attrs attrs, List<Node> inputs) {
@@ -44,6 +48,9 @@ public final class ShapeInference {
     /**
      * The shape of the value a node keeps beside its output for its gradient, or null for nodes that keep none:
      * DROPOUT its mask, SPARSE_SOFTMAX_XENT its row probabilities, MAX_POOL the cell of each maximum.
+     *
+     * @param node the node
+     * @return the shape, or null
      */
     public static Shape auxShape(Node node) {
         return switch (node.op()) {
@@ -56,6 +63,9 @@ public final class ShapeInference {
     /**
      * The node whose kept state ({@link #auxShape}) a gradient node reads, or null: DROPOUT_GRAD reads its DROPOUT
      * (input 1), SPARSE_SOFTMAX_XENT_GRAD its SPARSE_SOFTMAX_XENT (input 2), MAX_POOL_GRAD its MAX_POOL (input 0).
+     *
+     * @param node a gradient node
+     * @return the forward node, or null
      */
     public static Node auxSource(Node node) {
         return switch (node.op()) {
@@ -70,6 +80,9 @@ public final class ShapeInference {
      * True when a node's kept state serves only its gradient, so that a plan without the gradient keeps none: the
      * cells of MAX_POOL (its kernel then records none). Dropout's mask and the cross-entropy's probabilities are
      * written by the forward kernel itself.
+     *
+     * @param node the node
+     * @return true when only the gradient reads it
      */
     public static boolean auxOnlyForGradient(Node node) {
         return node.op() == OpType.MAX_POOL;
@@ -183,7 +196,13 @@ public final class ShapeInference {
         return Shape.of(Arrays.copyOf(out, k));
     }
 
-    /** Which axes of a rank-{@code rank} tensor {@code axes} names (negative axes count from the end). */
+    /**
+     * Which axes of a rank-{@code rank} tensor {@code axes} names (negative axes count from the end).
+     *
+     * @param rank the rank
+     * @param axes the axes; negative axes count from the end
+     * @return one flag per axis, true where it is reduced
+     */
     public static boolean[] reduceMask(int rank, int[] axes) {
         boolean[] mask = new boolean[rank];
         for (int a : axes) {
@@ -217,7 +236,15 @@ public final class ShapeInference {
         return index;
     }
 
-    /** Output size and leading padding of one spatial axis, TensorFlow-style. */
+    /**
+     * Output size and leading padding of one spatial axis, TensorFlow-style.
+     *
+     * @param in the input size along the axis
+     * @param window the window (kernel or pool) size
+     * @param stride the stride
+     * @param same true for "same" padding
+     * @return {@code {out, padBefore}}
+     */
     public static int[] outAndPad(int in, int window, int stride, boolean same) {
         if (same) {
             int out = (in + stride - 1) / stride;

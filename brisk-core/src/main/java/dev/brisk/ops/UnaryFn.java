@@ -1,10 +1,36 @@
 package dev.brisk.ops;
 
-/** Elementwise functions of one input: {@code y[i] = f(x[i])}. {@code alpha} is the parameter of those that take one. */
+/**
+ * Elementwise functions of one input: {@code y[i] = f(x[i])}. {@code alpha} is the parameter of those that take
+ * one.
+ */
 public enum UnaryFn {
-    NEG, EXP, LOG, SQRT, RSQRT, SQUARE, ABS, RECIPROCAL,
-    RELU, SIGMOID, TANH,
-    /** GELU, tanh approximation off: {@code x * Phi(x)} with the exact erf, as Keras' default {@code approximate=False}. */
+    /** {@code -x}. */
+    NEG,
+    /** {@code e^x}. */
+    EXP,
+    /** The natural logarithm. */
+    LOG,
+    /** The square root. */
+    SQRT,
+    /** {@code 1 / sqrt(x)}. */
+    RSQRT,
+    /** {@code x * x}. */
+    SQUARE,
+    /** {@code |x|}. */
+    ABS,
+    /** {@code 1 / x}. */
+    RECIPROCAL,
+    /** {@code max(x, 0)}. */
+    RELU,
+    /** {@code 1 / (1 + e^-x)}. */
+    SIGMOID,
+    /** The hyperbolic tangent. */
+    TANH,
+    /**
+     * GELU, tanh approximation off: {@code x * Phi(x)} with the exact erf, as Keras' default
+     * {@code approximate=False}.
+     */
     GELU,
     /** {@code x > 0 ? x : alpha * x}. */
     LEAKY_RELU,
@@ -20,6 +46,8 @@ public enum UnaryFn {
     /**
      * True when the gradient of this function reads the op's input (not only its output and the upstream gradient),
      * so that the input's value must be kept: an eager fused chain then stops before the activation.
+     *
+     * @return true when the input must be kept for the gradient
      */
     public boolean gradientReadsInput() {
         return switch (this) {

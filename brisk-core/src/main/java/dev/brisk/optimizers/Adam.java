@@ -13,6 +13,15 @@ public class Adam extends Optimizer {
     private final float epsilon;
     private final float weightDecay;
 
+    /**
+     * Adam with a constant learning rate; Keras' defaults are 0.001, 0.9, 0.999, 1e-7 and 0.
+     *
+     * @param learningRate the learning rate
+     * @param beta1 the decay of the first-moment (mean) estimate
+     * @param beta2 the decay of the second-moment (uncentred variance) estimate
+     * @param epsilon added to the root of the second moment, against division by zero
+     * @param weightDecay the decoupled weight decay (AdamW), 0 for plain Adam
+     */
     public Adam(float learningRate, float beta1, float beta2, float epsilon, float weightDecay) {
         super(learningRate);
         this.beta1 = beta1;
@@ -21,6 +30,15 @@ public class Adam extends Optimizer {
         this.weightDecay = weightDecay;
     }
 
+    /**
+     * Adam whose learning rate follows {@code schedule}.
+     *
+     * @param schedule the learning-rate schedule
+     * @param beta1 the decay of the first-moment (mean) estimate
+     * @param beta2 the decay of the second-moment (uncentred variance) estimate
+     * @param epsilon added to the root of the second moment, against division by zero
+     * @param weightDecay the decoupled weight decay (AdamW), 0 for plain Adam
+     */
     public Adam(LearningRateSchedule schedule, float beta1, float beta2, float epsilon, float weightDecay) {
         super(schedule);
         this.beta1 = beta1;

@@ -3,10 +3,23 @@ package dev.brisk.optimizers;
 /** A learning rate that depends on the optimiser step (computed on the host and fed to each step). */
 @FunctionalInterface
 public interface LearningRateSchedule {
-    /** The learning rate for the update with index {@code step} (0 for the first update). */
+    /**
+     * The learning rate for the update with index {@code step} (0 for the first update).
+     *
+     * @param step the update's index, from 0
+     * @return the learning rate for that update
+     */
     float at(long step);
 
-    /** Keras' ExponentialDecay: {@code lr0 * rate^(step / decaySteps)}, floored when {@code staircase}. */
+    /**
+     * Keras' ExponentialDecay: {@code lr0 * rate^(step / decaySteps)}, floored when {@code staircase}.
+     *
+     * @param initial the learning rate of the first update, {@code lr0}
+     * @param decaySteps the steps over which the rate is multiplied by {@code decayRate} once
+     * @param decayRate the factor per {@code decaySteps}, e.g. 0.96
+     * @param staircase true to decay in steps (integer division), false for a smooth decay
+     * @return the schedule
+     */
     static LearningRateSchedule exponentialDecay(float initial, long decaySteps, float decayRate, boolean staircase) {
         if (decaySteps <= 0) {
             throw new IllegalArgumentException("decaySteps must be positive, got " + decaySteps);
@@ -17,7 +30,14 @@ public interface LearningRateSchedule {
         };
     }
 
-    /** Keras' CosineDecay: cosine from {@code lr0} down to {@code alpha * lr0} over {@code decaySteps}, then flat. */
+    /**
+     * Keras' CosineDecay: cosine from {@code lr0} down to {@code alpha * lr0} over {@code decaySteps}, then flat.
+     *
+     * @param initial the learning rate of the first update, {@code lr0}
+     * @param decaySteps the steps the cosine spans
+     * @param alpha the final rate as a fraction of {@code lr0}
+     * @return the schedule
+     */
     static LearningRateSchedule cosineDecay(float initial, long decaySteps, float alpha) {
         if (decaySteps <= 0) {
             throw new IllegalArgumentException("decaySteps must be positive, got " + decaySteps);

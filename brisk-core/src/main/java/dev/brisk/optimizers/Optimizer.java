@@ -25,41 +25,77 @@ public abstract class Optimizer {
     private long iterations;
     private final Map<Variable, List<Variable>> slots = new IdentityHashMap<>();
 
+    /**
+     * An optimiser with a constant learning rate (changeable by {@link #setLearningRate}).
+     *
+     * @param learningRate the learning rate
+     */
     protected Optimizer(float learningRate) {
         this.learningRate = learningRate;
         this.schedule = null;
     }
 
+    /**
+     * An optimiser whose learning rate follows {@code schedule}, step by step.
+     *
+     * @param schedule the schedule, asked once per update
+     */
     protected Optimizer(LearningRateSchedule schedule) {
         this.schedule = schedule;
     }
 
-    /** Keras' name of the optimiser ("adam"). */
+    /**
+     * Keras' name of the optimiser ("adam").
+     *
+     * @return the name, as in Keras' {@code get_config()}
+     */
     public abstract String name();
 
-    /** Clips each gradient to this L2 norm (Keras {@code clipnorm}); 0 turns clipping off. */
+    /**
+     * Clips each gradient to this L2 norm (Keras {@code clipnorm}); 0 turns clipping off.
+     *
+     * @param norm the largest L2 norm of each gradient; 0 turns clipping off
+     * @return this optimiser
+     */
     public Optimizer clipNorm(float norm) {
         this.clipNorm = norm;
         return this;
     }
 
-    /** Clips all gradients together to this global L2 norm (Keras {@code global_clipnorm}); 0 turns it off. */
+    /**
+     * Clips all gradients together to this global L2 norm (Keras {@code global_clipnorm}); 0 turns it off.
+     *
+     * @param norm the largest L2 norm of all gradients together; 0 turns clipping off
+     * @return this optimiser
+     */
     public Optimizer globalClipNorm(float norm) {
         this.globalClipNorm = norm;
         return this;
     }
 
-    /** The number of updates applied so far. */
+    /**
+     * The number of updates applied so far.
+     *
+     * @return the update count, Keras' {@code optimizer.iterations}
+     */
     public long iterations() {
         return iterations;
     }
 
-    /** The learning rate the next update will use. */
+    /**
+     * The learning rate the next update will use.
+     *
+     * @return the learning rate: the constant one, or the schedule's value at {@link #iterations()}
+     */
     public float learningRate() {
         return schedule != null ? schedule.at(iterations) : learningRate;
     }
 
-    /** Sets a constant learning rate (as ReduceLROnPlateau does); not allowed with a schedule. */
+    /**
+     * Sets a constant learning rate (as ReduceLROnPlateau does); not allowed with a schedule.
+     *
+     * @param lr the new learning rate
+     */
     public void setLearningRate(float lr) {
         if (schedule != null) {
             throw new IllegalStateException("this optimizer follows a learning-rate schedule; its rate cannot be set");
@@ -67,17 +103,27 @@ public abstract class Optimizer {
         this.learningRate = lr;
     }
 
-    /** True when the learning rate comes from a schedule. */
+    /**
+     * True when the learning rate comes from a schedule.
+     *
+     * @return whether a schedule sets the learning rate
+     */
     public boolean hasSchedule() {
         return schedule != null;
     }
 
-    /** How many per-step hyper-parameters {@link #hyperParameters()} returns. */
+    /**
+     * How many per-step hyper-parameters {@link #hyperParameters()} returns.
+     *
+     * @return the length of the hyper-parameter vector
+     */
     public abstract int hyperParameterCount();
 
     /**
      * The per-step values fed to the update ops for the next step, laid out by the index constants of this
      * optimiser's {@link dev.brisk.ops.UpdateAttrs} record.
+     *
+     * @return a new array of {@link #hyperParameterCount()} values
      */
     public abstract float[] hyperParameters();
 
@@ -86,7 +132,14 @@ public abstract class Optimizer {
         iterations++;
     }
 
-    /** Adds the (clipped) updates of {@code vars} by {@code grads} to the graph. */
+    /**
+     * Adds the (clipped) updates of {@code vars} by {@code grads} to the graph.
+     *
+     * @param g the training graph
+     * @param vars the trainable variables
+     * @param grads the gradient of the loss by each variable, in the same order
+     * @param hyper the node that feeds {@link #hyperParameters()} to the update ops each step
+     */
     public final void apply(Graph g, List<Variable> vars, List<Node> grads, Node hyper) {
         List<Node> clipped = clip(g, grads);
         for (int i = 0; i < vars.size(); i++) {
@@ -96,19 +149,43 @@ public abstract class Optimizer {
         }
     }
 
-    /** The state variables this optimiser keeps for {@code v} (zero-initialised). */
+    /**
+     * The state variables this optimiser keeps for {@code v} (zero-initialised).
+     *
+     * @param v a trainable variable
+     * @return the slot variables (e.g. Adam's first and second moments), in the order {@link #update} receives them
+     */
     protected abstract List<Variable> createSlots(Variable v);
 
-    /** Adds the update of one variable. */
+    /**
+     * Adds the update of one variable.
+     *
+     * @param g the training graph
+     * @param v the variable to update
+     * @param grad its (clipped) gradient
+     * @param slots its state variables, as {@link #createSlots} made them
+     * @param hyper the hyper-parameter vector node
+     */
     protected abstract void update(Graph g, Variable v, Node grad, List<Variable> slots, Node hyper);
 
-    /** The state variables of every parameter seen so far (for saving). */
+    /**
+     * The state variables of every parameter seen so far (for saving).
+     *
+     * @return every slot variable, grouped by parameter (the groups in no fixed order)
+     */
     public List<Variable> slotVariables() {
         List<Variable> all = new ArrayList<>();
         slots.values().forEach(all::addAll);
         return all;
     }
 
+    /**
+     * A zero-filled, non-trainable slot for {@code v}, named {@code <v's name>/<slot>}.
+     *
+     * @param v the variable the slot belongs to
+     * @param slot the slot's name, e.g. {@code m}
+     * @return the slot variable, shaped like {@code v}
+     */
     protected static Variable zerosLike(Variable v, String slot) {
         return new Variable(v.name() + "/" + slot, Tensor.zeros(v.shape()), false);
     }
@@ -140,7 +217,11 @@ public abstract class Optimizer {
         return g.div(g.constant(limit), bounded);
     }
 
-    /** A one-dimensional hyper-parameter vector of {@code n} values, as a node shape. */
+    /**
+     * A one-dimensional hyper-parameter vector of {@code n} values, as a node shape.
+     *
+     * @return the shape {@code [hyperParameterCount()]}
+     */
     public Shape hyperShape() {
         return Shape.of(hyperParameterCount());
     }

@@ -5,42 +5,96 @@ public final class Optimizers {
     private Optimizers() {
     }
 
-    /** Adam with beta1 0.9, beta2 0.999, epsilon 1e-7. */
+    /**
+     * Adam with beta1 0.9, beta2 0.999, epsilon 1e-7.
+     *
+     * @param learningRate the learning rate (Keras' default 0.001)
+     * @return the optimiser
+     */
     public static Adam adam(float learningRate) {
         return new Adam(learningRate, 0.9f, 0.999f, 1e-7f, 0f);
     }
 
+    /**
+     * Adam with Keras' defaults: learning rate 0.001, beta1 0.9, beta2 0.999, epsilon 1e-7.
+     *
+     * @return the optimiser
+     */
     public static Adam adam() {
         return adam(1e-3f);
     }
 
+    /**
+     * Adam with Keras' default betas and epsilon, whose learning rate follows {@code schedule}.
+     *
+     * @param schedule the learning-rate schedule
+     * @return the optimiser
+     */
     public static Adam adam(LearningRateSchedule schedule) {
         return new Adam(schedule, 0.9f, 0.999f, 1e-7f, 0f);
     }
 
-    /** AdamW: Adam with decoupled weight decay (Keras default 0.004). */
+    /**
+     * AdamW: Adam with decoupled weight decay (Keras default 0.004).
+     *
+     * @param learningRate the learning rate
+     * @param weightDecay the decoupled weight decay, applied as {@code w -= lr * weightDecay * w}
+     * @return the optimiser
+     */
     public static Adam adamW(float learningRate, float weightDecay) {
         return new Adam(learningRate, 0.9f, 0.999f, 1e-7f, weightDecay);
     }
 
+    /**
+     * AdamW with Keras' default weight decay 0.004.
+     *
+     * @param learningRate the learning rate
+     * @return the optimiser
+     */
     public static Adam adamW(float learningRate) {
         return adamW(learningRate, 0.004f);
     }
 
-    /** Plain SGD (Keras default learning rate 0.01). */
+    /**
+     * Plain SGD (Keras default learning rate 0.01).
+     *
+     * @param learningRate the learning rate
+     * @return the optimiser
+     */
     public static Sgd sgd(float learningRate) {
         return new Sgd(learningRate, 0f, false);
     }
 
+    /**
+     * SGD with momentum, as Keras' {@code SGD(learning_rate, momentum, nesterov)}.
+     *
+     * @param learningRate the learning rate
+     * @param momentum the momentum, 0 for none (Keras' default)
+     * @param nesterov true for Nesterov momentum
+     * @return the optimiser
+     */
     public static Sgd sgd(float learningRate, float momentum, boolean nesterov) {
         return new Sgd(learningRate, momentum, nesterov);
     }
 
+    /**
+     * SGD with momentum whose learning rate follows {@code schedule}.
+     *
+     * @param schedule the learning-rate schedule
+     * @param momentum the momentum, 0 for none
+     * @param nesterov true for Nesterov momentum
+     * @return the optimiser
+     */
     public static Sgd sgd(LearningRateSchedule schedule, float momentum, boolean nesterov) {
         return new Sgd(schedule, momentum, nesterov);
     }
 
-    /** RMSprop with rho 0.9, epsilon 1e-7. */
+    /**
+     * RMSprop with rho 0.9, epsilon 1e-7.
+     *
+     * @param learningRate the learning rate (Keras' default 0.001)
+     * @return the optimiser
+     */
     public static RmsProp rmsprop(float learningRate) {
         return new RmsProp(learningRate, 0.9f, 1e-7f);
     }

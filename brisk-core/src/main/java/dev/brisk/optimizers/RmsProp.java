@@ -11,12 +11,26 @@ public final class RmsProp extends Optimizer {
     private final float rho;
     private final float epsilon;
 
+    /**
+     * RMSprop with a constant learning rate; Keras' defaults are 0.001, 0.9 and 1e-7.
+     *
+     * @param learningRate the learning rate
+     * @param rho the decay of the running mean of squared gradients
+     * @param epsilon added to the mean square before its root, against division by zero
+     */
     public RmsProp(float learningRate, float rho, float epsilon) {
         super(learningRate);
         this.rho = rho;
         this.epsilon = epsilon;
     }
 
+    /**
+     * RMSprop whose learning rate follows {@code schedule}.
+     *
+     * @param schedule the learning-rate schedule
+     * @param rho the decay of the running mean of squared gradients
+     * @param epsilon added to the mean square before its root, against division by zero
+     */
     public RmsProp(LearningRateSchedule schedule, float rho, float epsilon) {
         super(schedule);
         this.rho = rho;

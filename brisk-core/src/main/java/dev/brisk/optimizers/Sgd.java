@@ -11,12 +11,26 @@ public final class Sgd extends Optimizer {
     private final float momentum;
     private final boolean nesterov;
 
+    /**
+     * SGD with a constant learning rate; Keras' defaults are 0.01, no momentum, not Nesterov.
+     *
+     * @param learningRate the learning rate
+     * @param momentum the momentum, 0 for plain SGD
+     * @param nesterov true for Nesterov momentum
+     */
     public Sgd(float learningRate, float momentum, boolean nesterov) {
         super(learningRate);
         this.momentum = momentum;
         this.nesterov = nesterov;
     }
 
+    /**
+     * SGD whose learning rate follows {@code schedule}.
+     *
+     * @param schedule the learning-rate schedule
+     * @param momentum the momentum, 0 for plain SGD
+     * @param nesterov true for Nesterov momentum
+     */
     public Sgd(LearningRateSchedule schedule, float momentum, boolean nesterov) {
         super(schedule);
         this.momentum = momentum;

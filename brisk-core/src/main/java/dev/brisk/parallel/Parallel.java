@@ -35,6 +35,10 @@ public final class Parallel {
     /**
      * Runs {@code body} over {@code [0, n)} in chunks of at least {@code grain} indexes, on up to
      * {@link ThreadBudget#computeThreads()} threads.
+     *
+     * @param n the number of indexes
+     * @param grain the smallest chunk worth a thread; fewer than {@code 2 * grain} indexes run on the calling thread
+     * @param body the loop body, called once per chunk; it must be safe to call from several threads at once
      */
     public static void forRange(int n, int grain, RangeBody body) {
         forRange(n, grain, 1, body);
@@ -44,6 +48,11 @@ public final class Parallel {
      * As {@link #forRange(int, int, RangeBody)}, cut into up to {@code chunksPerThread} chunks per thread, which the
      * threads take as they finish: for loops whose chunk boundaries cost nothing, so that a thread slowed down by
      * the host (a vCPU sharing its core) ends up doing less of the work instead of holding up the region.
+     *
+     * @param n the number of indexes
+     * @param grain the smallest chunk worth a thread
+     * @param chunksPerThread chunks per thread, at least 1
+     * @param body the loop body, called once per chunk; it must be safe to call from several threads at once
      */
     public static void forRange(int n, int grain, int chunksPerThread, RangeBody body) {
         if (n <= 0) {
@@ -61,12 +70,20 @@ public final class Parallel {
         }
     }
 
-    /** The number of threads a region may use now. */
+    /**
+     * The number of threads a region may use now.
+     *
+     * @return the number of threads, at least 1
+     */
     public static int threads() {
         return ThreadBudget.computeThreads();
     }
 
-    /** True on a thread that is already running a parallel region. */
+    /**
+     * True on a thread that is already running a parallel region.
+     *
+     * @return whether the current thread is inside {@link #forRange}; a nested region there runs on the calling thread
+     */
     public static boolean insideRegion() {
         return INSIDE.get();
     }

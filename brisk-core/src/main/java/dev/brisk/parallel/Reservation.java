@@ -16,12 +16,20 @@ public final class Reservation implements AutoCloseable {
         resize(threads);
     }
 
-    /** The number of threads held now. */
+    /**
+     * The number of threads held now.
+     *
+     * @return the number of threads this reservation takes from the compute kernels
+     */
     public synchronized int threads() {
         return threads;
     }
 
-    /** Holds {@code n} threads instead of the current number. */
+    /**
+     * Holds {@code n} threads instead of the current number.
+     *
+     * @param n the new number of threads, at least 0
+     */
     public synchronized void resize(int n) {
         if (n < 0) {
             throw new IllegalArgumentException("cannot reserve a negative number of threads: " + n);

@@ -43,7 +43,11 @@ public final class ThreadBudget {
     private ThreadBudget() {
     }
 
-    /** Sets the budget for this process (takes effect for the next parallel region). */
+    /**
+     * Sets the budget for this process (takes effect for the next parallel region).
+     *
+     * @param threads the number of threads, at least 1
+     */
     public static void set(int threads) {
         check(threads, "ThreadBudget.set");
         override = threads;
@@ -56,7 +60,12 @@ public final class ThreadBudget {
         cached = null;
     }
 
-    /** The number of threads Brisk may keep busy. */
+    /**
+     * The number of threads Brisk may keep busy.
+     *
+     * @return the budget: set by {@link #set}, the {@code brisk.threads} setting, or {@link #defaultThreads} of the
+     *     machine
+     */
     public static int threads() {
         return resolve().threads();
     }
@@ -64,12 +73,18 @@ public final class ThreadBudget {
     /**
      * The threads compute kernels may use now: the budget less the threads input pipelines have reserved, and
      * never fewer than one.
+     *
+     * @return the threads available to compute kernels, at least 1
      */
     public static int computeThreads() {
         return Math.max(1, threads() - RESERVED.get());
     }
 
-    /** Threads reserved by input pipelines at the moment (see {@link #reserve}). */
+    /**
+     * Threads reserved by input pipelines at the moment (see {@link #reserve}).
+     *
+     * @return the number of threads reserved, 0 when no input pipeline is running
+     */
     public static int reserved() {
         return RESERVED.get();
     }
@@ -78,12 +93,19 @@ public final class ThreadBudget {
      * Takes {@code n} threads of the budget away from the compute kernels for input-pipeline workers, until the
      * returned reservation is resized or closed; so pipeline workers and compute threads together stay within the
      * budget.
+     *
+     * @param n the number of threads to reserve, at least 0
+     * @return the reservation; close it when the pipeline stops
      */
     public static Reservation reserve(int n) {
         return new Reservation(RESERVED, n);
     }
 
-    /** The budget and where it came from, for the line printed at the start of fit. */
+    /**
+     * The budget and where it came from, for the line printed at the start of fit.
+     *
+     * @return the budget and its source
+     */
     public static Resolved resolve() {
         Resolved r = cached;
         if (r == null) {
@@ -142,12 +164,22 @@ public final class ThreadBudget {
         return new Resolved(threads, threads < processors ? "available processors less one" : "available processors");
     }
 
-    /** The budget nothing overrides on a machine of {@code processors}: all of them, less one from 12 up. */
+    /**
+     * The budget nothing overrides on a machine of {@code processors}: all of them, less one from 12 up.
+     *
+     * @param processors the number of available processors
+     * @return the default thread budget
+     */
     public static int defaultThreads(int processors) {
         return processors >= SPARE_CORE_FROM ? processors - 1 : Math.max(1, processors);
     }
 
-    /** A thread count and the name of the setting it came from. */
+    /**
+     * A thread count and the name of the setting it came from.
+     *
+     * @param threads the thread budget
+     * @param source where it came from, e.g. {@code "brisk.threads"} or {@code "default"}
+     */
     public record Resolved(int threads, String source) {
         @Override
         public String toString() {

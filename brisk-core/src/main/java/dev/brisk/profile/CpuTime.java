@@ -19,7 +19,11 @@ public final class CpuTime {
     private CpuTime() {
     }
 
-    /** CPU nanoseconds this process has used so far, all threads; 0 where the JVM cannot tell. */
+    /**
+     * CPU nanoseconds this process has used so far, all threads; 0 where the JVM cannot tell.
+     *
+     * @return process CPU time in nanoseconds
+     */
     public static long processNanos() {
         return OS == null ? 0 : Math.max(OS.getProcessCpuTime(), 0); // -1 when unsupported
     }
@@ -27,6 +31,8 @@ public final class CpuTime {
     /**
      * CPU nanoseconds the live Java threads have used so far (threads that ended are no longer counted); the
      * process clock where per-thread CPU time is not available.
+     *
+     * @return CPU time of the live Java threads in nanoseconds
      */
     public static long javaThreadsNanos() {
         if (THREADS == null || !THREADS.isThreadCpuTimeEnabled()) {

@@ -20,6 +20,10 @@ import dev.brisk.ops.UnaryAttrs;
  *
  * @param shapes e.g. {@code (128, 512)^T, (128, 10) -> (512, 10)}, with {@code ^T} on the operands a product
  *               transposes; an optimiser update shows the weight it changes in place
+ * @param op the op, e.g. {@code MATMUL} or {@code UNARY(RELU)}
+ * @param node the node's id in its graph
+ * @param layer the layer that made the node, or the weight an optimiser update writes
+ * @param flops the estimated floating-point operations of the call
  */
 public record OpInfo(String op, int node, String layer, String shapes, long flops) {
     static OpInfo of(Node n) {

@@ -35,25 +35,47 @@ public final class Profile {
         this.tid = tid;
     }
 
-    /** All spans, ordered by start time (a parent before the spans it contains). */
+    /**
+     * All spans, ordered by start time (a parent before the spans it contains).
+     *
+     * @return the spans; an unmodifiable list
+     */
     public List<Span> spans() {
         return spans;
     }
 
-    /** The profiled steps, counted from 1 over the fit. */
+    /**
+     * The profiled steps, counted from 1 over the fit.
+     *
+     * @return the step numbers, ascending
+     */
     public List<Integer> steps() {
         return steps;
     }
 
+    /**
+     * Whether nothing was recorded (the fit ended before the window).
+     *
+     * @return true if no step was profiled
+     */
     public boolean isEmpty() {
         return steps.isEmpty();
     }
 
-    /** "compiled" or "eager". */
+    /**
+     * "compiled" or "eager".
+     *
+     * @return the execution mode of the profiled fit
+     */
     public String mode() {
         return mode;
     }
 
+    /**
+     * The thread budget during the profiled steps, the denominator of {@link #cpuUtilisation()}.
+     *
+     * @return the number of threads
+     */
     public int threads() {
         return threads;
     }
@@ -66,22 +88,39 @@ public final class Profile {
         return tid;
     }
 
-    /** Wall time of the profiled steps together. */
+    /**
+     * Wall time of the profiled steps together.
+     *
+     * @return the sum of the profiled steps' wall times, in nanoseconds
+     */
     public long wallNanos() {
         return total(Span.Category.STEP);
     }
 
-    /** Each profiled step's wall time, in step order. */
+    /**
+     * Each profiled step's wall time, in step order.
+     *
+     * @return one wall time per profiled step, in nanoseconds
+     */
     public long[] stepNanos() {
         return spans.stream().filter(s -> s.category() == Span.Category.STEP).mapToLong(Span::nanos).toArray();
     }
 
-    /** CPU time of the Java threads during the profiled steps ({@link CpuTime#javaThreadsNanos()}). */
+    /**
+     * CPU time of the Java threads during the profiled steps ({@link CpuTime#javaThreadsNanos()}).
+     *
+     * @return CPU time in nanoseconds
+     */
     public long cpuNanos() {
         return cpuNanos;
     }
 
-    /** Time of the spans of one category, all steps together. */
+    /**
+     * Time of the spans of one category, all steps together.
+     *
+     * @param category the category to add up
+     * @return the total time in nanoseconds
+     */
     public long total(Span.Category category) {
         long sum = 0;
         for (Span s : spans) {
@@ -95,6 +134,8 @@ public final class Profile {
     /**
      * Wall time during which at least one kernel ran: the kernels' total when they ran one at a time, less when
      * some ran side by side on several threads.
+     *
+     * @return kernel wall time in nanoseconds
      */
     public long kernelWallNanos() {
         long sum = 0;
@@ -114,7 +155,11 @@ public final class Profile {
         return sum;
     }
 
-    /** Estimated FLOPs of all kernel calls. */
+    /**
+     * Estimated FLOPs of all kernel calls.
+     *
+     * @return the sum of the kernel calls' estimated FLOPs
+     */
     public long flops() {
         long sum = 0;
         for (Span s : spans) {
@@ -125,12 +170,20 @@ public final class Profile {
         return sum;
     }
 
-    /** CPU time / (wall time x threads): 1.0 means every thread of the budget was busy. */
+    /**
+     * CPU time / (wall time x threads): 1.0 means every thread of the budget was busy.
+     *
+     * @return the utilisation, from 0 to 1 (slightly above 1 where other JVM threads worked too)
+     */
     public double cpuUtilisation() {
         return share(cpuNanos, wallNanos() * (long) threads);
     }
 
-    /** The share of step time spent waiting for input. */
+    /**
+     * The share of step time spent waiting for input.
+     *
+     * @return the input wait's share of the profiled steps' wall time, from 0 to 1
+     */
     public double inputWaitShare() {
         return share(total(Span.Category.INPUT), wallNanos());
     }
@@ -139,12 +192,21 @@ public final class Profile {
         return whole > 0 ? (double) part / whole : 0;
     }
 
-    /** The text report: where step time went, CPU utilisation, GFLOP/s, and the ops that took longest. */
+    /**
+     * The text report: where step time went, CPU utilisation, GFLOP/s, and the ops that took longest.
+     *
+     * @return the report, several lines of text
+     */
     public String summary() {
         return ProfileSummary.render(this, ProfileSummary.TOP_OPS);
     }
 
-    /** Writes the spans as Chrome-trace JSON (open it in https://ui.perfetto.dev or chrome://tracing). */
+    /**
+     * Writes the spans as Chrome-trace JSON (open it in https://ui.perfetto.dev or chrome://tracing).
+     *
+     * @param file the file to write, e.g. {@code trace.json}
+     * @throws IOException if the file cannot be written
+     */
     public void writeChromeTrace(Path file) throws IOException {
         AtomicFiles.write(file, out -> ChromeTrace.write(this, out));
     }

@@ -27,6 +27,9 @@ public final class Profiler implements KernelTimer {
     }
 
     /**
+     * A profiler that records the steps of {@code window}; the training loop feeds it through a {@link StepTimeline}.
+     *
+     * @param window  the steps to record, counted from 1 over the fit
      * @param threads the thread budget, for CPU utilisation
      * @param mode    "compiled" or "eager", for the summary
      */
@@ -87,7 +90,11 @@ public final class Profiler implements KernelTimer {
         steps.add(step);
     }
 
-    /** What was recorded; steps that never ended are left out. */
+    /**
+     * What was recorded; steps that never ended are left out.
+     *
+     * @return the profile of the recorded steps
+     */
     public Profile finish() {
         return new Profile(spans, steps, cpuNanos, threads, mode, ProcessHandle.current().pid(), threadId);
     }

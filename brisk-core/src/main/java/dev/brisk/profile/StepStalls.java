@@ -15,7 +15,12 @@ public final class StepStalls {
     private StepStalls() {
     }
 
-    /** The median of {@code steps} (nanoseconds), or NaN for none. */
+    /**
+     * The median of {@code steps} (nanoseconds), or NaN for none.
+     *
+     * @param steps step times in nanoseconds
+     * @return the median step time in nanoseconds
+     */
     public static double median(long[] steps) {
         if (steps.length == 0) {
             return Double.NaN;
@@ -26,7 +31,12 @@ public final class StepStalls {
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
     }
 
-    /** The share of all step time spent beyond {@link #FACTOR} times the median step (0 to 1). */
+    /**
+     * The share of all step time spent beyond {@link #FACTOR} times the median step (0 to 1).
+     *
+     * @param steps step times in nanoseconds
+     * @return the share of time beyond the threshold, from 0 to 1 (0 for no steps)
+     */
     public static double share(long[] steps) {
         double limit = FACTOR * median(steps);
         double total = 0;
@@ -38,7 +48,12 @@ public final class StepStalls {
         return total == 0 ? 0 : beyond / total;
     }
 
-    /** How many of {@code steps} took longer than {@link #FACTOR} times the median. */
+    /**
+     * How many of {@code steps} took longer than {@link #FACTOR} times the median.
+     *
+     * @param steps step times in nanoseconds
+     * @return the number of stalled steps
+     */
     public static int count(long[] steps) {
         double limit = FACTOR * median(steps);
         int n = 0;

@@ -14,12 +14,20 @@ public final class StepTimeline {
     private long mark;
     private long inputWaitNanos;
 
-    /** A timeline that records the steps {@code profiler} covers; null to measure input wait only. */
+    /**
+     * A timeline that records the steps {@code profiler} covers; null to measure input wait only.
+     *
+     * @param profiler the profiler, or null
+     */
     public StepTimeline(Profiler profiler) {
         this.profiler = profiler;
     }
 
-    /** Starts step {@code globalStep} (counted from 1 over the fit): call before asking for its batch. */
+    /**
+     * Starts step {@code globalStep} (counted from 1 over the fit): call before asking for its batch.
+     *
+     * @param globalStep the step, counted from 1 over the fit
+     */
     public void beginStep(int globalStep) {
         recording = profiler != null && profiler.covers(globalStep);
         if (recording) {
@@ -39,7 +47,11 @@ public final class StepTimeline {
         mark = now;
     }
 
-    /** {@code phase} ran from the end of the previous phase until now. */
+    /**
+     * {@code phase} ran from the end of the previous phase until now.
+     *
+     * @param phase the phase that just ended
+     */
     public void phaseEnd(Phase phase) {
         if (recording) {
             long now = System.nanoTime();
@@ -48,11 +60,16 @@ public final class StepTimeline {
         }
     }
 
-    /** The timer for this step's kernel calls: the profiler while recording, else null (no timing). */
+    /**
+     * The timer for this step's kernel calls: the profiler while recording, else null (no timing).
+     *
+     * @return the kernel timer, or null
+     */
     public KernelTimer kernelTimer() {
         return recording ? profiler : null;
     }
 
+    /** Ends the current step; a recorded step goes to the profiler. */
     public void endStep() {
         if (recording) {
             profiler.endStep(stepStart, System.nanoTime());
@@ -60,7 +77,11 @@ public final class StepTimeline {
         }
     }
 
-    /** The input wait measured since the last call, in nanoseconds; starts counting afresh. */
+    /**
+     * The input wait measured since the last call, in nanoseconds; starts counting afresh.
+     *
+     * @return nanoseconds spent waiting for input since the previous call
+     */
     public long takeInputWaitNanos() {
         long w = inputWaitNanos;
         inputWaitNanos = 0;

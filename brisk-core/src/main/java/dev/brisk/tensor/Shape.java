@@ -20,30 +20,58 @@ public final class Shape {
         this.size = s;
     }
 
-    /** A shape with the given dimensions. */
+    /**
+     * A shape with the given dimensions.
+     *
+     * @param dims the dimensions, outermost first; copied
+     * @return the shape
+     */
     public static Shape of(int... dims) {
         return dims.length == 0 ? SCALAR : new Shape(dims.clone());
     }
 
-    /** The rank-0 shape. */
+    /**
+     * The rank-0 shape.
+     *
+     * @return the shape of a scalar: no dimensions, one element
+     */
     public static Shape scalar() {
         return SCALAR;
     }
 
+    /**
+     * The number of dimensions (0 for a scalar).
+     *
+     * @return the rank
+     */
     public int rank() {
         return dims.length;
     }
 
-    /** Dimension {@code i}; negative indexes count from the end as in Python. */
+    /**
+     * Dimension {@code i}; negative indexes count from the end as in Python.
+     *
+     * @param i the axis, from {@code -rank()} to {@code rank() - 1}
+     * @return the size of that dimension
+     */
     public int dim(int i) {
         return dims[i < 0 ? dims.length + i : i];
     }
 
+    /**
+     * The dimensions, outermost first.
+     *
+     * @return a copy of the dimensions; changing it does not change this shape
+     */
     public int[] dims() {
         return dims.clone();
     }
 
-    /** Number of elements. */
+    /**
+     * Number of elements.
+     *
+     * @return the product of the dimensions (1 for a scalar)
+     */
     public int size() {
         if (size > Integer.MAX_VALUE) {
             throw new IllegalStateException("tensor too large: " + this);
@@ -51,7 +79,11 @@ public final class Shape {
         return (int) size;
     }
 
-    /** Row-major strides in elements. */
+    /**
+     * Row-major strides in elements.
+     *
+     * @return for each axis, the distance in elements between neighbours along it; the last axis has stride 1
+     */
     public int[] strides() {
         int[] s = new int[dims.length];
         int acc = 1;
@@ -62,19 +94,34 @@ public final class Shape {
         return s;
     }
 
-    /** This shape with the first dimension replaced (used to rebind the batch size). */
+    /**
+     * This shape with the first dimension replaced (used to rebind the batch size).
+     *
+     * @param axis the axis to replace
+     * @param value its new size
+     * @return a new shape; this one is unchanged
+     */
     public Shape withDim(int axis, int value) {
         int[] d = dims.clone();
         d[axis < 0 ? d.length + axis : axis] = value;
         return new Shape(d);
     }
 
-    /** The dimensions after the first one. */
+    /**
+     * The dimensions after the first one.
+     *
+     * @return the shape of one item along the first axis, e.g. {@code [32, 28, 28]} gives {@code [28, 28]}
+     */
     public Shape dropFirst() {
         return new Shape(Arrays.copyOfRange(dims, 1, dims.length));
     }
 
-    /** A new shape with {@code first} prepended. */
+    /**
+     * A new shape with {@code first} prepended.
+     *
+     * @param first the new outermost dimension, e.g. a batch size
+     * @return a new shape of rank {@code rank() + 1}
+     */
     public Shape prepend(int first) {
         int[] d = new int[dims.length + 1];
         d[0] = first;
@@ -85,6 +132,9 @@ public final class Shape {
     /**
      * The NumPy broadcast of two shapes.
      *
+     * @param a one shape
+     * @param b the other shape
+     * @return the shape both broadcast to: axes aligned from the right, where a size of 1 stretches to the other's size
      * @throws IllegalArgumentException naming both shapes when they are incompatible
      */
     public static Shape broadcast(Shape a, Shape b) {
@@ -103,6 +153,9 @@ public final class Shape {
 
     /**
      * Strides for reading a tensor of this shape as if broadcast to {@code target}: broadcast axes get stride 0.
+     *
+     * @param target a shape this one broadcasts to
+     * @return strides of rank {@code target.rank()}, in elements of this shape's storage
      */
     public int[] broadcastStrides(Shape target) {
         int[] own = strides();

@@ -33,27 +33,55 @@ public final class Tensor {
      */
     public static final int TAIL_PADDING = 64;
 
-    /** Zeroed storage for {@code size} floats, with {@link #TAIL_PADDING} spare floats after them. */
+    /**
+     * Zeroed storage for {@code size} floats, with {@link #TAIL_PADDING} spare floats after them.
+     *
+     * @param size the number of floats the tensor holds
+     * @return a new array of {@code size + TAIL_PADDING} zeros
+     */
     public static float[] storage(int size) {
         return new float[size + TAIL_PADDING];
     }
 
-    /** True if {@code data} has {@link #TAIL_PADDING} spare floats after {@code offset + size}. */
+    /**
+     * True if {@code data} has {@link #TAIL_PADDING} spare floats after {@code offset + size}.
+     *
+     * @param data the backing array
+     * @param offset where the tensor's elements start in {@code data}
+     * @param size the number of elements
+     * @return whether kernels may use masked vector accesses on the last partial vector without a slow path
+     */
     public static boolean hasTailPadding(float[] data, int offset, int size) {
         return data.length - (long) offset - size >= TAIL_PADDING;
     }
 
-    /** A new zero-filled float32 tensor. */
+    /**
+     * A new zero-filled float32 tensor.
+     *
+     * @param shape the shape
+     * @return a tensor that owns new, padded storage
+     */
     public static Tensor zeros(Shape shape) {
         return new Tensor(shape, DType.FLOAT32, storage(shape.size()), 0);
     }
 
-    /** A new zero-filled float32 tensor. */
+    /**
+     * A new zero-filled float32 tensor.
+     *
+     * @param dims the dimensions, outermost first
+     * @return a tensor that owns new, padded storage
+     */
     public static Tensor zeros(int... dims) {
         return zeros(Shape.of(dims));
     }
 
-    /** A float32 tensor that owns a copy of {@code values}. */
+    /**
+     * A float32 tensor that owns a copy of {@code values}.
+     *
+     * @param values the elements in row-major order; its length must equal the product of {@code dims}
+     * @param dims the dimensions, outermost first
+     * @return a tensor with its own padded copy of the values
+     */
     public static Tensor of(float[] values, int... dims) {
         Shape s = Shape.of(dims);
         if (s.size() != values.length) {
@@ -64,40 +92,81 @@ public final class Tensor {
         return new Tensor(s, DType.FLOAT32, data, 0);
     }
 
-    /** A rank-0 tensor holding {@code value}. */
+    /**
+     * A rank-0 tensor holding {@code value}.
+     *
+     * @param value the element
+     * @return a tensor of shape {@code []}
+     */
     public static Tensor scalar(float value) {
         float[] data = storage(1);
         data[0] = value;
         return new Tensor(Shape.scalar(), DType.FLOAT32, data, 0);
     }
 
-    /** A tensor that views {@code data} from {@code offset} without copying. */
+    /**
+     * A tensor that views {@code data} from {@code offset} without copying.
+     *
+     * @param data the backing array, shared with the caller
+     * @param offset index of the first element in {@code data}
+     * @param shape the shape; {@code offset + shape.size()} must fit in {@code data}
+     * @return a view; writes through it change {@code data}
+     */
     public static Tensor wrap(float[] data, int offset, Shape shape) {
         return new Tensor(shape, DType.FLOAT32, data, offset);
     }
 
+    /**
+     * The tensor's shape.
+     *
+     * @return the shape
+     */
     public Shape shape() {
         return shape;
     }
 
+    /**
+     * The element type; {@link DType#FLOAT32} for every tensor today.
+     *
+     * @return the element type
+     */
     public DType dtype() {
         return dtype;
     }
 
-    /** The backing array; elements live at {@code [offset(), offset() + size())}. */
+    /**
+     * The backing array; elements live at {@code [offset(), offset() + size())}.
+     *
+     * @return the backing array itself, not a copy
+     */
     public float[] data() {
         return data;
     }
 
+    /**
+     * Index of the tensor's first element in {@link #data()}.
+     *
+     * @return the offset in elements
+     */
     public int offset() {
         return offset;
     }
 
+    /**
+     * The number of elements, the product of the shape's dimensions.
+     *
+     * @return the element count
+     */
     public int size() {
         return shape.size();
     }
 
-    /** The same elements viewed with another shape of equal size. */
+    /**
+     * The same elements viewed with another shape of equal size.
+     *
+     * @param newShape a shape with the same number of elements
+     * @return a view sharing this tensor's storage
+     */
     public Tensor reshape(Shape newShape) {
         if (newShape.size() != shape.size()) {
             throw new IllegalArgumentException("cannot reshape " + shape + " to " + newShape);
@@ -105,16 +174,32 @@ public final class Tensor {
         return new Tensor(newShape, dtype, data, offset);
     }
 
-    /** Element at a flat row-major index. */
+    /**
+     * Element at a flat row-major index.
+     *
+     * @param flatIndex an index in {@code [0, size())}
+     * @return the element
+     */
     public float get(int flatIndex) {
         return data[offset + flatIndex];
     }
 
-    /** Element at a multi-dimensional index. */
+    /**
+     * Element at a multi-dimensional index.
+     *
+     * @param index one index per dimension, outermost first
+     * @return the element
+     */
     public float at(int... index) {
         return data[offset + flatIndex(index)];
     }
 
+    /**
+     * Sets the element at a flat row-major index.
+     *
+     * @param flatIndex an index in {@code [0, size())}
+     * @param value the new value
+     */
     public void set(int flatIndex, float value) {
         data[offset + flatIndex] = value;
     }
@@ -130,19 +215,31 @@ public final class Tensor {
         return flat;
     }
 
-    /** A copy of the elements as a new array. */
+    /**
+     * A copy of the elements as a new array.
+     *
+     * @return a new, unpadded array of {@code size()} floats
+     */
     public float[] toArray() {
         return Arrays.copyOfRange(data, offset, offset + size());
     }
 
-    /** A deep copy that owns its storage. */
+    /**
+     * A deep copy that owns its storage.
+     *
+     * @return a new tensor with the same shape and elements
+     */
     public Tensor copy() {
         float[] copy = storage(size());
         System.arraycopy(data, offset, copy, 0, size());
         return new Tensor(shape, dtype, copy, 0);
     }
 
-    /** Copies the elements of {@code src} (same size) into this tensor. */
+    /**
+     * Copies the elements of {@code src} (same size) into this tensor.
+     *
+     * @param src a tensor with the same number of elements; its shape may differ
+     */
     public void copyFrom(Tensor src) {
         if (src.size() != size()) {
             throw new IllegalArgumentException("cannot copy " + src.shape + " into " + shape);
@@ -150,7 +247,13 @@ public final class Tensor {
         System.arraycopy(src.data, src.offset, data, offset, size());
     }
 
-    /** Rows {@code [from, to)} along the first axis, as a view. */
+    /**
+     * Rows {@code [from, to)} along the first axis, as a view.
+     *
+     * @param from first row, inclusive
+     * @param to last row, exclusive
+     * @return a tensor of shape {@code [to - from, ...]} sharing this tensor's storage
+     */
     public Tensor slice(int from, int to) {
         int row = shape.size() / Math.max(1, shape.dim(0));
         return new Tensor(shape.withDim(0, to - from), dtype, data, offset + from * row);

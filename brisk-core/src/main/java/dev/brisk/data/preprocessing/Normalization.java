@@ -30,7 +30,13 @@ public final class Normalization implements ElementwiseTransform {
         }
     }
 
-    /** A normalization with known statistics, one value per feature (last axis). */
+    /**
+     * A normalization with known statistics, one value per feature (last axis).
+     *
+     * @param mean the mean of each feature
+     * @param variance the variance of each feature
+     * @return the normalization
+     */
     public static Normalization of(float[] mean, float[] variance) {
         return new Normalization(mean, variance);
     }
@@ -40,6 +46,8 @@ public final class Normalization implements ElementwiseTransform {
      * batches, for example {@code pipeline.map(Sample::features)}. Sums are kept in double and merged per tensor
      * (Chan et al.), so large means do not swamp small variances.
      *
+     * @param data the samples or batches
+     * @return the normalization
      * @throws IllegalArgumentException for no data, or tensors whose last axes differ
      */
     public static Normalization adapt(Iterable<Tensor> data) {
@@ -98,12 +106,20 @@ public final class Normalization implements ElementwiseTransform {
         return new Normalization(mu, var);
     }
 
-    /** The mean of each feature. */
+    /**
+     * The mean of each feature.
+     *
+     * @return a copy of the means
+     */
     public float[] mean() {
         return mean.clone();
     }
 
-    /** The variance of each feature. */
+    /**
+     * The variance of each feature.
+     *
+     * @return a copy of the variances
+     */
     public float[] variance() {
         return variance.clone();
     }

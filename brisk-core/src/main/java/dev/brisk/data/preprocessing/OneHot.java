@@ -12,7 +12,11 @@ import java.util.function.UnaryOperator;
 public final class OneHot implements UnaryOperator<Tensor> {
     private final int numClasses;
 
-    /** One-hot vectors of {@code numClasses} entries. */
+    /**
+     * One-hot vectors of {@code numClasses} entries.
+     *
+     * @param numClasses the vector length, at least 1
+     */
     public OneHot(int numClasses) {
         if (numClasses < 1) {
             throw new IllegalArgumentException("one-hot needs at least one class, got " + numClasses);

@@ -15,7 +15,13 @@ public final class RandomCrop implements RandomTransform<Tensor, Tensor> {
     private final int width;
     private final long seed;
 
-    /** Random {@code height} x {@code width} crops whose places derive from {@code seed}. */
+    /**
+     * Random {@code height} x {@code width} crops whose places derive from {@code seed}.
+     *
+     * @param height crop height in pixels
+     * @param width crop width in pixels
+     * @param seed the seed
+     */
     public RandomCrop(int height, int width, long seed) {
         if (height < 1 || width < 1) {
             throw new IllegalArgumentException("crop size must be positive, got " + height + "x" + width);

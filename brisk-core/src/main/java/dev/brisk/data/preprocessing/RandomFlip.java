@@ -23,7 +23,12 @@ public final class RandomFlip implements RandomTransform<Tensor, Tensor> {
     private final Mode mode;
     private final long seed;
 
-    /** Random flips of {@code mode} whose draws derive from {@code seed}. */
+    /**
+     * Random flips of {@code mode} whose draws derive from {@code seed}.
+     *
+     * @param mode which flips to draw
+     * @param seed the seed
+     */
     public RandomFlip(Mode mode, long seed) {
         this.mode = mode;
         this.seed = seed;

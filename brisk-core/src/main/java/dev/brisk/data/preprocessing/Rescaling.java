@@ -12,12 +12,21 @@ public final class Rescaling implements ElementwiseTransform {
     private final float offset;
     private final boolean divide;
 
-    /** {@code x * scale + offset}; for example {@code (1 / 127.5f, -1)} maps [0, 255] to [-1, 1]. */
+    /**
+     * {@code x * scale + offset}; for example {@code (1 / 127.5f, -1)} maps [0, 255] to [-1, 1].
+     *
+     * @param scale the factor
+     * @param offset the value added after scaling
+     */
     public Rescaling(float scale, float offset) {
         this(scale, offset, false);
     }
 
-    /** {@code x * scale}. */
+    /**
+     * {@code x * scale}.
+     *
+     * @param scale the factor
+     */
     public Rescaling(float scale) {
         this(scale, 0f, false);
     }
@@ -35,6 +44,9 @@ public final class Rescaling implements ElementwiseTransform {
     /**
      * {@code x / divisor}: exactly what {@code IdxDatasets.load(..., divisor)} and {@code FashionMnist} compute
      * ({@code x * (1 / 255f)} differs from {@code x / 255f} in the last bit for half of the pixel values).
+     *
+     * @param divisor the divisor
+     * @return the rescaling
      */
     public static Rescaling divideBy(float divisor) {
         if (divisor == 0 || !Float.isFinite(divisor)) {

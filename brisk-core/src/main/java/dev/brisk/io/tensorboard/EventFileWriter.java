@@ -59,7 +59,13 @@ public final class EventFileWriter implements Closeable {
         this.records = new TfRecordWriter(out);
     }
 
-    /** Creates {@code dir} if needed and a new event file in it, and writes the file-version event. */
+    /**
+     * Creates {@code dir} if needed and a new event file in it, and writes the file-version event.
+     *
+     * @param dir the log directory, e.g. {@code logs/train}
+     * @return a writer for the new event file; close it to flush and release the file
+     * @throws IOException if the directory or file cannot be created or written
+     */
     public static EventFileWriter open(Path dir) throws IOException {
         try {
             Files.createDirectories(dir);
@@ -85,24 +91,49 @@ public final class EventFileWriter implements Closeable {
         }
     }
 
-    /** The event file. */
+    /**
+     * The event file.
+     *
+     * @return the path of the event file written
+     */
     public Path file() {
         return file;
     }
 
-    /** A scalar (stored as a 32-bit float, as TensorBoard's {@code simple_value}). */
+    /**
+     * A scalar (stored as a 32-bit float, as TensorBoard's {@code simple_value}).
+     *
+     * @param tag the series name, e.g. {@code epoch_loss}
+     * @param step the x value, e.g. the epoch or the global step
+     * @param value the value
+     * @throws IOException if the event cannot be written
+     */
     public synchronized void scalar(String tag, long step, double value) throws IOException {
         ProtoWriter v = new ProtoWriter().stringField(VALUE_TAG, tag).floatField(VALUE_SIMPLE_VALUE, (float) value);
         writeSummary(step, v);
     }
 
-    /** A histogram, shown by TensorBoard's histogram and distribution dashboards. */
+    /**
+     * A histogram, shown by TensorBoard's histogram and distribution dashboards.
+     *
+     * @param tag the series name, e.g. {@code dense/kernel/histogram}
+     * @param step the x value, e.g. the epoch
+     * @param h the histogram
+     * @throws IOException if the event cannot be written
+     */
     public synchronized void histogram(String tag, long step, Histogram h) throws IOException {
         ProtoWriter v = new ProtoWriter().stringField(VALUE_TAG, tag).messageField(VALUE_HISTO, h.toProto());
         writeSummary(step, v);
     }
 
-    /** Markdown text, shown by TensorBoard's text dashboard. */
+    /**
+     * Markdown text, shown by TensorBoard's text dashboard.
+     *
+     * @param tag the series name
+     * @param step the x value
+     * @param markdown the text, in Markdown
+     * @throws IOException if the event cannot be written
+     */
     public synchronized void text(String tag, long step, String markdown) throws IOException {
         ProtoWriter tensor = new ProtoWriter()
                 .varintField(TENSOR_DTYPE, DT_STRING)
@@ -118,7 +149,11 @@ public final class EventFileWriter implements Closeable {
         writeSummary(step, v);
     }
 
-    /** Puts every event written so far into the file. */
+    /**
+     * Puts every event written so far into the file.
+     *
+     * @throws IOException if the file cannot be written
+     */
     public synchronized void flush() throws IOException {
         checkOpen();
         try {

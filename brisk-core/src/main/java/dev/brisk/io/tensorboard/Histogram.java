@@ -33,12 +33,25 @@ public final class Histogram {
         this.bucketCounts = bucketCounts;
     }
 
-    /** The histogram of a tensor's values in {@link #DEFAULT_BUCKETS} buckets. */
+    /**
+     * The histogram of a tensor's values in {@link #DEFAULT_BUCKETS} buckets.
+     *
+     * @param t the tensor; non-finite values are left out
+     * @return the histogram
+     */
     public static Histogram of(Tensor t) {
         return of(t.data(), t.offset(), t.size(), DEFAULT_BUCKETS);
     }
 
-    /** The histogram of {@code values[offset, offset + length)} in {@code buckets} equal-width buckets. */
+    /**
+     * The histogram of {@code values[offset, offset + length)} in {@code buckets} equal-width buckets.
+     *
+     * @param values the array holding the values
+     * @param offset index of the first value
+     * @param length the number of values
+     * @param buckets the number of buckets, at least 1
+     * @return the histogram
+     */
     public static Histogram of(float[] values, int offset, int length, int buckets) {
         if (buckets < 1) {
             throw new IllegalArgumentException("a histogram needs at least one bucket, got " + buckets);
@@ -81,33 +94,65 @@ public final class Histogram {
         return new Histogram(lo, hi, n, sum, sumSq, limits, counts);
     }
 
+    /**
+     * The smallest finite value (0 for an empty histogram).
+     *
+     * @return the minimum
+     */
     public double min() {
         return min;
     }
 
+    /**
+     * The largest finite value (0 for an empty histogram).
+     *
+     * @return the maximum
+     */
     public double max() {
         return max;
     }
 
-    /** How many (finite) values the histogram holds. */
+    /**
+     * How many (finite) values the histogram holds.
+     *
+     * @return the number of finite values
+     */
     public long count() {
         return count;
     }
 
+    /**
+     * The sum of the values, for TensorBoard's mean.
+     *
+     * @return the sum
+     */
     public double sum() {
         return sum;
     }
 
+    /**
+     * The sum of the squared values, for TensorBoard's standard deviation.
+     *
+     * @return the sum of squares
+     */
     public double sumSquares() {
         return sumSquares;
     }
 
-    /** The right edge of each bucket. */
+    /**
+     * The right edge of each bucket.
+     *
+     * @return one right edge per bucket, ascending; a copy
+     */
     public double[] bucketLimits() {
         return bucketLimits.clone();
     }
 
-    /** The number of values in each bucket. */
+    /**
+     * The number of values in each bucket.
+     *
+     * @return one count per bucket (doubles, as TensorBoard stores them); a copy
+     */
     public double[] bucketCounts() {
         return bucketCounts.clone();
     }

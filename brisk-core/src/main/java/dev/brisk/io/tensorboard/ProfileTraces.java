@@ -19,7 +19,14 @@ public final class ProfileTraces {
     private ProfileTraces() {
     }
 
-    /** Copies {@code traceJson} gzip'd into {@code logDir}'s profile plugin directory; returns the file written. */
+    /**
+     * Copies {@code traceJson} gzip'd into {@code logDir}'s profile plugin directory; returns the file written.
+     *
+     * @param traceJson the Chrome-trace JSON file, as {@code Profile.writeChromeTrace} writes it
+     * @param logDir the TensorBoard log directory
+     * @return the {@code .trace.json.gz} file written under {@code plugins/profile/<run>/}
+     * @throws IOException if the trace cannot be read or the copy cannot be written
+     */
     public static Path export(Path traceJson, Path logDir) throws IOException {
         if (!Files.isRegularFile(traceJson)) {
             throw new IOException("no profile trace at " + traceJson + " to copy into " + logDir);

@@ -12,7 +12,12 @@ import java.util.List;
 public final class ActivationLayer extends Layer {
     private final Activation activation;
 
-    /** A layer that applies {@code activation} elementwise. */
+    /**
+     * A layer that applies {@code activation} elementwise.
+     *
+     * @param activation the activation
+     * @param name the layer's name, or null for an automatic one
+     */
     public ActivationLayer(Activation activation, String name) {
         super(name);
         this.activation = activation;

@@ -9,7 +9,11 @@ import java.util.List;
 
 /** Element-wise sum of two or more inputs of the same shape. */
 public final class Add extends Layer {
-    /** A layer that adds its inputs elementwise. */
+    /**
+     * A layer that adds its inputs elementwise.
+     *
+     * @param name the layer's name, or null for an automatic one
+     */
     public Add(String name) {
         super(name);
     }

@@ -5,7 +5,16 @@ import dev.brisk.ops.Node;
 
 /** Average pooling over NHWC images; with "same" padding, padded cells are not counted (Keras). */
 public final class AveragePooling2D extends Pooling2D {
-    /** Average pooling over {@code poolH x poolW} windows with the given strides and padding. */
+    /**
+     * Average pooling over {@code poolH x poolW} windows with the given strides and padding.
+     *
+     * @param poolH window height
+     * @param poolW window width
+     * @param strideH vertical step between windows
+     * @param strideW horizontal step between windows
+     * @param padding "valid" (windows inside the image) or "same" (output size {@code ceil(input / stride)})
+     * @param name the layer's name, or null for an automatic one
+     */
     public AveragePooling2D(int poolH, int poolW, int strideH, int strideW, Padding padding, String name) {
         super(poolH, poolW, strideH, strideW, padding, name);
     }

@@ -25,6 +25,10 @@ public final class BatchNormalization extends Layer {
     /**
      * Batch normalization whose moving statistics decay by {@code momentum}; {@code epsilon} is added to the
      * variance.
+     *
+     * @param momentum the weight of the old value in each moving-statistics update (Keras' default 0.99)
+     * @param epsilon added to the variance before its square root (Keras' default 1e-3)
+     * @param name the layer's name, or null for an automatic one
      */
     public BatchNormalization(float momentum, float epsilon, String name) {
         super(name);
@@ -81,22 +85,38 @@ public final class BatchNormalization extends Layer {
         return g.add(g.scale(moving, momentum), g.scale(batch, 1 - momentum));
     }
 
-    /** The learned scale. */
+    /**
+     * The learned scale.
+     *
+     * @return gamma, one per channel; null before the layer is built
+     */
     public Variable gamma() {
         return gamma;
     }
 
-    /** The learned offset. */
+    /**
+     * The learned offset.
+     *
+     * @return beta, one per channel; null before the layer is built
+     */
     public Variable beta() {
         return beta;
     }
 
-    /** The moving mean used at inference. */
+    /**
+     * The moving mean used at inference.
+     *
+     * @return the moving mean, one per channel; null before the layer is built
+     */
     public Variable movingMean() {
         return movingMean;
     }
 
-    /** The moving variance used at inference. */
+    /**
+     * The moving variance used at inference.
+     *
+     * @return the moving variance, one per channel; null before the layer is built
+     */
     public Variable movingVariance() {
         return movingVariance;
     }

@@ -11,7 +11,12 @@ import java.util.List;
 public final class Concatenate extends Layer {
     private final int axis;
 
-    /** A layer that joins its inputs along {@code axis}. */
+    /**
+     * A layer that joins its inputs along {@code axis}.
+     *
+     * @param axis the axis, counted with the batch axis (negative counts from the end); not 0, the batch axis
+     * @param name the layer's name, or null for an automatic one
+     */
     public Concatenate(int axis, String name) {
         super(name);
         if (axis == 0) {

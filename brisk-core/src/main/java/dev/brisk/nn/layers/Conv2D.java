@@ -29,7 +29,22 @@ public final class Conv2D extends Layer {
     private Variable kernel;
     private Variable bias;
 
-    /** A 2-D convolution with {@code filters} output channels and a {@code kernelH x kernelW} kernel. */
+    /**
+     * A 2-D convolution with {@code filters} output channels and a {@code kernelH x kernelW} kernel.
+     *
+     * @param filters output channels
+     * @param kernelH kernel height
+     * @param kernelW kernel width
+     * @param strideH vertical step
+     * @param strideW horizontal step
+     * @param padding "valid" (no padding) or "same" (output size {@code ceil(input / stride)})
+     * @param activation applied to the output; {@link Activation#LINEAR} for none
+     * @param useBias whether to add a bias per output channel
+     * @param kernelInitializer makes the kernel's initial value (Keras' default Glorot uniform)
+     * @param biasInitializer makes the bias's initial value (Keras' default zeros)
+     * @param kernelRegularizer a penalty on the kernel, or null
+     * @param name the layer's name, or null for an automatic one
+     */
     public Conv2D(int filters, int kernelH, int kernelW, int strideH, int strideW, Padding padding,
                   Activation activation, boolean useBias, Initializer kernelInitializer,
                   Initializer biasInitializer, Regularizer kernelRegularizer, String name) {
@@ -91,17 +106,29 @@ public final class Conv2D extends Layer {
         });
     }
 
-    /** The convolution attributes (for tests). */
+    /**
+     * The convolution attributes (for tests).
+     *
+     * @return the geometry and activation of the convolution op
+     */
     public ConvAttrs attrs() {
         return new ConvAttrs(strideH, strideW, padding == Padding.SAME);
     }
 
-    /** The convolution kernel; null before the layer is built. */
+    /**
+     * The convolution kernel; null before the layer is built.
+     *
+     * @return the kernel, shaped {@code [kernelH, kernelW, inChannels, filters]}
+     */
     public Variable kernel() {
         return kernel;
     }
 
-    /** The bias; null without one or before the layer is built. */
+    /**
+     * The bias; null without one or before the layer is built.
+     *
+     * @return the bias, or null
+     */
     public Variable bias() {
         return bias;
     }

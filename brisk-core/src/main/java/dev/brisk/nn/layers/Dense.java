@@ -22,7 +22,17 @@ public final class Dense extends Layer {
     private Variable kernel;
     private Variable bias;
 
-    /** A fully connected layer with {@code units} outputs. */
+    /**
+     * A fully connected layer with {@code units} outputs.
+     *
+     * @param units output units
+     * @param activation applied to the output; {@link Activation#LINEAR} for none
+     * @param useBias whether to add a bias
+     * @param kernelInitializer makes the kernel's initial value (Keras' default Glorot uniform)
+     * @param biasInitializer makes the bias's initial value (Keras' default zeros)
+     * @param kernelRegularizer a penalty on the kernel, or null
+     * @param name the layer's name, or null for an automatic one
+     */
     public Dense(int units, Activation activation, boolean useBias, Initializer kernelInitializer,
                  Initializer biasInitializer, Regularizer kernelRegularizer, String name) {
         super(name);
@@ -37,7 +47,11 @@ public final class Dense extends Layer {
         this.kernelRegularizer = kernelRegularizer;
     }
 
-    /** The number of outputs. */
+    /**
+     * The number of outputs.
+     *
+     * @return the units
+     */
     public int units() {
         return units;
     }
@@ -73,12 +87,20 @@ public final class Dense extends Layer {
         });
     }
 
-    /** The weight matrix; null before the layer is built. */
+    /**
+     * The weight matrix; null before the layer is built.
+     *
+     * @return the kernel, shaped {@code [inputs, units]}
+     */
     public Variable kernel() {
         return kernel;
     }
 
-    /** The bias; null without one or before the layer is built. */
+    /**
+     * The bias; null without one or before the layer is built.
+     *
+     * @return the bias, or null
+     */
     public Variable bias() {
         return bias;
     }

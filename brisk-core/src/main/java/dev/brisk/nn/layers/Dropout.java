@@ -14,7 +14,12 @@ public final class Dropout extends Layer {
     /** This layer's own random stream (Keras' SeedGenerator): drawn from {@link RandomSeed} when made. */
     private final long salt = RandomSeed.next();
 
-    /** Drops a fraction {@code rate} of its inputs in training and scales the rest up to match. */
+    /**
+     * Drops a fraction {@code rate} of its inputs in training and scales the rest up to match.
+     *
+     * @param rate the fraction dropped, from 0 (inclusive) to 1 (exclusive)
+     * @param name the layer's name, or null for an automatic one
+     */
     public Dropout(float rate, String name) {
         super(name);
         if (!(rate >= 0 && rate < 1)) {

@@ -9,7 +9,11 @@ import java.util.List;
 
 /** Flattens each sample to one axis (a view, no copy). */
 public final class Flatten extends Layer {
-    /** A layer that flattens each sample to one axis. */
+    /**
+     * A layer that flattens each sample to one axis.
+     *
+     * @param name the layer's name, or null for an automatic one
+     */
     public Flatten(String name) {
         super(name);
     }

@@ -9,7 +9,11 @@ import java.util.List;
 
 /** Mean over the spatial axes: {@code (batch, h, w, c) -> (batch, c)}. */
 public final class GlobalAveragePooling2D extends Layer {
-    /** A layer that averages each channel over height and width. */
+    /**
+     * A layer that averages each channel over height and width.
+     *
+     * @param name the layer's name, or null for an automatic one
+     */
     public GlobalAveragePooling2D(String name) {
         super(name);
     }

@@ -11,99 +11,202 @@ public final class Layers {
     private Layers() {
     }
 
-    /** An input layer for samples of shape {@code dims} (first layer of a Sequential model). */
+    /**
+     * An input layer for samples of shape {@code dims} (first layer of a Sequential model).
+     *
+     * @param dims the per-sample dimensions
+     * @return the input layer
+     */
     public static InputLayer input(int... dims) {
         return new InputLayer(Shape.of(dims), null);
     }
 
-    /** Dense with no activation (logits). */
+    /**
+     * Dense with no activation (logits).
+     *
+     * @param units output units
+     * @return the layer (Glorot uniform kernel, zero bias)
+     */
     public static Dense dense(int units) {
         return dense(units, Activation.LINEAR);
     }
 
-    /** Dense with {@code activation}. */
+    /**
+     * Dense with {@code activation}.
+     *
+     * @param units output units
+     * @param activation applied to the output
+     * @return the layer (Glorot uniform kernel, zero bias)
+     */
     public static Dense dense(int units, Activation activation) {
         return new Dense(units, activation, true, Initializer.glorotUniform(), Initializer.zeros(), null, null);
     }
 
-    /** Dense with an L2 penalty on the kernel. */
+    /**
+     * Dense with an L2 penalty on the kernel.
+     *
+     * @param units output units
+     * @param activation applied to the output
+     * @param kernelRegularizer the penalty, e.g. {@code Regularizer.l2(0.01f)}
+     * @return the layer
+     */
     public static Dense dense(int units, Activation activation, Regularizer kernelRegularizer) {
         return new Dense(units, activation, true, Initializer.glorotUniform(), Initializer.zeros(),
                 kernelRegularizer, null);
     }
 
-    /** Conv2D with a square kernel, stride 1, "valid" padding. */
+    /**
+     * Conv2D with a square kernel, stride 1, "valid" padding.
+     *
+     * @param filters output channels
+     * @param kernelSize kernel height and width
+     * @param activation applied to the output
+     * @return the layer (Glorot uniform kernel, zero bias)
+     */
     public static Conv2D conv2d(int filters, int kernelSize, Activation activation) {
         return conv2d(filters, kernelSize, 1, Padding.VALID, activation);
     }
 
-    /** Conv2D with a square kernel, the given stride and padding. */
+    /**
+     * Conv2D with a square kernel, the given stride and padding.
+     *
+     * @param filters output channels
+     * @param kernelSize kernel height and width
+     * @param stride the step in both directions
+     * @param padding "valid" or "same"
+     * @param activation applied to the output
+     * @return the layer (Glorot uniform kernel, zero bias)
+     */
     public static Conv2D conv2d(int filters, int kernelSize, int stride, Padding padding, Activation activation) {
         return new Conv2D(filters, kernelSize, kernelSize, stride, stride, padding, activation, true,
                 Initializer.glorotUniform(), Initializer.zeros(), null, null);
     }
 
-    /** Max pooling with a square window; strides equal to the window. */
+    /**
+     * Max pooling with a square window; strides equal to the window.
+     *
+     * @param poolSize window height and width
+     * @return the layer, with "valid" padding
+     */
     public static MaxPooling2D maxPooling2d(int poolSize) {
         return new MaxPooling2D(poolSize, poolSize, poolSize, poolSize, Padding.VALID, null);
     }
 
-    /** MaxPooling2D with a square window, the given stride and padding. */
+    /**
+     * MaxPooling2D with a square window, the given stride and padding.
+     *
+     * @param poolSize window height and width
+     * @param stride the step in both directions
+     * @param padding "valid" or "same"
+     * @return the layer
+     */
     public static MaxPooling2D maxPooling2d(int poolSize, int stride, Padding padding) {
         return new MaxPooling2D(poolSize, poolSize, stride, stride, padding, null);
     }
 
-    /** AveragePooling2D with a square window, stride equal to the window, "valid" padding. */
+    /**
+     * AveragePooling2D with a square window, stride equal to the window, "valid" padding.
+     *
+     * @param poolSize window height and width
+     * @return the layer
+     */
     public static AveragePooling2D averagePooling2d(int poolSize) {
         return new AveragePooling2D(poolSize, poolSize, poolSize, poolSize, Padding.VALID, null);
     }
 
-    /** AveragePooling2D with a square window, the given stride and padding. */
+    /**
+     * AveragePooling2D with a square window, the given stride and padding.
+     *
+     * @param poolSize window height and width
+     * @param stride the step in both directions
+     * @param padding "valid" or "same"
+     * @return the layer
+     */
     public static AveragePooling2D averagePooling2d(int poolSize, int stride, Padding padding) {
         return new AveragePooling2D(poolSize, poolSize, stride, stride, padding, null);
     }
 
-    /** GlobalAveragePooling2D. */
+    /**
+     * GlobalAveragePooling2D.
+     *
+     * @return the layer
+     */
     public static GlobalAveragePooling2D globalAveragePooling2d() {
         return new GlobalAveragePooling2D(null);
     }
 
-    /** Flatten. */
+    /**
+     * Flatten.
+     *
+     * @return the layer
+     */
     public static Flatten flatten() {
         return new Flatten(null);
     }
 
-    /** Reshape to a per-sample {@code targetShape}. */
+    /**
+     * Reshape to a per-sample {@code targetShape}.
+     *
+     * @param targetShape the per-sample shape; one dimension may be -1
+     * @return the layer
+     */
     public static Reshape reshape(int... targetShape) {
         return new Reshape(targetShape, null);
     }
 
-    /** Dropout of a fraction {@code rate}. */
+    /**
+     * Dropout of a fraction {@code rate}.
+     *
+     * @param rate the fraction dropped in training
+     * @return the layer
+     */
     public static Dropout dropout(float rate) {
         return new Dropout(rate, null);
     }
 
-    /** BatchNormalization with Keras' defaults: momentum 0.99, epsilon 1e-3. */
+    /**
+     * BatchNormalization with Keras' defaults: momentum 0.99, epsilon 1e-3.
+     *
+     * @return the layer
+     */
     public static BatchNormalization batchNormalization() {
         return new BatchNormalization(0.99f, 1e-3f, null);
     }
 
-    /** An activation as a layer of its own. */
+    /**
+     * An activation as a layer of its own.
+     *
+     * @param activation the activation
+     * @return the layer
+     */
     public static ActivationLayer activation(Activation activation) {
         return new ActivationLayer(activation, null);
     }
 
-    /** Add. */
+    /**
+     * Add.
+     *
+     * @return the layer
+     */
     public static Add add() {
         return new Add(null);
     }
 
-    /** Concatenate along the last axis. */
+    /**
+     * Concatenate along the last axis.
+     *
+     * @return the layer
+     */
     public static Concatenate concatenate() {
         return new Concatenate(-1, null);
     }
 
-    /** Concatenate along {@code axis}. */
+    /**
+     * Concatenate along {@code axis}.
+     *
+     * @param axis the axis, counted with the batch axis; negative counts from the end
+     * @return the layer
+     */
     public static Concatenate concatenate(int axis) {
         return new Concatenate(axis, null);
     }

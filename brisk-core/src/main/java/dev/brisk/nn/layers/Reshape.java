@@ -11,7 +11,12 @@ import java.util.List;
 public final class Reshape extends Layer {
     private final int[] target;
 
-    /** A layer that reshapes each sample to {@code targetShape}. */
+    /**
+     * A layer that reshapes each sample to {@code targetShape}.
+     *
+     * @param targetShape the per-sample shape; one dimension may be -1, inferred from the others
+     * @param name the layer's name, or null for an automatic one
+     */
     public Reshape(int[] targetShape, String name) {
         super(name);
         this.target = targetShape.clone();
