@@ -34,6 +34,8 @@ public interface Loss {
     /**
      * Whether the loss reads its predictions as logits (unnormalized scores) rather than probabilities, as Keras'
      * {@code from_logits}; false for losses that are not cross-entropies.
+     *
+     * @return true when the predictions are logits
      */
     default boolean fromLogits() {
         return false;

@@ -119,6 +119,8 @@ public final class ThreadBudget {
      * Checks a budget against the limits in the class comment; {@code origin} names where it came from in the
      * error ("--threads", "system property brisk.threads").
      *
+     * @param threads the budget to check
+     * @param origin where the budget came from, for the message
      * @throws IllegalArgumentException for a budget below 1 or above {@link #maxThreads()}
      */
     public static void check(int threads, String origin) {
@@ -133,7 +135,11 @@ public final class ThreadBudget {
         }
     }
 
-    /** The largest budget {@link #check} accepts on this machine. */
+    /**
+     * The largest budget {@link #check} accepts on this machine.
+     *
+     * @return {@link #MAX_PER_PROCESSOR} times the available processors
+     */
     public static int maxThreads() {
         return MAX_PER_PROCESSOR * Runtime.getRuntime().availableProcessors();
     }
