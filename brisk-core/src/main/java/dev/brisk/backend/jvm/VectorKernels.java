@@ -59,32 +59,32 @@ public final class VectorKernels implements Kernels {
         }
     }
 
-    // Batch normalization: the scalar backend's kernels (the JIT vectorizes their loops), so both give the same bits.
+    // Batch normalization: the scalar backend's loops (the JIT vectorizes them) split over the pool, with its bits.
 
     @Override
     public void batchNormStatistics(float[] x, int xOff, int rows, int channels, float[] out, int outOff) {
-        BatchNormLoops.statistics(x, xOff, rows, channels, out, outOff);
+        BatchNormLoops.statistics(true, x, xOff, rows, channels, out, outOff);
     }
 
     @Override
     public void batchNorm(float epsilon, float[] x, int xOff, float[] stats, int statsOff, float[] gamma,
                           int gammaOff, float[] beta, int betaOff, float[] y, int yOff, int rows, int channels) {
-        BatchNormLoops.normalize(epsilon, x, xOff, stats, statsOff, gamma, gammaOff, beta, betaOff, y, yOff, rows,
-                channels);
+        BatchNormLoops.normalize(true, epsilon, x, xOff, stats, statsOff, gamma, gammaOff, beta, betaOff, y, yOff,
+                rows, channels);
     }
 
     @Override
     public void batchNormParamGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] stats,
                                    int statsOff, float[] out, int outOff, int rows, int channels) {
-        BatchNormLoops.paramGrad(epsilon, dy, dyOff, x, xOff, stats, statsOff, out, outOff, rows, channels);
+        BatchNormLoops.paramGrad(true, epsilon, dy, dyOff, x, xOff, stats, statsOff, out, outOff, rows, channels);
     }
 
     @Override
     public void batchNormGrad(float epsilon, boolean training, float[] dy, int dyOff, float[] x, int xOff,
                               float[] stats, int statsOff, float[] gamma, int gammaOff, float[] sums, int sumsOff,
                               float[] dx, int dxOff, int rows, int channels) {
-        BatchNormLoops.inputGrad(epsilon, training, dy, dyOff, x, xOff, stats, statsOff, gamma, gammaOff, sums,
-                sumsOff, dx, dxOff, rows, channels);
+        BatchNormLoops.inputGrad(true, epsilon, training, dy, dyOff, x, xOff, stats, statsOff, gamma, gammaOff,
+                sums, sumsOff, dx, dxOff, rows, channels);
     }
 
     @Override
