@@ -132,6 +132,37 @@ public interface Kernels {
     void reduce(ReduceFn fn, float[] x, int xOff, int[] shape, boolean[] reduceAxes, float[] out, int outOff);
 
     /**
+     * Batch statistics of {@code x[rows, channels]}: the mean of each channel into {@code out[0, channels)}, the
+     * biased variance about it into {@code out[channels, 2 channels)}. Sums are accumulated in double, the variance
+     * in a second pass over the centered values, so that a large mean costs no digits.
+     */
+    void batchNormStatistics(float[] x, int xOff, int rows, int channels, float[] out, int outOff);
+
+    /**
+     * {@code y = (x - mean) / sqrt(variance + epsilon) * gamma + beta} over {@code [rows, channels]}, the mean and
+     * variance read from the {@code [2, channels]} {@code stats}.
+     */
+    void batchNorm(float epsilon, float[] x, int xOff, float[] stats, int statsOff, float[] gamma, int gammaOff,
+                   float[] beta, int betaOff, float[] y, int yOff, int rows, int channels);
+
+    /**
+     * The gradients of a batch normalization's beta (sums of {@code dy}) into {@code out[0, channels)} and gamma
+     * (sums of {@code dy} times the normalized {@code x}) into {@code out[channels, 2 channels)}, summed in double.
+     */
+    void batchNormParamGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] stats, int statsOff,
+                            float[] out, int outOff, int rows, int channels);
+
+    /**
+     * The gradient of a batch normalization's input, from {@code dy}, its input, statistics, gamma and the
+     * {@link #batchNormParamGrad} {@code sums} of the same {@code dy}: in {@code training} mode, where the
+     * statistics are the batch's own, {@code gamma / sd (dy - dbeta / rows - xhat dgamma / rows)}; otherwise
+     * {@code gamma / sd dy}.
+     */
+    void batchNormGrad(float epsilon, boolean training, float[] dy, int dyOff, float[] x, int xOff, float[] stats,
+                       int statsOff, float[] gamma, int gammaOff, float[] sums, int sumsOff, float[] dx, int dxOff,
+                       int rows, int channels);
+
+    /**
      * Row-wise softmax (or log-softmax when {@code log}) of a {@code rows x cols} matrix.
      *
      * @param log true for log-softmax

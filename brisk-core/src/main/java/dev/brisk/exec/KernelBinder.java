@@ -3,6 +3,7 @@ package dev.brisk.exec;
 import dev.brisk.backend.Kernels;
 import dev.brisk.ops.AdamUpdate;
 import dev.brisk.ops.AxisAttrs;
+import dev.brisk.ops.BatchNormAttrs;
 import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvAttrs;
@@ -72,6 +73,14 @@ public final class KernelBinder {
             case CONCAT -> concat(node.attrs(AxisAttrs.class).axis(), in, out, k);
             case SLICE -> slice(node.attrs(AxisAttrs.class), in[0], out, k);
             case REDUCE -> reduce(node.attrs(ReduceAttrs.class), in[0], out, k);
+            case BATCH_NORM_STATS -> {
+                int channels = in[0].shape().dim(-1);
+                int rows = in[0].size() / channels;
+                yield () -> k.batchNormStatistics(in[0].data(), in[0].offset(), rows, channels, out.data(),
+                        out.offset());
+            }
+            case BATCH_NORM, BATCH_NORM_PARAM_GRAD, BATCH_NORM_GRAD ->
+                    batchNorm(node.op(), node.attrs(BatchNormAttrs.class), in, out, k);
             case BROADCAST_TO -> broadcastTo(in[0], out, k);
             case SOFTMAX -> softmax(node.attrs(SoftmaxAttrs.class).log(), in[0], out, k);
             case SOFTMAX_GRAD -> softmaxGrad(node.attrs(SoftmaxAttrs.class).log(), in[0], in[1], out, k);
@@ -169,6 +178,28 @@ public final class KernelBinder {
         int cols = x.shape().dim(-1);
         int batch = x.size() / Math.max(1, rows * cols);
         return () -> k.transpose(x.data(), x.offset(), y.data(), y.offset(), batch, rows, cols);
+    }
+
+    /**
+     * A batch normalization or one of its gradients over {@code [rows, channels]}: BATCH_NORM reads x, statistics,
+     * gamma and beta; the gradients read dy, x and statistics, and BATCH_NORM_GRAD also gamma and the param sums.
+     */
+    private static Instruction batchNorm(OpType op, BatchNormAttrs a, Tensor[] in, Tensor out, Kernels k) {
+        float eps = a.epsilon();
+        Tensor x = op == OpType.BATCH_NORM ? in[0] : in[1];
+        int channels = x.shape().dim(-1);
+        int rows = x.size() / channels;
+        return switch (op) {
+            case BATCH_NORM -> () -> k.batchNorm(eps, x.data(), x.offset(), in[1].data(), in[1].offset(),
+                    in[2].data(), in[2].offset(), in[3].data(), in[3].offset(), out.data(), out.offset(), rows,
+                    channels);
+            case BATCH_NORM_PARAM_GRAD -> () -> k.batchNormParamGrad(eps, in[0].data(), in[0].offset(), x.data(),
+                    x.offset(), in[2].data(), in[2].offset(), out.data(), out.offset(), rows, channels);
+            case BATCH_NORM_GRAD -> () -> k.batchNormGrad(eps, a.training(), in[0].data(), in[0].offset(), x.data(),
+                    x.offset(), in[2].data(), in[2].offset(), in[3].data(), in[3].offset(), in[4].data(),
+                    in[4].offset(), out.data(), out.offset(), rows, channels);
+            default -> throw new IllegalArgumentException(op + " is not a batch normalization");
+        };
     }
 
     private static Instruction reduce(ReduceAttrs a, Tensor x, Tensor y, Kernels k) {

@@ -131,9 +131,25 @@ public final class Autodiff {
             case MAX_POOL -> new Node[] {g.maxPoolGrad(n, dy)};
             case AVG_POOL -> new Node[] {g.avgPoolGrad(dy, n.attrs(PoolAttrs.class), in[0].shape())};
             case DROPOUT -> new Node[] {g.dropoutGrad(dy, n), null};
+            case BATCH_NORM -> batchNorm(g, n, dy, needed);
             default -> throw new UnsupportedOperationException("no gradient rule for " + n.op()
                     + " (it is only used in backward passes or has no derivative)");
         };
+    }
+
+    /**
+     * BATCH_NORM's gradients from two fused kernels that sum in double (a composition of elementwise ops and float
+     * reductions lost up to a hundred times float32's precision on batches with a large mean): the per-channel sums
+     * first, then the input's gradient from them. The statistics get none; in training mode the input's gradient
+     * already includes their dependence on it.
+     */
+    private static Node[] batchNorm(Graph g, Node n, Node dy, boolean[] needed) {
+        Node sums = g.batchNormParamGrad(dy, n);
+        Shape channels = n.input(2).shape();
+        Node dx = any(needed, n, 0) ? g.batchNormGrad(dy, n, sums) : null;
+        Node dgamma = any(needed, n, 2) ? g.reshape(g.slice(sums, 0, 1, 1), channels) : null;
+        Node dbeta = any(needed, n, 3) ? g.reshape(g.slice(sums, 0, 0, 1), channels) : null;
+        return new Node[] {dx, null, dgamma, dbeta};
     }
 
     private static Node[] concat(Graph g, AxisAttrs a, Node[] in, Node dy) {

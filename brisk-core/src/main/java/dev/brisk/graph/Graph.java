@@ -7,6 +7,7 @@ import dev.brisk.eager.EagerRunner;
 import dev.brisk.backend.KernelTimer;
 import dev.brisk.ops.Attrs;
 import dev.brisk.ops.AxisAttrs;
+import dev.brisk.ops.BatchNormAttrs;
 import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvAttrs;
@@ -539,6 +540,24 @@ public final class Graph {
     }
 
     /**
+     * The batch statistics of {@code x} per channel (its last axis): a {@code [2, channels]} node holding the mean
+     * over all other axes, then the biased variance about it.
+     */
+    public Node batchNormStatistics(Node x) {
+        return op(OpType.BATCH_NORM_STATS, NoAttrs.INSTANCE, x);
+    }
+
+    /**
+     * {@code (x - mean) / sqrt(variance + epsilon) * gamma + beta} per channel (the last axis), with the mean and
+     * variance the two rows of {@code statistics}. In {@code training} mode {@code statistics} must be
+     * {@link #batchNormStatistics} of {@code x}, and the gradient with respect to {@code x} includes their part; the
+     * statistics get no gradient in either mode.
+     */
+    public Node batchNorm(Node x, Node statistics, Node gamma, Node beta, float epsilon, boolean training) {
+        return op(OpType.BATCH_NORM, new BatchNormAttrs(epsilon, training), x, statistics, gamma, beta);
+    }
+
+    /**
      * Mean of all elements, as a scalar.
      *
      * @param x the input
@@ -714,6 +733,18 @@ public final class Graph {
 
     Node sparseSoftmaxCrossEntropyGrad(Node dy, Node index, Node xentNode) {
         return op(OpType.SPARSE_SOFTMAX_XENT_GRAD, NoAttrs.INSTANCE, dy, index, xentNode);
+    }
+
+    /** The gradients of a BATCH_NORM's beta and gamma, as the two rows of a {@code [2, channels]} node. */
+    Node batchNormParamGrad(Node dy, Node batchNorm) {
+        return op(OpType.BATCH_NORM_PARAM_GRAD, batchNorm.attrs(BatchNormAttrs.class), dy, batchNorm.input(0),
+                batchNorm.input(1));
+    }
+
+    /** The gradient of a BATCH_NORM's input, given its {@link #batchNormParamGrad} for the same {@code dy}. */
+    Node batchNormGrad(Node dy, Node batchNorm, Node paramGrad) {
+        return op(OpType.BATCH_NORM_GRAD, batchNorm.attrs(BatchNormAttrs.class), dy, batchNorm.input(0),
+                batchNorm.input(1), batchNorm.input(2), paramGrad);
     }
 
     Node dropoutGrad(Node dy, Node dropoutNode) {

@@ -27,6 +27,28 @@ public enum OpType {
     TRANSPOSE,
     /** Reduction over axes ({@link ReduceAttrs}). */
     REDUCE,
+    /**
+     * Batch statistics per channel (the last axis): a {@code [2, channels]} result, the mean over all other axes
+     * and the biased variance about it, each summed in double (see {@code Kernels.batchNormStatistics}).
+     */
+    BATCH_NORM_STATS,
+    /**
+     * Batch normalization ({@link BatchNormAttrs}): inputs are {@code x}, the {@code [2, channels]} mean and variance
+     * that normalize it, {@code gamma} and {@code beta}. In training mode the statistics must be BATCH_NORM_STATS of
+     * {@code x}: the gradient with respect to {@code x} then takes their dependence on {@code x} into account, and
+     * they themselves get none (nor do moving statistics in inference mode).
+     */
+    BATCH_NORM,
+    /**
+     * Backward of BATCH_NORM for its scale and offset: inputs are the upstream gradient, {@code x} and the
+     * statistics; the result is {@code [2, channels]}: the gradient of {@code beta}, then that of {@code gamma}.
+     */
+    BATCH_NORM_PARAM_GRAD,
+    /**
+     * Backward of BATCH_NORM for {@code x}: inputs are the upstream gradient, {@code x}, the statistics,
+     * {@code gamma} and the BATCH_NORM_PARAM_GRAD of the same gradient.
+     */
+    BATCH_NORM_GRAD,
     /** Repeats a tensor along broadcast axes to a larger shape. */
     BROADCAST_TO,
     /** Softmax or log-softmax over the last axis ({@link SoftmaxAttrs}). */

@@ -29,6 +29,12 @@ public final class ShapeInference {
             case CONCAT -> concat(inputs, ((AxisAttrs) attrs).axis());
             case SLICE -> slice(inputs.get(0).shape(), (AxisAttrs) attrs);
             case REDUCE -> reduce(inputs.get(0).shape(), (ReduceAttrs) attrs);
+            case BATCH_NORM_STATS -> Shape.of(2, channels(op, inputs.get(0).shape()));
+            case BATCH_NORM, BATCH_NORM_GRAD -> batchNorm(op, inputs);
+            case BATCH_NORM_PARAM_GRAD -> {
+                Shape x = batchNorm(op, inputs);
+                yield Shape.of(2, x.dim(-1));
+            }
             case BROADCAST_TO -> broadcastTo(inputs.get(0).shape(), ((ShapeAttrs) attrs).shape());
             case SOFTMAX_GRAD, DROPOUT_GRAD -> sameShapes(op, inputs.get(0).shape(), inputs.get(1).shape());
             case GATHER_ROWS -> gather(inputs.get(0).shape(), inputs.get(1).shape());
@@ -43,6 +49,33 @@ public final class ShapeInference {
             case ASSIGN -> sameShapes(op, inputs.get(0).shape(), inputs.get(1).shape());
             case UPDATE -> Shape.scalar();
         };
+    }
+
+    /** The channel count (last axis) of a batch normalization's input, which needs at least two axes. */
+    private static int channels(OpType op, Shape x) {
+        if (x.rank() < 2) {
+            throw new IllegalArgumentException(op + " needs an input with a batch axis and a channel axis, got " + x);
+        }
+        return x.dim(-1);
+    }
+
+    /**
+     * The shape of a BATCH_NORM or its gradients, whose inputs are {@code x} (or the upstream gradient and then
+     * {@code x}), the {@code [2, channels]} statistics and per-channel vectors.
+     */
+    private static Shape batchNorm(OpType op, List<Node> inputs) {
+        int first = op == OpType.BATCH_NORM ? 0 : 1;
+        Shape x = inputs.get(first).shape();
+        int c = channels(op, x);
+        if (first == 1) {
+            sameShapes(op, inputs.get(0).shape(), x);
+        }
+        sameShapes(op, inputs.get(first + 1).shape(), Shape.of(2, c));
+        for (int i = first + 2; i < inputs.size(); i++) {
+            Shape expected = op == OpType.BATCH_NORM_GRAD && i == inputs.size() - 1 ? Shape.of(2, c) : Shape.of(c);
+            sameShapes(op, inputs.get(i).shape(), expected);
+        }
+        return x;
     }
 
     /**

@@ -50,6 +50,11 @@ final class Flops {
             case UNARY, BINARY, DROPOUT -> size;
             case DROPOUT_GRAD -> 2 * size; // multiply by the mask, then scale
             case REDUCE -> n.input(0).shape().size();
+            // Two passes (sum, then centered squares); a multiply-add per element; two sums; five operations.
+            case BATCH_NORM_STATS -> 4L * n.input(0).shape().size();
+            case BATCH_NORM -> 2 * size;
+            case BATCH_NORM_PARAM_GRAD -> 3L * n.input(1).shape().size();
+            case BATCH_NORM_GRAD -> 5 * size;
             case SOFTMAX -> SOFTMAX_PER_ELEMENT * size;
             case SOFTMAX_GRAD -> SOFTMAX_GRAD_PER_ELEMENT * size;
             // Softmax of the logits (the loss of a row is then one subtraction); the gradient is a multiply.

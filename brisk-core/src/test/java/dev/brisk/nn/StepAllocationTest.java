@@ -42,6 +42,20 @@ class StepAllocationTest {
         return model;
     }
 
+    /** A convolution whose 64K outputs a step normalizes: big enough for the kernels to split over two threads. */
+    private static Model batchNormalizedCnn() {
+        RandomSeed.set(1);
+        Model model = Sequential.of(
+                Layers.input(10, 10, 1),
+                Layers.conv2d(32, 3, Activation.LINEAR),
+                Layers.batchNormalization(),
+                Layers.maxPooling2d(2),
+                Layers.flatten(),
+                Layers.dense(5));
+        model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
+        return model;
+    }
+
     private static Tensor[] data() {
         Tensor[] xy = EagerVsCompiledTest.data(64, 10, 10, 1);
         for (int i = 0; i < xy[1].size(); i++) {
@@ -51,7 +65,10 @@ class StepAllocationTest {
     }
 
     private static Plan trainedPlan() {
-        Model model = cnn();
+        return trainedPlan(cnn());
+    }
+
+    private static Plan trainedPlan(Model model) {
         Tensor[] xy = data();
         model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(32).verbose(0));
         Plan plan = model.trainPlan(32);
@@ -151,6 +168,19 @@ class StepAllocationTest {
             ThreadBudget.set(1);
             fail("a compiled step allocated " + perStep + " bytes across the pool; on one thread:"
                     + allocatingInstructions(plan));
+        }
+    }
+
+    @Test
+    void batchNormalizationStepAllocatesNothingOnTwoThreads() {
+        ThreadBudget.set(2);
+        Plan plan = trainedPlan(batchNormalizedCnn());
+        long perStep = bytesPerStep(plan);
+        System.out.printf("compiled step with batch normalization, 2 threads: %d bytes allocated per step%n", perStep);
+        if (perStep != 0) {
+            ThreadBudget.set(1);
+            fail("a compiled step with batch normalization allocated " + perStep + " bytes across the pool; on one "
+                    + "thread:" + allocatingInstructions(plan));
         }
     }
 

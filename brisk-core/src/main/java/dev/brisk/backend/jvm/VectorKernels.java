@@ -60,6 +60,34 @@ public final class VectorKernels implements Kernels {
         }
     }
 
+    // Batch normalization: the scalar backend's loops (the JIT vectorizes them) split over the pool, with its bits.
+
+    @Override
+    public void batchNormStatistics(float[] x, int xOff, int rows, int channels, float[] out, int outOff) {
+        BatchNormLoops.statistics(true, x, xOff, rows, channels, out, outOff);
+    }
+
+    @Override
+    public void batchNorm(float epsilon, float[] x, int xOff, float[] stats, int statsOff, float[] gamma,
+                          int gammaOff, float[] beta, int betaOff, float[] y, int yOff, int rows, int channels) {
+        BatchNormLoops.normalize(true, epsilon, x, xOff, stats, statsOff, gamma, gammaOff, beta, betaOff, y, yOff,
+                rows, channels);
+    }
+
+    @Override
+    public void batchNormParamGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] stats,
+                                   int statsOff, float[] out, int outOff, int rows, int channels) {
+        BatchNormLoops.paramGrad(true, epsilon, dy, dyOff, x, xOff, stats, statsOff, out, outOff, rows, channels);
+    }
+
+    @Override
+    public void batchNormGrad(float epsilon, boolean training, float[] dy, int dyOff, float[] x, int xOff,
+                              float[] stats, int statsOff, float[] gamma, int gammaOff, float[] sums, int sumsOff,
+                              float[] dx, int dxOff, int rows, int channels) {
+        BatchNormLoops.inputGrad(true, epsilon, training, dy, dyOff, x, xOff, stats, statsOff, gamma, gammaOff,
+                sums, sumsOff, dx, dxOff, rows, channels);
+    }
+
     @Override
     public void softmax(boolean log, float[] x, int xOff, float[] y, int yOff, int rows, int cols) {
         VectorSoftmax.forward(log, x, xOff, y, yOff, rows, cols);

@@ -5,7 +5,6 @@ import dev.brisk.nn.CallContext;
 import dev.brisk.nn.Initializer;
 import dev.brisk.nn.Layer;
 import dev.brisk.ops.Node;
-import dev.brisk.ops.UnaryFn;
 import dev.brisk.ops.Variable;
 import dev.brisk.tensor.Shape;
 import java.util.List;
@@ -57,28 +56,23 @@ public final class BatchNormalization extends Layer {
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
         Node x = inputs.get(0);
-        int rank = x.shape().rank();
         Shape channels = Shape.of(x.shape().dim(-1));
-        Node mean;
-        Node variance;
+        Node gammaNode = g.variable(gamma);
+        Node betaNode = g.variable(beta);
+        // One fused op per pass, whose kernels sum in double: composed of float reductions and elementwise ops, the
+        // statistics and the gradients lost digits in proportion to the batch's mean over its spread.
         if (ctx.training()) {
-            int[] axes = new int[rank - 1];
-            for (int i = 0; i < axes.length; i++) {
-                axes[i] = i;
-            }
-            mean = g.mean(x, true, axes);
-            Node centered = g.sub(x, mean);
-            variance = g.mean(g.square(centered), true, axes);
-            g.assign(movingMean, movingAverage(g, g.variable(movingMean), g.reshape(mean, channels)));
-            g.assign(movingVariance, movingAverage(g, g.variable(movingVariance), g.reshape(variance, channels)));
-            Node inv = g.unary(UnaryFn.RSQRT, g.addScalar(variance, epsilon));
-            return g.add(g.mul(g.mul(centered, inv), g.variable(gamma)), g.variable(beta));
+            Node statistics = g.batchNormStatistics(x);
+            Node mean = g.reshape(g.slice(statistics, 0, 0, 1), channels);
+            Node variance = g.reshape(g.slice(statistics, 0, 1, 1), channels);
+            g.assign(movingMean, movingAverage(g, g.variable(movingMean), mean));
+            g.assign(movingVariance, movingAverage(g, g.variable(movingVariance), variance));
+            return g.batchNorm(x, statistics, gammaNode, betaNode, epsilon, true);
         }
-        mean = g.variable(movingMean);
-        variance = g.variable(movingVariance);
-        Node inv = g.unary(UnaryFn.RSQRT, g.addScalar(variance, epsilon));
-        Node scale = g.mul(inv, g.variable(gamma));
-        return g.add(g.mul(g.sub(x, mean), scale), g.variable(beta));
+        Shape row = Shape.of(1, channels.dim(0));
+        Node moving = g.concat(0, List.of(g.reshape(g.variable(movingMean), row),
+                g.reshape(g.variable(movingVariance), row)));
+        return g.batchNorm(x, moving, gammaNode, betaNode, epsilon, false);
     }
 
     private Node movingAverage(Graph g, Node moving, Node batch) {

@@ -1,0 +1,71 @@
+package dev.brisk.backend.jvm;
+
+import static dev.brisk.backend.jvm.Arrays2.uniform;
+import static dev.brisk.backend.jvm.Arrays2.withBudgets;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.brisk.backend.Kernels;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The batch normalization kernels: the vector backend (split over the pool) gives the scalar backend's bits with one
+ * thread and with two, for row counts that end a block early, and the statistics are the float nearest to the
+ * float64 mean and variance.
+ */
+class BatchNormKernelsTest {
+    private static final Kernels SCALAR = new ScalarKernels();
+    private static final Kernels VECTOR = new VectorKernels();
+
+    /** The four kernels' outputs, concatenated: statistics, y, param sums, dx (training), dx (inference). */
+    private static float[] all(Kernels k, float[] x, float[] dy, float[] gamma, float[] beta, int rows, int c) {
+        int n = rows * c;
+        float[] out = new float[4 * c + 3 * n];
+        k.batchNormStatistics(x, 0, rows, c, out, 0);
+        k.batchNorm(1e-3f, x, 0, out, 0, gamma, 0, beta, 0, out, 4 * c, rows, c);
+        k.batchNormParamGrad(1e-3f, dy, 0, x, 0, out, 0, out, 2 * c, rows, c);
+        k.batchNormGrad(1e-3f, true, dy, 0, x, 0, out, 0, gamma, 0, out, 2 * c, out, 4 * c + n, rows, c);
+        k.batchNormGrad(1e-3f, false, dy, 0, x, 0, out, 0, gamma, 0, out, 2 * c, out, 4 * c + 2 * n, rows, c);
+        return out;
+    }
+
+    @Test
+    void vectorGivesTheScalarBitsWithAnyBudget() {
+        Random random = new Random(5);
+        for (int[] size : new int[][] {{3000, 24}, {6272, 16}, {257, 5}, {1, 3}}) {
+            int rows = size[0];
+            int c = size[1];
+            float[] x = uniform(random, rows * c, 2f, 4f);
+            float[] dy = uniform(random, rows * c, -1f, 1f);
+            float[] gamma = uniform(random, c, 0.5f, 1.5f);
+            float[] beta = uniform(random, c, -0.5f, 0.5f);
+            float[] expected = all(SCALAR, x, dy, gamma, beta, rows, c);
+            withBudgets(() -> assertArrayEquals(expected, all(VECTOR, x, dy, gamma, beta, rows, c),
+                    rows + "x" + c));
+        }
+    }
+
+    @Test
+    void statisticsAreTheNearestFloats() {
+        Random random = new Random(6);
+        int rows = 6272;
+        int c = 16;
+        float[] x = uniform(random, rows * c, 2f, 4f);
+        float[] stats = new float[2 * c];
+        VECTOR.batchNormStatistics(x, 0, rows, c, stats, 0);
+        for (int j = 0; j < c; j++) {
+            double mean = 0;
+            for (int r = 0; r < rows; r++) {
+                mean += x[r * c + j];
+            }
+            mean /= rows;
+            double variance = 0;
+            for (int r = 0; r < rows; r++) {
+                variance += (x[r * c + j] - mean) * (x[r * c + j] - mean);
+            }
+            assertEquals((float) mean, stats[j], "mean of channel " + j);
+            assertEquals((float) (variance / rows), stats[c + j], "variance of channel " + j);
+        }
+    }
+}
