@@ -135,12 +135,33 @@ public interface Kernels {
      * Batch statistics of {@code x[rows, channels]}: the mean of each channel into {@code out[0, channels)}, the
      * biased variance about it into {@code out[channels, 2 channels)}. Sums are accumulated in double, the variance
      * in a second pass over the centered values, so that a large mean costs no digits.
+     *
+     * @param x the input array
+     * @param xOff index of the first input
+     * @param rows the number of rows (all axes but the last)
+     * @param channels the number of channels (the last axis)
+     * @param out the output array, 2 channels long
+     * @param outOff index of the first output
      */
     void batchNormStatistics(float[] x, int xOff, int rows, int channels, float[] out, int outOff);
 
     /**
      * {@code y = (x - mean) / sqrt(variance + epsilon) * gamma + beta} over {@code [rows, channels]}, the mean and
      * variance read from the {@code [2, channels]} {@code stats}.
+     *
+     * @param epsilon added to the variance
+     * @param x the input array
+     * @param xOff index of the first input
+     * @param stats the array of the mean and variance rows
+     * @param statsOff index of the first mean
+     * @param gamma the scale array
+     * @param gammaOff index of the first scale
+     * @param beta the shift array
+     * @param betaOff index of the first shift
+     * @param y the output array
+     * @param yOff index of the first output
+     * @param rows the number of rows
+     * @param channels the number of channels
      */
     void batchNorm(float epsilon, float[] x, int xOff, float[] stats, int statsOff, float[] gamma, int gammaOff,
                    float[] beta, int betaOff, float[] y, int yOff, int rows, int channels);
@@ -148,6 +169,18 @@ public interface Kernels {
     /**
      * The gradients of a batch normalization's beta (sums of {@code dy}) into {@code out[0, channels)} and gamma
      * (sums of {@code dy} times the normalized {@code x}) into {@code out[channels, 2 channels)}, summed in double.
+     *
+     * @param epsilon added to the variance
+     * @param dy the output gradient array
+     * @param dyOff index of the first output gradient
+     * @param x the input array of the forward pass
+     * @param xOff index of the first input
+     * @param stats the array of the mean and variance rows
+     * @param statsOff index of the first mean
+     * @param out the output array, 2 channels long
+     * @param outOff index of the first output
+     * @param rows the number of rows
+     * @param channels the number of channels
      */
     void batchNormParamGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] stats, int statsOff,
                             float[] out, int outOff, int rows, int channels);
@@ -157,6 +190,23 @@ public interface Kernels {
      * {@link #batchNormParamGrad} {@code sums} of the same {@code dy}: in {@code training} mode, where the
      * statistics are the batch's own, {@code gamma / sd (dy - dbeta / rows - xhat dgamma / rows)}; otherwise
      * {@code gamma / sd dy}.
+     *
+     * @param epsilon added to the variance
+     * @param training whether the statistics are the batch's own
+     * @param dy the output gradient array
+     * @param dyOff index of the first output gradient
+     * @param x the input array of the forward pass
+     * @param xOff index of the first input
+     * @param stats the array of the mean and variance rows
+     * @param statsOff index of the first mean
+     * @param gamma the scale array
+     * @param gammaOff index of the first scale
+     * @param sums the array of the dbeta and dgamma rows
+     * @param sumsOff index of the first dbeta
+     * @param dx the input gradient array
+     * @param dxOff index of the first input gradient
+     * @param rows the number of rows
+     * @param channels the number of channels
      */
     void batchNormGrad(float epsilon, boolean training, float[] dy, int dyOff, float[] x, int xOff, float[] stats,
                        int statsOff, float[] gamma, int gammaOff, float[] sums, int sumsOff, float[] dx, int dxOff,

@@ -542,6 +542,9 @@ public final class Graph {
     /**
      * The batch statistics of {@code x} per channel (its last axis): a {@code [2, channels]} node holding the mean
      * over all other axes, then the biased variance about it.
+     *
+     * @param x the input, channels last
+     * @return a [2, channels] node
      */
     public Node batchNormStatistics(Node x) {
         return op(OpType.BATCH_NORM_STATS, NoAttrs.INSTANCE, x);
@@ -552,6 +555,14 @@ public final class Graph {
      * variance the two rows of {@code statistics}. In {@code training} mode {@code statistics} must be
      * {@link #batchNormStatistics} of {@code x}, and the gradient with respect to {@code x} includes their part; the
      * statistics get no gradient in either mode.
+     *
+     * @param x the input, channels last
+     * @param statistics the [2, channels] mean and variance
+     * @param gamma the per-channel scale
+     * @param beta the per-channel shift
+     * @param epsilon added to the variance
+     * @param training whether the statistics are the batch's own
+     * @return the normalized node, shaped like x
      */
     public Node batchNorm(Node x, Node statistics, Node gamma, Node beta, float epsilon, boolean training) {
         return op(OpType.BATCH_NORM, new BatchNormAttrs(epsilon, training), x, statistics, gamma, beta);
