@@ -82,7 +82,7 @@ public final class NpyReader {
         String descr = parsed.descr();
         if (descr == null) {
             throw new DataFormatException(file, headerOffset, "the header at offset " + headerOffset + " has no "
-                    + "readable 'descr' entry (structured dtypes are not supported): " + header.strip());
+                    + "readable 'descr' entry (structured dtypes are not supported): " + shortened(header.strip()));
         }
         Kind kind;
         if (descr.length() != 3 || "<>|=".indexOf(descr.charAt(0)) < 0) {
@@ -136,9 +136,14 @@ public final class NpyReader {
         return Tensor.wrap(values, 0, Shape.of(dims));
     }
 
+    /** {@code text} for a message: at most its first 80 characters, so that a huge header makes no huge message. */
+    private static String shortened(String text) {
+        return text.length() <= 80 ? text : text.substring(0, 80) + "...";
+    }
+
     private static DataFormatException unsupported(Path file, long offset, String descr) {
-        return new DataFormatException(file, offset, "unsupported dtype '" + descr + "' in the header at offset "
-                + offset + "; supported: " + SUPPORTED);
+        return new DataFormatException(file, offset, "unsupported dtype '" + shortened(descr)
+                + "' in the header at offset " + offset + "; supported: " + SUPPORTED);
     }
 
     /** Reads the elements in blocks, converting each to float32 and refusing values float32 cannot hold. */

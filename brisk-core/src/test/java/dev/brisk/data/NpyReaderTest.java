@@ -171,5 +171,10 @@ class NpyReaderTest {
         // What numpy writes, including Python 2's long suffix and a header without the trailing comma, still reads.
         Path file = npy("ok.npy", "{\"descr\": '<f4', 'fortran_order': False, 'shape': (2L, 3L)}", six);
         assertEquals(Shape.of(2, 3), NpyReader.read(file).shape());
+        // A long dtype string is quoted shortened, not whole.
+        Path longDescr = npy("descr.npy", "{'descr': '" + "x".repeat(1_000) + "', 'fortran_order': False, "
+                + "'shape': (6,), }", six);
+        String m = assertThrows(DataFormatException.class, () -> NpyReader.read(longDescr)).getMessage();
+        assertTrue(m.length() < 400 && m.contains("unsupported dtype 'xxxxxxxx"), m);
     }
 }
