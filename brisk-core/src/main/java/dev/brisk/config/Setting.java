@@ -26,6 +26,16 @@ public enum Setting {
     /** Where unpacked copies of compressed data files are kept. */
     CACHE_DIR("brisk.cacheDir", "BRISK_CACHE_DIR", "$XDG_CACHE_HOME/brisk, else ~/.cache/brisk",
             "directory (absolute) for unpacked copies of gzip-compressed data files; none turns the cache off"),
+    /** The longest CSV line, in characters, that a CSV reader accepts. */
+    CSV_MAX_LINE_CHARS("brisk.csvMaxLineChars", null, "4194304",
+            "longest CSV line in characters (a positive integer); a longer line is a bad record"),
+    /** The most cells a CSV line may have. */
+    CSV_MAX_CELLS("brisk.csvMaxCells", null, "1048576",
+            "most cells in one CSV line (a positive integer); a line with more is a bad record"),
+    /** The most pixels an image of an image directory may declare. */
+    MAX_IMAGE_PIXELS("brisk.maxImagePixels", null, "134217728",
+            "most pixels (width x height) an image file may declare (a positive integer); a larger one is a bad "
+                    + "record"),
     /** Tests only: whether tests on the real Fashion-MNIST fail instead of skipping where it is missing. */
     REQUIRE_DATA(null, "BRISK_REQUIRE_DATA", "0",
             "tests only: 1 fails the tests on the real Fashion-MNIST where it is not installed, instead of skipping"),

@@ -86,6 +86,9 @@ public final class Settings {
                 case CHUNKS -> String.valueOf(chunks());
                 case JIT_WARM_UP_STEPS -> String.valueOf(jitWarmUpSteps());
                 case CACHE_DIR -> cacheDir();
+                case CSV_MAX_LINE_CHARS -> String.valueOf(csvMaxLineChars());
+                case CSV_MAX_CELLS -> String.valueOf(csvMaxCells());
+                case MAX_IMAGE_PIXELS -> String.valueOf(maxImagePixels());
                 case REQUIRE_DATA -> requireData() ? "1" : "0";
                 case GRADCHECK_VERBOSE -> String.valueOf(gradCheckVerbose());
             };
@@ -214,6 +217,51 @@ public final class Settings {
     public static String cacheDir() {
         Effective e = raw(Setting.CACHE_DIR);
         return e.source() == Source.DEFAULT ? null : e.value().trim();
+    }
+
+    /**
+     * The longest CSV line a CSV reader accepts, in characters.
+     *
+     * @return the limit ({@code brisk.csvMaxLineChars})
+     * @throws IllegalArgumentException when the value set is not a positive integer
+     */
+    public static int csvMaxLineChars() {
+        return (int) positive(Setting.CSV_MAX_LINE_CHARS, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The most cells a CSV line may have.
+     *
+     * @return the limit ({@code brisk.csvMaxCells})
+     * @throws IllegalArgumentException when the value set is not a positive integer
+     */
+    public static int csvMaxCells() {
+        return (int) positive(Setting.CSV_MAX_CELLS, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The most pixels (width x height) an image file may declare before it is decoded.
+     *
+     * @return the limit ({@code brisk.maxImagePixels})
+     * @throws IllegalArgumentException when the value set is not a positive integer
+     */
+    public static long maxImagePixels() {
+        return positive(Setting.MAX_IMAGE_PIXELS, Long.MAX_VALUE);
+    }
+
+    /** The value of {@code setting}, a positive integer up to {@code max}; anything else set is an error. */
+    private static long positive(Setting setting, long max) {
+        Effective e = raw(setting);
+        try {
+            long n = Long.parseLong(e.value().trim());
+            if (n >= 1 && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException ex) {
+            // reported below
+        }
+        throw new IllegalArgumentException(e.origin() + " must be an integer from 1 to " + max + ", got '"
+                + e.value() + "'");
     }
 
     /**

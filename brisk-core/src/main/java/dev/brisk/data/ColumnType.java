@@ -74,17 +74,18 @@ public final class ColumnType {
         if (categories != null) {
             Integer i = index.get(s);
             if (i == null) {
-                throw new IllegalArgumentException("'" + s + "' is not one of the categories " + categories);
+                throw new IllegalArgumentException("'" + CsvLine.shorten(s) + "' is not one of the categories "
+                        + categories);
             }
             return i;
         }
         if (this == INT) {
             if (!INTEGER.matcher(s).matches()) {
-                throw new IllegalArgumentException("'" + s + "' is not an integer");
+                throw new IllegalArgumentException("'" + CsvLine.shorten(s) + "' is not an integer");
             }
             if (s.replaceFirst("^[+-]?0*", "").length() > 10 || Math.abs(Long.parseLong(s)) > EXACT_INT) {
-                throw new IllegalArgumentException("'" + s + "' cannot be represented exactly as float32 (integers "
-                        + "up to 2^24 can)");
+                throw new IllegalArgumentException("'" + CsvLine.shorten(s) + "' cannot be represented exactly as "
+                        + "float32 (integers up to 2^24 can)");
             }
             return Long.parseLong(s);
         }
@@ -94,11 +95,11 @@ public final class ColumnType {
                     : lower.startsWith("-") ? Float.NEGATIVE_INFINITY : Float.POSITIVE_INFINITY;
         }
         if (!NUMBER.matcher(s).matches()) {
-            throw new IllegalArgumentException("'" + s + "' is not a number");
+            throw new IllegalArgumentException("'" + CsvLine.shorten(s) + "' is not a number");
         }
         float f = Float.parseFloat(s);
         if (Float.isInfinite(f)) {
-            throw new IllegalArgumentException("'" + s + "' is beyond float32's range");
+            throw new IllegalArgumentException("'" + CsvLine.shorten(s) + "' is beyond float32's range");
         }
         return f;
     }

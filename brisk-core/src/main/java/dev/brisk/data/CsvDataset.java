@@ -1,13 +1,15 @@
 package dev.brisk.data;
 
+import dev.brisk.config.Settings;
 import dev.brisk.tensor.Tensor;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,21 +28,30 @@ import java.util.Map;
  *
  * <p>Columns are {@link ColumnType#FLOAT} unless declared. Blank lines are skipped; a cell may be quoted. The
  * header is checked when the dataset is built; each pass then reads the file again, row by row. A row with the
- * wrong number of cells, or a cell that is not a value of its column's type, is a {@link BadRecordException}
- * naming the file, the line and the column: it stops the pass, or {@link Pipeline#ignoreErrors} skips and counts
- * it.
+ * wrong number of cells, a cell that is not a value of its column's type, bytes that are not valid in the
+ * file's charset (UTF-8 unless {@link Builder#charset set}), or a line over the limits on its length and cell
+ * count ({@link Builder#maxLineChars}, {@link Builder#maxCells}) is a {@link BadRecordException} naming the file
+ * and the line (and the column or byte offset): it stops the pass, or {@link Pipeline#ignoreErrors} skips and
+ * counts it. Messages quote at most the first 40 characters of a cell.
  */
 public final class CsvDataset extends Pipeline<Sample> {
     private final Path file;
     private final char delimiter;
+    private final Charset charset;
+    private final int maxLineChars;
+    private final int maxCells;
     private final List<String> header;
     private final ColumnType[] types;
     private final int labelColumn;
     private final List<String> featureNames;
 
-    private CsvDataset(Path file, char delimiter, List<String> header, ColumnType[] types, int labelColumn) {
+    private CsvDataset(Path file, char delimiter, Charset charset, int maxLineChars, int maxCells,
+                       List<String> header, ColumnType[] types, int labelColumn) {
         this.file = file;
         this.delimiter = delimiter;
+        this.charset = charset;
+        this.maxLineChars = maxLineChars;
+        this.maxCells = maxCells;
         this.header = header;
         this.types = types;
         this.labelColumn = labelColumn;
@@ -88,15 +99,13 @@ public final class CsvDataset extends Pipeline<Sample> {
 
     @Override
     Cursor<Sample> open(Autotuner tuner) {
-        BufferedReader reader;
+        CsvLineReader reader;
         try {
-            reader = Files.newBufferedReader(file, StandardCharsets.UTF_8);
-            reader.readLine(); // the header, checked when built
+            reader = new CsvLineReader(Files.newInputStream(file), file, charset, maxLineChars);
         } catch (IOException e) {
             throw new UncheckedIOException(file + ": cannot read: " + e.getMessage(), e);
         }
         return new Cursor<>() {
-            private long line = 1;
             private boolean done;
 
             @Override
@@ -104,19 +113,26 @@ public final class CsvDataset extends Pipeline<Sample> {
                 while (!done) {
                     String text;
                     try {
-                        text = reader.readLine();
+                        text = reader.next();
+                        if (reader.line() == 1 && text != null) {
+                            continue; // the header, checked when built
+                        }
+                    } catch (BadRecordException e) {
+                        if (reader.line() == 1) {
+                            continue; // the header, which read cleanly when built: a file changed since
+                        }
+                        throw e;
                     } catch (IOException e) {
                         close();
-                        throw new UncheckedIOException(file + " line " + (line + 1) + ": cannot read: "
+                        throw new UncheckedIOException(file + " line " + (reader.line() + 1) + ": cannot read: "
                                 + e.getMessage(), e);
                     }
                     if (text == null) {
                         close();
                         return null;
                     }
-                    line++;
                     if (!text.isBlank()) {
-                        return parse(text, line);
+                        return parse(text, reader.line());
                     }
                 }
                 return null;
@@ -137,7 +153,7 @@ public final class CsvDataset extends Pipeline<Sample> {
     private Sample parse(String text, long line) {
         List<String> cells;
         try {
-            cells = CsvLine.split(text, delimiter);
+            cells = CsvLine.split(text, delimiter, maxCells);
         } catch (IllegalArgumentException e) {
             throw new BadRecordException(file, line, file + " line " + line + ": " + e.getMessage());
         }
@@ -169,12 +185,18 @@ public final class CsvDataset extends Pipeline<Sample> {
         return labelColumn < 0 ? new Sample(x) : new Sample(x, Tensor.scalar(label));
     }
 
-    /** What {@link CsvDataset#builder} collects: the label column, column types and the delimiter. */
+    /**
+     * What {@link CsvDataset#builder} collects: the label column, column types, the delimiter, the charset and the
+     * limits on a line.
+     */
     public static final class Builder {
         private final Path file;
         private final Map<String, ColumnType> declared = new LinkedHashMap<>();
         private String label;
         private char delimiter = ',';
+        private Charset charset = StandardCharsets.UTF_8;
+        private int maxLineChars;
+        private int maxCells;
 
         private Builder(Path file) {
             this.file = file;
@@ -230,17 +252,57 @@ public final class CsvDataset extends Pipeline<Sample> {
         }
 
         /**
+         * The file's character encoding (default UTF-8). A byte sequence the charset cannot decode makes its line a
+         * bad record naming the line and the byte offset.
+         *
+         * @throws IllegalArgumentException for a charset whose line breaks are not the ASCII bytes (UTF-16, UTF-32)
+         */
+        public Builder charset(Charset cs) {
+            CsvLineReader.requireAsciiLineBreaks(cs);
+            this.charset = cs;
+            return this;
+        }
+
+        /**
+         * The longest line read, in characters (default {@code brisk.csvMaxLineChars}, 2^22): a longer row is a bad
+         * record, skipped without being kept in memory; a longer header is an error.
+         */
+        public Builder maxLineChars(int chars) {
+            if (chars < 1) {
+                throw new IllegalArgumentException("maxLineChars must be positive, got " + chars);
+            }
+            this.maxLineChars = chars;
+            return this;
+        }
+
+        /**
+         * The most cells a line may have (default {@code brisk.csvMaxCells}, 2^20): a row with more is a bad record,
+         * a header with more an error.
+         */
+        public Builder maxCells(int cells) {
+            if (cells < 1) {
+                throw new IllegalArgumentException("maxCells must be positive, got " + cells);
+            }
+            this.maxCells = cells;
+            return this;
+        }
+
+        /**
          * Reads and checks the header.
          *
          * @return the dataset
          * @throws DataFormatException for an empty file, a duplicate column name, a declared column missing from
-         *     the header, or no feature column left
+         *     the header, no feature column left, a header that cannot be decoded or is over the limits
          * @throws IOException if the file cannot be read
          */
         public CsvDataset build() throws IOException {
+            int lineLimit = maxLineChars > 0 ? maxLineChars : Settings.csvMaxLineChars();
+            int cellLimit = maxCells > 0 ? maxCells : Settings.csvMaxCells();
             String first;
-            try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                first = r.readLine();
+            try (CsvLineReader r = new CsvLineReader(Files.newInputStream(file), file, charset, lineLimit)) {
+                first = r.next();
+            } catch (BadRecordException e) {
+                throw new DataFormatException(file, e.getMessage() + " (in the header)");
             }
             if (first == null || first.isBlank()) {
                 throw new DataFormatException(file, file + ": no header line (the first line must name the "
@@ -251,39 +313,55 @@ public final class CsvDataset extends Pipeline<Sample> {
             }
             List<String> header;
             try {
-                header = CsvLine.split(first, delimiter).stream().map(String::strip).toList();
+                header = CsvLine.split(first, delimiter, cellLimit).stream().map(String::strip).toList();
             } catch (IllegalArgumentException e) {
                 throw new DataFormatException(file, file + " line 1 (header): " + e.getMessage());
             }
+            // One pass with a map: a header of 100,000 columns is checked in linear time.
+            Map<String, Integer> columns = new HashMap<>();
             for (int i = 0; i < header.size(); i++) {
-                if (header.indexOf(header.get(i)) != i) {
-                    throw new DataFormatException(file, file + " line 1 (header): column '" + header.get(i)
-                            + "' appears twice");
+                if (columns.putIfAbsent(header.get(i), i) != null) {
+                    throw new DataFormatException(file, file + " line 1 (header): column '"
+                            + CsvLine.shorten(header.get(i)) + "' appears twice");
                 }
             }
             for (String name : declared.keySet()) {
-                if (!header.contains(name)) {
+                if (!columns.containsKey(name)) {
                     throw new DataFormatException(file, file + ": " + (name.equals(label) ? "label " : "")
-                            + "column '" + name + "' is not in the header " + header);
+                            + "column '" + CsvLine.shorten(name) + "' is not in the header " + shown(header));
                 }
             }
-            if (label != null && !header.contains(label)) {
-                throw new DataFormatException(file, file + ": label column '" + label + "' is not in the header "
-                        + header);
+            if (label != null && !columns.containsKey(label)) {
+                throw new DataFormatException(file, file + ": label column '" + CsvLine.shorten(label)
+                        + "' is not in the header " + shown(header));
             }
             ColumnType[] types = new ColumnType[header.size()];
             for (int c = 0; c < types.length; c++) {
                 types[c] = declared.getOrDefault(header.get(c), ColumnType.FLOAT);
             }
-            int labelColumn = label == null ? -1 : header.indexOf(label);
+            int labelColumn = label == null ? -1 : columns.get(label);
             if (labelColumn >= 0 && types[labelColumn] == ColumnType.IGNORE) {
                 throw new DataFormatException(file, file + ": the label column '" + label + "' cannot be ignored");
             }
-            CsvDataset ds = new CsvDataset(file, delimiter, header, types, labelColumn);
+            CsvDataset ds = new CsvDataset(file, delimiter, charset, lineLimit, cellLimit, header, types,
+                    labelColumn);
             if (ds.featureNames().isEmpty()) {
-                throw new DataFormatException(file, file + ": no feature columns left in " + header);
+                throw new DataFormatException(file, file + ": no feature columns left in " + shown(header));
             }
             return ds;
+        }
+
+        /** The header for a message: its first names, each shortened, and how many more there are. */
+        private static String shown(List<String> header) {
+            int shown = Math.min(header.size(), 20);
+            StringBuilder sb = new StringBuilder("[");
+            for (int i = 0; i < shown; i++) {
+                sb.append(i > 0 ? ", " : "").append(CsvLine.shorten(header.get(i)));
+            }
+            if (shown < header.size()) {
+                sb.append(", ... (").append(header.size() - shown).append(" more)");
+            }
+            return sb.append(']').toString();
         }
     }
 }

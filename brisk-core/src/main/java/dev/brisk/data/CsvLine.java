@@ -8,12 +8,21 @@ final class CsvLine {
     private CsvLine() {
     }
 
+    /** Characters of a cell quoted in a message at most, so that a huge cell does not make a huge message. */
+    private static final int QUOTED = 40;
+
+    /** {@code text} for a message: its first 40 characters, and "..." if there are more. */
+    static String shorten(String text) {
+        return text.length() <= QUOTED ? text : text.substring(0, QUOTED) + "...";
+    }
+
     /**
      * The cells of {@code line}.
      *
-     * @throws IllegalArgumentException for a quote that is not closed, or text after a closing quote
+     * @throws IllegalArgumentException for a quote that is not closed, text after a closing quote, or more than
+     *     {@code maxCells} cells
      */
-    static List<String> split(String line, char delimiter) {
+    static List<String> split(String line, char delimiter, int maxCells) {
         List<String> cells = new ArrayList<>();
         StringBuilder cell = new StringBuilder();
         int i = 0;
@@ -46,6 +55,10 @@ final class CsvLine {
                 while (i < n && line.charAt(i) != delimiter) {
                     cell.append(line.charAt(i++));
                 }
+            }
+            if (cells.size() == maxCells) {
+                throw new IllegalArgumentException("more than " + maxCells + " cells, over the limit "
+                        + "(brisk.csvMaxCells, or maxCells on CsvDataset.builder)");
             }
             cells.add(cell.toString());
             if (i >= n) {

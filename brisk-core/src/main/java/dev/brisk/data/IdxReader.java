@@ -7,8 +7,12 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
@@ -26,7 +30,10 @@ public final class IdxReader {
     private static final int GZIP_MAGIC_1 = 0x8b;
     /** Largest element count (and data byte count) that fits one Java array. */
     private static final long MAX_ELEMENTS = Integer.MAX_VALUE - 8;
-    /** Data sizes up to this are read into one array allocated up front (no chunk list, no final copy). */
+    /**
+     * Data sizes up to this are read into one array allocated up front (no chunk list, no final copy), where the
+     * stream's known length confirms the header's sizes.
+     */
     private static final int PRESIZED_READ_LIMIT = 256 << 20;
     /**
      * Data sizes from this up are read on a background thread while this one allocates and decodes (Fashion-MNIST's
@@ -35,8 +42,8 @@ public final class IdxReader {
     private static final long BACKGROUND_READ_MIN = 4 << 20;
     /**
      * Data sizes up to this are read in the background. That path allocates the float array before the data has
-     * arrived, so a header that promises more than the file holds costs up to 4 x this before the truncation is
-     * found; larger sizes are read first and checked, and only then decoded.
+     * arrived, so it is taken only where the stream's known length confirms the header's sizes (a gzip trailer
+     * that lies costs up to 4 x this); larger sizes are read first and checked, and only then decoded.
      */
     private static final long BACKGROUND_READ_MAX = 64 << 20;
 
@@ -83,7 +90,7 @@ public final class IdxReader {
     static Contents readContents(Path file, float divisor, OutputStream unpacked, boolean keepBytes)
             throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
-            return read(in, file, divisor, unpacked, keepBytes);
+            return read(in, file, divisor, unpacked, keepBytes, Files.size(file), gzipTrailerSize(file));
         }
     }
 
@@ -110,14 +117,28 @@ public final class IdxReader {
      * @throws IOException if the stream cannot be read or is malformed
      */
     public static IdxArray read(InputStream in, Path source, float divisor) throws IOException {
-        return read(in, source, divisor, null, false).toArray();
+        return read(in, source, divisor, -1, -1);
     }
 
+    /**
+     * As {@link #read(InputStream, Path, float)}, for a stream whose length is known: {@code rawLength} if it is not
+     * compressed, {@code gzipLength} (uncompressed) if it is; -1 where unknown.
+     */
+    static IdxArray read(InputStream in, Path source, float divisor, long rawLength, long gzipLength)
+            throws IOException {
+        return read(in, source, divisor, null, false, rawLength, gzipLength).toArray();
+    }
+
+    /**
+     * Reads an IDX stream. The header's sizes are trusted before the data has been read only as far as the stream's
+     * known length confirms them: {@code rawLength} if it is not compressed, {@code gzipLength} (uncompressed) if it
+     * is, -1 where unknown.
+     */
     private static Contents read(InputStream in, Path source, float divisor, OutputStream unpacked,
-                                 boolean keepBytes) throws IOException {
+                                 boolean keepBytes, long rawLength, long gzipLength) throws IOException {
         BufferedInputStream buffered = new BufferedInputStream(in, 1 << 16);
         if (!isGzip(buffered)) {
-            return readUncompressed(buffered, source, divisor, keepBytes);
+            return readUncompressed(buffered, source, divisor, keepBytes, rawLength);
         }
         CountingInputStream inflated;
         try {
@@ -128,11 +149,30 @@ public final class IdxReader {
         }
         try {
             InputStream body = unpacked == null ? inflated : new TeeInputStream(inflated, unpacked);
-            return readUncompressed(new BufferedInputStream(body, 1 << 16), source, divisor, keepBytes);
+            return readUncompressed(new BufferedInputStream(body, 1 << 16), source, divisor, keepBytes, gzipLength);
         } catch (ZipException | EOFException e) {
             throw new IdxFormatException(source, inflated.count(), "truncated or corrupt gzip data after "
                     + inflated.count() + " uncompressed bytes, at offset " + inflated.count() + " (" + e.getMessage()
                     + ")");
+        }
+    }
+
+    /**
+     * The uncompressed size a gzip file's trailer states (ISIZE, the size modulo 2^32 of its last member), or -1
+     * when the file is too short to have one. Only a hint, used to choose how to read: a wrong one costs speed or
+     * memory up to what the header claims, never a wrong result, since the data is still read and counted.
+     */
+    private static long gzipTrailerSize(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long length = channel.size();
+            if (length < 18) { // a gzip member has a 10-byte header and an 8-byte trailer
+                return -1;
+            }
+            ByteBuffer trailer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            while (trailer.hasRemaining() && channel.read(trailer, length - 4 + trailer.position()) > 0) {
+                // reads the 4 bytes, in more than one call only on an unusual file system
+            }
+            return trailer.hasRemaining() ? -1 : Integer.toUnsignedLong(trailer.getInt(0));
         }
     }
 
@@ -145,8 +185,12 @@ public final class IdxReader {
         return b0 == GZIP_MAGIC_0 && b1 == GZIP_MAGIC_1;
     }
 
-    private static Contents readUncompressed(InputStream in, Path source, float divisor, boolean keepBytes)
-            throws IOException {
+    /**
+     * Reads the header and data. {@code knownSize} is the stream's length where it is known (the file's length,
+     * or its gzip trailer's), else -1.
+     */
+    private static Contents readUncompressed(InputStream in, Path source, float divisor, boolean keepBytes,
+                                             long knownSize) throws IOException {
         byte[] magic = readHeader(in, source, 0, 4, "a 4-byte magic number");
         int magicValue = ((magic[0] & 0xFF) << 24) | ((magic[1] & 0xFF) << 16) | ((magic[2] & 0xFF) << 8)
                 | (magic[3] & 0xFF);
@@ -184,7 +228,19 @@ public final class IdxReader {
         float[] values = null;
         byte[] bytes = null;
         long read;
-        if (keepBytes && type == IdxType.UBYTE) {
+        if (knownSize < headerSize + dataBytes) {
+            // The header's sizes are not confirmed by the stream's known length (or nothing is known of it): the
+            // data is read first, in chunks that grow with what arrives, and only then decoded, so that a few
+            // bytes claiming 300,000 images cost no more memory than the bytes there are.
+            byte[] raw = in.readNBytes((int) dataBytes);
+            read = raw.length;
+            if (read == dataBytes && keepBytes && type == IdxType.UBYTE) {
+                bytes = raw;
+            } else if (read == dataBytes) {
+                values = new float[(int) count];
+                type.decode(raw, values, divisor);
+            }
+        } else if (keepBytes && type == IdxType.UBYTE) {
             // Nothing to decode, so nothing to overlap with the read.
             bytes = readData(in, (int) dataBytes);
             read = bytes.length;
@@ -259,8 +315,8 @@ public final class IdxReader {
     }
 
     /**
-     * Up to {@code length} bytes, fewer only at the end of the stream. Sizes a header can promise without the data
-     * being there are read in growing chunks, so a lying header costs no more memory than the file holds.
+     * Up to {@code length} bytes, fewer only at the end of the stream; sizes above {@link #PRESIZED_READ_LIMIT} are
+     * read in growing chunks.
      */
     private static byte[] readData(InputStream in, int length) throws IOException {
         if (length > PRESIZED_READ_LIMIT) {

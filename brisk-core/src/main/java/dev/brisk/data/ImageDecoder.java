@@ -16,27 +16,58 @@ import javax.imageio.stream.ImageInputStream;
 /**
  * Decodes PNG and JPEG files (javax.imageio) into float32 {@code (height, width, channels)} tensors with values in
  * [0, 255], and resizes them bilinearly. A file that cannot be decoded cleanly, including one the decoder only
- * warns about (a truncated JPEG is otherwise filled with grey), is a {@link BadRecordException} naming it.
+ * warns about (a truncated JPEG is otherwise filled with grey), is a {@link BadRecordException} naming it; so is
+ * one whose header declares more pixels than the limit, found from the header before any pixel is decoded (a
+ * file of a few hundred kilobytes can declare 30000 x 30000 pixels, which the decoder would try to allocate).
  */
 final class ImageDecoder {
     private ImageDecoder() {
     }
 
-    /** The width and height in the file's header, without decoding the pixels. */
-    static int[] size(Path file) throws IOException {
+    /** Largest float array: no image of more values than this can be one tensor. */
+    private static final long MAX_VALUES = Integer.MAX_VALUE - 8;
+
+    /**
+     * The height and width in the file's header, without decoding the pixels.
+     *
+     * @throws BadRecordException if the header declares more than {@code maxPixels} pixels
+     */
+    static int[] size(Path file, long maxPixels) throws IOException {
         try (ImageInputStream in = ImageIO.createImageInputStream(file.toFile())) {
             ImageReader reader = readerFor(in, file);
             try {
                 reader.setInput(in, true, true);
-                return new int[] {reader.getHeight(0), reader.getWidth(0)};
+                return checkedSize(reader, file, maxPixels, 1);
             } finally {
                 reader.dispose();
             }
         }
     }
 
-    /** The pixels of {@code file} with {@code channels} channels (1 grey, 3 RGB, 4 RGBA). */
-    static Tensor decode(Path file, int channels) {
+    /**
+     * The height and width the header declares, refused where they exceed {@code maxPixels} or would not fit one
+     * array of {@code channels} values per pixel.
+     */
+    private static int[] checkedSize(ImageReader reader, Path file, long maxPixels, int channels)
+            throws IOException {
+        int h = reader.getHeight(0);
+        int w = reader.getWidth(0);
+        long pixels = (long) h * w;
+        if (pixels > maxPixels || pixels * channels > MAX_VALUES) {
+            throw new BadRecordException(file, -1, file + ": the image declares " + w + "x" + h + " pixels (width "
+                    + "x height), " + pixels + " in all, over the limit of " + Math.min(maxPixels,
+                    MAX_VALUES / channels) + " (brisk.maxImagePixels, or ImageDirectory.maxPixels)");
+        }
+        return new int[] {h, w};
+    }
+
+    /**
+     * The pixels of {@code file} with {@code channels} channels (1 grey, 3 RGB, 4 RGBA).
+     *
+     * @throws BadRecordException if the file cannot be decoded, or its header declares more than {@code maxPixels}
+     *     pixels (checked before decoding)
+     */
+    static Tensor decode(Path file, int channels, long maxPixels) {
         BufferedImage image;
         List<String> warnings = new ArrayList<>();
         try (ImageInputStream in = ImageIO.createImageInputStream(file.toFile())) {
@@ -47,6 +78,7 @@ final class ImageDecoder {
             try {
                 reader.addIIOReadWarningListener((source, warning) -> warnings.add(warning));
                 reader.setInput(in, true, true);
+                checkedSize(reader, file, maxPixels, channels);
                 image = reader.read(0);
             } finally {
                 reader.dispose();

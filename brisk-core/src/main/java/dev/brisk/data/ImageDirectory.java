@@ -1,19 +1,23 @@
 package dev.brisk.data;
 
+import dev.brisk.config.Settings;
 import dev.brisk.tensor.Tensor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
  * A directory of PNG and JPEG images with one sub-folder per class (Keras' {@code image_dataset_from_directory}):
- * class names are the sub-folders' names in sorted order, and a sample's label is its class's index. Images are
- * float32 {@code (height, width, channels)} in [0, 255].
+ * class names are the sub-folders' names in sorted order, or an explicit list ({@link #of(Path, List)}, Keras'
+ * {@code class_names}), and a sample's label is its class's index. Images are float32
+ * {@code (height, width, channels)} in [0, 255]. Held-out data must be opened with the training directory's
+ * {@link #classNames()}, or a held-out directory that lacks a class labels the others differently.
  *
  * <pre>{@code
  * ImageDirectory flowers = ImageDirectory.of(Path.of("flowers")).imageSize(64, 64);
@@ -26,7 +30,8 @@ import java.util.stream.Stream;
  * <p>Files are listed (recursively, sorted) when the directory is opened; files with other extensions and hidden
  * files are ignored. Without {@link #imageSize} every image must have the size of the first readable one. An image
  * that cannot be decoded, or has another size, is a {@link BadRecordException} naming the file, which
- * {@link Pipeline#ignoreErrors} can skip and count.
+ * {@link Pipeline#ignoreErrors} can skip and count; so is a file whose header declares more pixels than
+ * {@link #maxPixels} (default {@code brisk.maxImagePixels}, 2^27), found before its pixels are decoded.
  */
 public final class ImageDirectory {
     /** How many channels the images get. */
@@ -72,9 +77,10 @@ public final class ImageDirectory {
     private final int width;
     private final boolean resize;
     private final ColorMode colorMode;
+    private final long maxPixels;
 
     private ImageDirectory(Path dir, List<String> classNames, List<ImageFile> files, Path sizedBy, int height,
-                           int width, boolean resize, ColorMode colorMode) {
+                           int width, boolean resize, ColorMode colorMode, long maxPixels) {
         this.dir = dir;
         this.classNames = classNames;
         this.files = files;
@@ -83,10 +89,13 @@ public final class ImageDirectory {
         this.width = width;
         this.resize = resize;
         this.colorMode = colorMode;
+        this.maxPixels = maxPixels;
     }
 
     /**
-     * Lists the classes and images under {@code dir}; images keep their size (that of the first image).
+     * Lists the classes and images under {@code dir}; images keep their size (that of the first image). The
+     * classes are the sub-folders in sorted order: to label another directory (held-out data) the same way, open
+     * it with {@link #of(Path, List)} and this directory's {@link #classNames()}.
      *
      * @param dir the directory with one sub-folder per class
      * @return the image directory
@@ -94,25 +103,64 @@ public final class ImageDirectory {
      * @throws DataFormatException if it has no class sub-folder, no image, or no image whose size can be read
      */
     public static ImageDirectory of(Path dir) throws IOException {
+        return of(dir, null);
+    }
+
+    /**
+     * Lists the images under {@code dir} with an explicit class list, as Keras' {@code class_names}: a label is the
+     * index of its folder's name in {@code classNames}, whatever folders the directory has. Pass a training
+     * directory's {@link #classNames()} when opening its held-out directory, so that both label a class alike even
+     * where the held-out directory lacks a class:
+     *
+     * <pre>{@code
+     * ImageDirectory train = ImageDirectory.of(Path.of("train"));
+     * ImageDirectory test = ImageDirectory.of(Path.of("test"), train.classNames());
+     * }</pre>
+     *
+     * <p>Every sub-folder must be named in {@code classNames} (Keras refuses a mismatch too); a listed class without
+     * a folder has no images here (Keras would refuse it, which makes a held-out directory without some class
+     * unusable). Files are listed class by class in the list's order.
+     *
+     * @param classNames the classes in label order, no name twice; null for the sub-folders in sorted order
+     * @throws NoSuchFileException if {@code dir} is not a directory
+     * @throws DataFormatException if it has no class sub-folder, a sub-folder not in {@code classNames}, no image, or
+     *     no image whose size can be read
+     * @throws IllegalArgumentException if {@code classNames} is empty or names a class twice
+     */
+    public static ImageDirectory of(Path dir, List<String> classNames) throws IOException {
+        long maxPixels = Settings.maxImagePixels();
+        if (classNames != null && (classNames.isEmpty() || new HashSet<>(classNames).size() != classNames.size())) {
+            throw new IllegalArgumentException("classNames must be a non-empty list without repeats, got "
+                    + classNames);
+        }
         if (!Files.isDirectory(dir)) {
             throw new NoSuchFileException(dir.toString(), null, "image directory not found");
         }
-        List<Path> classDirs;
+        List<String> folders;
         try (Stream<Path> s = Files.list(dir)) {
-            classDirs = s.filter(Files::isDirectory).filter(p -> !hidden(p)).sorted().toList();
+            folders = s.filter(Files::isDirectory).filter(p -> !hidden(p)).map(p -> p.getFileName().toString())
+                    .sorted().toList();
         }
-        if (classDirs.isEmpty()) {
+        if (folders.isEmpty()) {
             throw new DataFormatException(dir, dir + ": no class sub-folders (expected one folder of images per "
                     + "class)");
         }
-        List<String> names = new ArrayList<>();
+        List<String> names = classNames == null ? folders : List.copyOf(classNames);
+        List<String> unknown = folders.stream().filter(f -> !names.contains(f)).toList();
+        if (!unknown.isEmpty()) {
+            throw new DataFormatException(dir, dir + ": the sub-folders " + unknown + " are not in classNames "
+                    + names + "; every class folder must be one of the classes given");
+        }
         List<ImageFile> files = new ArrayList<>();
-        for (Path c : classDirs) {
-            int label = names.size();
-            names.add(c.getFileName().toString());
+        for (int label = 0; label < names.size(); label++) {
+            Path c = dir.resolve(names.get(label));
+            if (!folders.contains(names.get(label))) {
+                continue; // a class this directory has no folder for: no images, labels unchanged
+            }
+            int classLabel = label;
             try (Stream<Path> s = Files.walk(c)) {
                 s.filter(Files::isRegularFile).filter(ImageDirectory::isImage).sorted()
-                        .forEach(p -> files.add(new ImageFile(p, label)));
+                        .forEach(p -> files.add(new ImageFile(p, classLabel)));
             }
         }
         if (files.isEmpty()) {
@@ -124,7 +172,7 @@ public final class ImageDirectory {
         for (int i = 0; i < files.size() && size == null; i++) {
             try {
                 first = files.get(i).path();
-                size = ImageDecoder.size(first);
+                size = ImageDecoder.size(first, maxPixels);
             } catch (IOException | BadRecordException e) {
                 firstProblem = firstProblem != null ? firstProblem : e.getMessage();
             }
@@ -134,7 +182,7 @@ public final class ImageDirectory {
                     + "first: " + firstProblem + ")");
         }
         return new ImageDirectory(dir, List.copyOf(names), List.copyOf(files), first, size[0], size[1], false,
-                ColorMode.RGB);
+                ColorMode.RGB, maxPixels);
     }
 
     private static boolean hidden(Path p) {
@@ -157,7 +205,11 @@ public final class ImageDirectory {
         if (newHeight < 1 || newWidth < 1) {
             throw new IllegalArgumentException("image size must be positive, got " + newHeight + "x" + newWidth);
         }
-        return new ImageDirectory(dir, classNames, files, sizedBy, newHeight, newWidth, true, colorMode);
+        if ((long) newHeight * newWidth * ColorMode.RGBA.channels() > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("image size " + newHeight + "x" + newWidth + " is too large for one "
+                    + "tensor");
+        }
+        return new ImageDirectory(dir, classNames, files, sizedBy, newHeight, newWidth, true, colorMode, maxPixels);
     }
 
     /**
@@ -167,11 +219,27 @@ public final class ImageDirectory {
      * @return the view in that mode
      */
     public ImageDirectory colorMode(ColorMode mode) {
-        return new ImageDirectory(dir, classNames, files, sizedBy, height, width, resize, mode);
+        return new ImageDirectory(dir, classNames, files, sizedBy, height, width, resize, mode, maxPixels);
     }
 
     /**
-     * The class names (sub-folder names, sorted); a label is an index into this list.
+     * The same images, with at most {@code pixels} pixels (width x height) declared by a file (default
+     * {@code brisk.maxImagePixels}, 2^27): a file whose header declares more is a {@link BadRecordException} naming
+     * it, found before any pixel is decoded, which {@link Pipeline#ignoreErrors} can skip.
+     *
+     * @param pixels the largest width x height accepted
+     * @return a copy with that limit
+     */
+    public ImageDirectory maxPixels(long pixels) {
+        if (pixels < 1) {
+            throw new IllegalArgumentException("maxPixels must be positive, got " + pixels);
+        }
+        return new ImageDirectory(dir, classNames, files, sizedBy, height, width, resize, colorMode, pixels);
+    }
+
+    /**
+     * The class names: the sub-folder names sorted, or the list given to {@link #of(Path, List)}; a label is an
+     * index into this list. Pass it to {@link #of(Path, List)} to label another directory the same way.
      *
      * @return the class names
      */
@@ -214,7 +282,7 @@ public final class ImageDirectory {
      * @throws BadRecordException if the file cannot be decoded or (without {@link #imageSize}) has another size
      */
     public Sample decode(ImageFile file) {
-        Tensor image = ImageDecoder.decode(file.path(), colorMode.channels());
+        Tensor image = ImageDecoder.decode(file.path(), colorMode.channels(), maxPixels);
         int h = image.shape().dim(0);
         int w = image.shape().dim(1);
         if (resize) {

@@ -9,12 +9,11 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads NumPy {@code .npy} files (format versions 1 to 3) into float32 tensors.
@@ -27,9 +26,6 @@ import java.util.regex.Pattern;
  */
 public final class NpyReader {
     private static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
-    private static final Pattern DESCR = Pattern.compile("'descr'\\s*:\\s*'([^']*)'");
-    private static final Pattern FORTRAN = Pattern.compile("'fortran_order'\\s*:\\s*(True|False)");
-    private static final Pattern SHAPE = Pattern.compile("'shape'\\s*:\\s*\\(([^)]*)\\)");
     private static final long MAX_ELEMENTS = Integer.MAX_VALUE - 8;
     private static final long EXACT_INT = 1L << 24;
     private static final String SUPPORTED = "float32 (<f4), float64 (<f8), uint8 (|u1), int32 (<i4) and int64 (<i8)"
@@ -59,11 +55,11 @@ public final class NpyReader {
     public static Tensor read(Path file) throws IOException {
         try (InputStream raw = Files.newInputStream(file)) {
             CountingInputStream in = new CountingInputStream(new BufferedInputStream(raw, 1 << 16));
-            return read(in, file);
+            return read(in, file, Files.size(file));
         }
     }
 
-    private static Tensor read(CountingInputStream in, Path file) throws IOException {
+    private static Tensor read(CountingInputStream in, Path file, long fileLength) throws IOException {
         byte[] start = readFully(in, file, 8, "the 6-byte magic string and 2-byte version");
         if (!Arrays.equals(Arrays.copyOf(start, 6), MAGIC)) {
             throw new DataFormatException(file, 0, "not an NPY file: the first bytes are not \\x93NUMPY");
@@ -85,11 +81,16 @@ public final class NpyReader {
                     + " at offset 6; supported: 1.x, 2.x and 3.x");
         }
         long headerOffset = in.count();
+        Charset headerCharset = major == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1;
         String header = new String(readFully(in, file, headerLength, "a header of " + headerLength + " bytes"),
-                major == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
+                headerCharset);
+        NpyHeader parsed = NpyHeader.parse(header, headerCharset, file, headerOffset);
+        String descr = parsed.descr();
+        if (descr == null) {
+            throw new DataFormatException(file, headerOffset, "the header at offset " + headerOffset + " has no "
+                    + "readable 'descr' entry (structured dtypes are not supported): " + shortened(header.strip()));
+        }
         Kind kind;
-        ByteOrder order;
-        String descr = find(DESCR, header, "descr", file, headerOffset);
         if (descr.length() != 3 || "<>|=".indexOf(descr.charAt(0)) < 0) {
             throw unsupported(file, headerOffset, descr);
         }
@@ -98,20 +99,37 @@ public final class NpyReader {
         } catch (IllegalArgumentException e) {
             throw unsupported(file, headerOffset, descr);
         }
-        order = descr.charAt(0) == '>' ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-        if (find(FORTRAN, header, "fortran_order", file, headerOffset).equals("True")) {
+        ByteOrder order = descr.charAt(0) == '>' ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+        if (parsed.fortranOrder()) {
             throw new DataFormatException(file, headerOffset, "Fortran-order (column-major) arrays are not "
                     + "supported (header at offset " + headerOffset + "); save a C-order array, e.g. "
                     + "np.save(path, np.ascontiguousarray(a))");
         }
-        int[] dims = parseShape(find(SHAPE, header, "shape", file, headerOffset), file, headerOffset);
+        long[] claimed = parsed.shape();
         long count = 1;
-        for (int d : dims) {
-            count = Math.min(count * d, MAX_ELEMENTS + 1);
+        for (long d : claimed) {
+            // Saturates: both factors are at most 2^31, so the product cannot overflow.
+            count = Math.min(count * Math.min(d, MAX_ELEMENTS + 1), MAX_ELEMENTS + 1);
         }
-        if (count > MAX_ELEMENTS) {
-            throw new DataFormatException(file, headerOffset, "shape " + Arrays.toString(dims)
+        if (count > MAX_ELEMENTS || Arrays.stream(claimed).anyMatch(d -> d > MAX_ELEMENTS)) {
+            throw new DataFormatException(file, headerOffset, "shape " + Arrays.toString(claimed)
                     + " has too many elements to load into one Java array");
+        }
+        int[] dims = new int[claimed.length];
+        for (int i = 0; i < dims.length; i++) {
+            dims[i] = (int) claimed[i];
+        }
+        // The header's size is checked against the file before the array is allocated: a few bytes claiming
+        // (1e9,) must not cost gigabytes of memory before the truncation is found.
+        long dataOffset = in.count();
+        long expected = count * kind.size;
+        long found = Math.max(0, fileLength - dataOffset);
+        if (found < expected) {
+            long at = dataOffset + found;
+            throw new DataFormatException(file, at, "truncated at offset " + at + ": the header's shape "
+                    + Arrays.toString(claimed) + " of " + descr + " needs " + expected + " bytes of data after the "
+                    + "header (offset " + dataOffset + "), found " + found + " (the file has " + fileLength
+                    + " bytes)");
         }
         float[] values = new float[(int) count];
         decode(in, file, kind, order, values, Shape.of(dims));
@@ -124,45 +142,14 @@ public final class NpyReader {
         return Tensor.wrap(values, 0, Shape.of(dims));
     }
 
+    /** {@code text} for a message: at most its first 80 characters, so that a huge header makes no huge message. */
+    private static String shortened(String text) {
+        return text.length() <= 80 ? text : text.substring(0, 80) + "...";
+    }
+
     private static DataFormatException unsupported(Path file, long offset, String descr) {
-        return new DataFormatException(file, offset, "unsupported dtype '" + descr + "' in the header at offset "
-                + offset + "; supported: " + SUPPORTED);
-    }
-
-    private static String find(Pattern p, String header, String key, Path file, long offset)
-            throws DataFormatException {
-        Matcher m = p.matcher(header);
-        if (!m.find()) {
-            throw new DataFormatException(file, offset, "the header at offset " + offset + " has no readable '" + key
-                    + "' entry (structured dtypes are not supported): " + header.strip());
-        }
-        return m.group(1);
-    }
-
-    private static int[] parseShape(String text, Path file, long offset) throws DataFormatException {
-        String[] parts = text.split(",");
-        int n = 0;
-        int[] dims = new int[parts.length];
-        for (String part : parts) {
-            String p = part.strip();
-            if (p.endsWith("L")) {
-                p = p.substring(0, p.length() - 1);
-            }
-            if (p.isEmpty()) {
-                continue;
-            }
-            try {
-                dims[n] = Integer.parseInt(p);
-            } catch (NumberFormatException e) {
-                dims[n] = -1;
-            }
-            if (dims[n] < 0) {
-                throw new DataFormatException(file, offset, "bad dimension '" + part.strip() + "' in shape (" + text
-                        + ") of the header at offset " + offset);
-            }
-            n++;
-        }
-        return Arrays.copyOf(dims, n);
+        return new DataFormatException(file, offset, "unsupported dtype '" + shortened(descr)
+                + "' in the header at offset " + offset + "; supported: " + SUPPORTED);
     }
 
     /** Reads the elements in blocks, converting each to float32 and refusing values float32 cannot hold. */

@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.brisk.config.Setting;
 import dev.brisk.tensor.Shape;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,5 +144,102 @@ class CsvDatasetTest {
                 () -> CsvDataset.builder(ok).column("c", ColumnType.INT).build()).getMessage());
         assertEquals(ok + ": no feature columns left in [a, b]", assertThrows(DataFormatException.class,
                 () -> CsvDataset.builder(ok).label("a").column("b", ColumnType.IGNORE).build()).getMessage());
+    }
+
+    /** 100,000 header columns: the duplicate check is linear (quadratic, it took 10 to 15 seconds). */
+    @Test
+    void aWideHeaderIsCheckedInLinearTime() throws IOException {
+        StringBuilder header = new StringBuilder();
+        for (int i = 0; i < 100_000; i++) {
+            header.append(i > 0 ? "," : "").append("column").append(i);
+        }
+        Path f = write("wide.csv", header + "\n");
+        CsvDataset ds = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> CsvDataset.builder(f).build());
+        assertEquals(100_000, ds.header().size());
+        Path twice = write("wide-twice.csv", header + ",column99999\n");
+        DataFormatException e = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> assertThrows(DataFormatException.class, () -> CsvDataset.builder(twice).build()));
+        assertEquals(twice + " line 1 (header): column 'column99999' appears twice", e.getMessage());
+        Path ok = write("wide-ok.csv", header + "\n");
+        String missing = assertThrows(DataFormatException.class, () -> CsvDataset.builder(ok).label("y").build())
+                .getMessage();
+        assertTrue(missing.endsWith("column18, column19, ... (99980 more)]"), missing);
+    }
+
+    /**
+     * A byte that is not UTF-8 makes its own row a bad record, with the right line and the byte offset, that
+     * ignoreErrors skips; with the file's real charset the row reads.
+     */
+    @Test
+    void anUndecodableByteIsABadRecordNamingLineAndOffset() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.writeBytes("a,name\n".getBytes(StandardCharsets.US_ASCII));
+        for (int i = 0; i < 1500; i++) {
+            bytes.writeBytes((i + ",x\r\n").getBytes(StandardCharsets.US_ASCII));
+        }
+        long offset = bytes.size() + 5;
+        bytes.writeBytes("1500,caf".getBytes(StandardCharsets.US_ASCII));
+        bytes.write(0xE9); // é in ISO-8859-1
+        bytes.writeBytes("\n1501,y\n".getBytes(StandardCharsets.US_ASCII));
+        Path f = tmp.resolve("latin1.csv");
+        Files.write(f, bytes.toByteArray());
+        CsvDataset utf8 = CsvDataset.builder(f).column("name", ColumnType.IGNORE).build();
+        BadRecordException e = badRow(utf8);
+        assertEquals(f + " line 1502: byte 0xE9 at offset " + (offset + 3) + " is not valid UTF-8 (set the charset "
+                + "on CsvDataset.builder if the file is in another encoding)", e.getMessage());
+        assertEquals(1502, e.record());
+        BadRecords bad = new BadRecords();
+        List<Sample> rows = utf8.ignoreErrors(bad).toList();
+        assertEquals(1501, rows.size());
+        assertEquals(1501f, rows.get(1500).features().get(0));
+        assertEquals(1, bad.count());
+        CsvDataset latin1 = CsvDataset.builder(f).charset(StandardCharsets.ISO_8859_1)
+                .label("name", ColumnType.category("x", "café", "y")).build();
+        List<Sample> all = latin1.toList();
+        assertEquals(1502, all.size());
+        assertEquals(1f, all.get(1500).label().get(0));
+        assertThrows(IllegalArgumentException.class, () -> CsvDataset.builder(f).charset(StandardCharsets.UTF_16));
+    }
+
+    /**
+     * A line over the length limit, or with more cells than the limit, is a bad record read without keeping it (a
+     * 10 MB line costs no more than the limit), and messages quote at most 40 characters of a cell.
+     */
+    @Test
+    void linesAndCellsAreBoundedAndMessagesQuoteAShortPrefix() throws IOException {
+        String huge = "1,".repeat(5_000_000) + "1";
+        Path f = write("long.csv", "a,b\n1,2\n" + huge + "\n3,4\n");
+        String saved = System.getProperty(Setting.CSV_MAX_LINE_CHARS.property());
+        System.setProperty(Setting.CSV_MAX_LINE_CHARS.property(), "100000");
+        CsvDataset ds;
+        try {
+            ds = CsvDataset.builder(f).build();
+        } finally {
+            if (saved == null) {
+                System.clearProperty(Setting.CSV_MAX_LINE_CHARS.property());
+            } else {
+                System.setProperty(Setting.CSV_MAX_LINE_CHARS.property(), saved);
+            }
+        }
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        BadRecords bad = new BadRecords();
+        List<Sample> rows = ds.ignoreErrors(bad).toList();
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(2, rows.size());
+        assertEquals(List.of(f + " line 3 (at offset 8): the line has more than 300000 bytes, over the limit of "
+                + "100000 characters (brisk.csvMaxLineChars, or maxLineChars on CsvDataset.builder)"), bad.messages());
+        assertTrue(allocated < 16L << 20, allocated + " bytes allocated for a line of " + huge.length());
+
+        Path cells = write("cells.csv", "a,b\n1,2\n" + "1,".repeat(20) + "1\n");
+        assertEquals(cells + " line 3: more than 10 cells, over the limit (brisk.csvMaxCells, or maxCells on "
+                + "CsvDataset.builder)", badRow(CsvDataset.builder(cells).maxCells(10).build()).getMessage());
+        Path wide = write("wide-cell.csv", "a,b\n" + "x".repeat(100_000) + ",2\n");
+        assertEquals(wide + " line 2, column 'a' (1): '" + "x".repeat(40) + "...' is not a number",
+                badRow(CsvDataset.builder(wide).build()).getMessage());
+        Path longLine = write("long-line.csv", "a,b\n" + "1".repeat(50) + ",2\n");
+        assertTrue(badRow(CsvDataset.builder(longLine).maxLineChars(20).build()).getMessage()
+                .contains("over the limit of 20 characters"));
     }
 }

@@ -153,6 +153,38 @@ class IdxReaderTest {
         assertTrue(allocated < 64L << 20, allocated + " bytes allocated");
     }
 
+    /**
+     * A small file whose header claims 300,000 images (235 MB) or 10 million bytes (the size read in the background,
+     * 40 MB as floats) is reported as truncated after reading what is there, without allocating what the header
+     * claims: raw (checked against the file's length), gzipped (against its trailer) and from a stream.
+     */
+    @Test
+    void headerSizesAreCheckedAgainstTheDataBeforeAllocating() throws IOException {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        for (int[] dims : new int[][] {{300_000, 28, 28}, {10_000_000}}) {
+            byte[] file = IdxBytes.ubyte(dims, new byte[7_840]);
+            int header = 4 + 4 * dims.length;
+            long claimed = Arrays.stream(dims).asLongStream().reduce(1, (a, b) -> a * b);
+            Path raw = write("small", file);
+            Path gz = write("small.gz", IdxBytes.gzip(file));
+            for (int how = 0; how < 3; how++) {
+                long before = threads.getCurrentThreadAllocatedBytes();
+                IdxFormatException e = assertThrows(IdxFormatException.class, switch (how) {
+                    case 0 -> () -> IdxReader.read(raw);
+                    case 1 -> () -> IdxReader.read(gz);
+                    default -> () -> IdxReader.read(new ByteArrayInputStream(IdxBytes.gzip(file)), raw);
+                });
+                long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+                Path named = how == 1 ? gz : raw;
+                assertEquals(named + ": truncated at offset " + (header + 7_840) + ": expected " + claimed
+                        + " bytes of data after the header, found 7840", e.getMessage());
+                assertTrue(allocated < 4L << 20, how + ": " + allocated + " bytes allocated for " + claimed
+                        + " claimed");
+            }
+        }
+    }
+
     @Test
     void largeTruncatedFilesNameTheOffsetWhereTheyEnd() throws IOException {
         byte[] file = IdxBytes.ubyte(new int[] {5000, 1000}, new byte[3_000_000]);
@@ -174,7 +206,8 @@ class IdxReaderTest {
         Thread caller = new Thread(() -> {
             Thread.currentThread().interrupt(); // the first wait for a chunk fails at once
             try {
-                IdxReader.read(new ByteArrayInputStream(gz), Path.of("memory"));
+                // A stream of known length: the header is confirmed, so the data is read in the background.
+                IdxReader.read(new ByteArrayInputStream(gz), Path.of("memory"), 1f, -1, 40_000_008);
             } catch (Throwable t) {
                 thrown.set(t);
             }

@@ -3,6 +3,7 @@ package dev.brisk.data;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.tensor.Shape;
@@ -11,6 +12,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import javax.imageio.ImageIO;
@@ -174,5 +176,93 @@ class ImageDirectoryTest {
         Path flat = Files.createDirectories(root.resolve("cat/a.png").getParent().resolveSibling("empty"));
         DataFormatException e = assertThrows(DataFormatException.class, () -> ImageDirectory.of(flat));
         assertEquals(flat + ": no class sub-folders (expected one folder of images per class)", e.getMessage());
+    }
+
+    /**
+     * A PNG written byte by byte: the signature, an IHDR declaring {@code width} x {@code height} 8-bit grey pixels,
+     * one IDAT of a few compressed bytes and an IEND, each chunk with its CRC. Tiny, whatever it declares.
+     */
+    private static byte[] pngDeclaring(int width, int height) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.writeBytes(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'});
+        java.nio.ByteBuffer ihdr = java.nio.ByteBuffer.allocate(13).putInt(width).putInt(height)
+                .put((byte) 8).put((byte) 0).put((byte) 0).put((byte) 0).put((byte) 0);
+        chunk(out, "IHDR", ihdr.array());
+        java.util.zip.Deflater deflater = new java.util.zip.Deflater();
+        deflater.setInput(new byte[64]);
+        deflater.finish();
+        byte[] idat = new byte[256];
+        int n = deflater.deflate(idat);
+        chunk(out, "IDAT", Arrays.copyOf(idat, n));
+        chunk(out, "IEND", new byte[0]);
+        return out.toByteArray();
+    }
+
+    private static void chunk(java.io.ByteArrayOutputStream out, String type, byte[] data) {
+        byte[] typeBytes = type.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        out.writeBytes(java.nio.ByteBuffer.allocate(4).putInt(data.length).array());
+        out.writeBytes(typeBytes);
+        out.writeBytes(data);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(typeBytes);
+        crc.update(data);
+        out.writeBytes(java.nio.ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
+    }
+
+    /**
+     * A small PNG that declares 30000 x 30000 pixels is a bad record naming the file, found from its header before
+     * anything is decoded (it used to fail with a NegativeArraySizeException that ignoreErrors could not skip).
+     */
+    @Test
+    void anImageDeclaringHugeDimensionsIsABadRecord() throws IOException {
+        Path huge = root.resolve("cat/huge.png");
+        Files.write(huge, pngDeclaring(30_000, 30_000));
+        ImageDirectory dir = ImageDirectory.of(root);
+        String expected = huge + ": the image declares 30000x30000 pixels (width x height), 900000000 in all, over the "
+                + "limit of 134217728 (brisk.maxImagePixels, or ImageDirectory.maxPixels)";
+        BadRecordException e = assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> assertThrows(BadRecordException.class, () -> dir.pipeline().toList()));
+        assertEquals(expected, e.getMessage());
+        assertEquals(huge, e.file());
+        BadRecords skipped = new BadRecords();
+        assertEquals(4, dir.pipeline().ignoreErrors(skipped).toList().size());
+        assertEquals(List.of(expected), skipped.messages());
+        // The limit is the directory's own where set: 4x4 images pass a limit of 16 pixels, not one of 15.
+        assertEquals(4, dir.maxPixels(16).pipeline().ignoreErrors().toList().size());
+        BadRecords small = new BadRecords();
+        assertEquals(0, dir.maxPixels(15).pipeline().ignoreErrors(small).toList().size());
+        assertEquals(5, small.count());
+    }
+
+    /**
+     * A held-out directory opened with the training directory's class names labels every class as training does,
+     * even where it lacks a class; a folder outside the list is refused, as Keras refuses it.
+     */
+    @Test
+    void aHeldOutDirectoryTakesTheTrainingClassNames() throws IOException {
+        Path train = root.resolve("train");
+        Path test = root.resolve("test");
+        for (String c : List.of("A", "B", "C")) {
+            write("train/" + c + "/x.png", grey(0), "png");
+        }
+        write("test/A/x.png", grey(0), "png");
+        write("test/C/x.png", grey(0), "png");
+        ImageDirectory trainDir = ImageDirectory.of(train);
+        assertEquals(List.of("A", "B", "C"), trainDir.classNames());
+        ImageDirectory heldOut = ImageDirectory.of(test, trainDir.classNames());
+        assertEquals(List.of("A", "B", "C"), heldOut.classNames());
+        assertArrayEquals(new float[] {0, 2}, heldOut.pipeline().batch(2).toList().get(0).labels().toArray());
+        // Without the list, the held-out folder's own sorted classes would label C as 1.
+        assertArrayEquals(new float[] {0, 1}, ImageDirectory.of(test).pipeline().batch(2).toList().get(0).labels()
+                .toArray());
+        // An explicit order is kept, as Keras' class_names orders the labels.
+        ImageDirectory reordered = ImageDirectory.of(train, List.of("C", "A", "B"));
+        assertArrayEquals(new float[] {0, 1, 2}, reordered.pipeline().batch(3).toList().get(0).labels().toArray());
+        assertEquals(train.resolve("C/x.png"), reordered.files().toList().get(0).path());
+        DataFormatException e = assertThrows(DataFormatException.class,
+                () -> ImageDirectory.of(train, List.of("A", "C")));
+        assertEquals(train + ": the sub-folders [B] are not in classNames [A, C]; every class folder must be one of "
+                + "the classes given", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ImageDirectory.of(train, List.of("A", "A", "B", "C")));
     }
 }
