@@ -255,6 +255,8 @@ public final class CsvDataset extends Pipeline<Sample> {
          * The file's character encoding (default UTF-8). A byte sequence the charset cannot decode makes its line a
          * bad record naming the line and the byte offset.
          *
+         * @param cs the charset of the file
+         * @return this builder
          * @throws IllegalArgumentException for a charset whose line breaks are not the ASCII bytes (UTF-16, UTF-32)
          */
         public Builder charset(Charset cs) {
@@ -266,6 +268,9 @@ public final class CsvDataset extends Pipeline<Sample> {
         /**
          * The longest line read, in characters (default {@code brisk.csvMaxLineChars}, 2^22): a longer row is a bad
          * record, skipped without being kept in memory; a longer header is an error.
+         *
+         * @param chars the limit, at least 1
+         * @return this builder
          */
         public Builder maxLineChars(int chars) {
             if (chars < 1) {
@@ -278,6 +283,9 @@ public final class CsvDataset extends Pipeline<Sample> {
         /**
          * The most cells a line may have (default {@code brisk.csvMaxCells}, 2^20): a row with more is a bad record,
          * a header with more an error.
+         *
+         * @param cells the limit, at least 1
+         * @return this builder
          */
         public Builder maxCells(int cells) {
             if (cells < 1) {

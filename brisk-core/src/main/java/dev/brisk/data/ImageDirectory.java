@@ -121,7 +121,9 @@ public final class ImageDirectory {
      * a folder has no images here (Keras would refuse it, which makes a held-out directory without some class
      * unusable). Files are listed class by class in the list's order.
      *
+     * @param dir the directory with one sub-folder per class
      * @param classNames the classes in label order, no name twice; null for the sub-folders in sorted order
+     * @return the images of {@code dir}, labelled by their folder's index in the class list
      * @throws NoSuchFileException if {@code dir} is not a directory
      * @throws DataFormatException if it has no class sub-folder, a sub-folder not in {@code classNames}, no image, or
      *     no image whose size can be read
