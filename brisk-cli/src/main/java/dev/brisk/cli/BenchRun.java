@@ -87,7 +87,8 @@ record BenchRun(Workload workload, boolean eager, int threads) {
             throw new IOException("benchmark run " + this + " failed (exit " + exit + "):\n" + String.join("\n", tail));
         }
         return new Outcome(this, number(result, "samples_per_s"), number(result, "cpu_util"),
-                number(result, workload.testMetric().resultField()), (int) number(result, "epochs"), (long) number(result, "peak_rss_mb"),
+                number(result, workload.testMetric().resultField()), (int) number(result, "epochs"),
+                (long) number(result, "peak_rss_mb"),
                 timing == null ? -1 : (long) number(timing, "jvm_to_first_step_ms"), jitShare(timing),
                 gemmPeak(timing), result, host);
     }
