@@ -19,15 +19,17 @@ import org.apache.commons.cli.Options;
  */
 public final class BenchCommand extends Subcommand {
     private static final List<String> DESCRIPTION = List.of(
-            "Benchmarks the reference workloads: eager and compiled, at 1 thread and at all threads, each run in a"
-                    + " fresh JVM, one at a time. Throughput is the last epoch's (the first is a warm-up).",
+            "Benchmarks the reference workloads (default w1,w2; --workloads z1,z2,z3,z4 for the model zoo): eager"
+                    + " and compiled, at 1 thread and at all threads, each run in a fresh JVM, one at a time."
+                    + " Throughput is the last epoch's (the first is a warm-up).",
             "Prints a table with achieved GFLOP/s and the percentage of the gemm peak (measured in each run's JVM"
                     + " right after its epochs, at its threads, so that both figures come from the same minutes of a"
                     + " host whose speed drifts), then one RESULT line per run.",
             "The steal column is the share of the machine's CPU time the hypervisor took for other guests during"
                     + " the run, from the child JVM's start to its exit (Linux /proc/stat; '-' where unknown).");
     private static final Options OPTIONS = CliOptions.of(
-            CliOptions.valued("workloads", "w1,w2", "Workloads (default: w1,w2)."),
+            CliOptions.valued("workloads", "ID[,ID...]", "Workloads: " + Workload.validIds()
+                    + " (default: w1,w2; the model zoo is z1,z2,z3,z4)."),
             CliOptions.valued("modes", "compiled,eager", "Modes (default: compiled,eager)."),
             CliOptions.valued("threads", "N[,N...]", "Thread budgets (default: 1 and the whole budget)."),
             CliOptions.valued("epochs", "N", "Epochs per run; the last is measured (default: 2)."),
@@ -42,7 +44,7 @@ public final class BenchCommand extends Subcommand {
                     + " so that runs compared in a ratio are close in time; the table shows medians, the ratios each"
                     + " round's and their median (default: 1)."));
 
-    List<Workload> workloads = new ArrayList<>(List.of(Workload.values()));
+    List<Workload> workloads = new ArrayList<>(Workload.reference());
     List<String> modes = new ArrayList<>(List.of("compiled", "eager"));
     List<Integer> threads;
     int epochs = 2;

@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
  * the machine's CPU time the hypervisor took during each whole run (JVM start to exit, not only the measured epoch);
  * the jit column is the JIT compilers' time during the measured epoch, as a share of that epoch's core time (the
  * wall time times the threads): time the training threads may have waited for a core. The gemm column is the gemm
- * peak each run measured in its own JVM after training, which the percentage divides by.
+ * peak each run measured in its own JVM after training, which the percentage divides by. The test column is each
+ * run's test accuracy ("acc 0.8850"), or its test loss ("loss 0.2712") for a workload without an accuracy.
  */
 final class BenchReport {
     private BenchReport() {
@@ -26,8 +27,8 @@ final class BenchReport {
     /** {@code rounds}: one list per round, every round running the same configurations in the same order. */
     static void print(PrintStream out, List<List<BenchRun.Outcome>> rounds) {
         List<BenchRun.Outcome> first = rounds.get(0);
-        out.printf(Locale.ROOT, "%-9s %-9s %7s %11s %8s %8s %7s %10s %8s %8s %13s %6s %6s%n", "workload", "mode",
-                "threads", "samples/s", "cpu", "GFLOP/s", "gemm", "% of gemm", "test_acc", "rss_MB", "first_step_ms",
+        out.printf(Locale.ROOT, "%-9s %-9s %7s %11s %8s %8s %7s %10s %12s %8s %13s %6s %6s%n", "workload", "mode",
+                "threads", "samples/s", "cpu", "GFLOP/s", "gemm", "% of gemm", "test", "rss_MB", "first_step_ms",
                 "jit", "steal");
         for (int c = 0; c < first.size(); c++) {
             BenchRun.Outcome o = medianRun(runsOf(rounds, c));
@@ -35,9 +36,10 @@ final class BenchReport {
             String gemm = peak ? String.format(Locale.ROOT, "%.1f", o.gemmPeak()) : "-";
             String pct = peak ? String.format(Locale.ROOT, "%.0f%%", 100 * o.gflops() / o.gemmPeak()) : "-";
             String jit = Double.isNaN(o.jitShare()) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * o.jitShare());
-            out.printf(Locale.ROOT, "%-9s %-9s %7d %11.0f %8.2f %8.1f %7s %10s %8.4f %8d %13d %6s %6s%n",
+            out.printf(Locale.ROOT, "%-9s %-9s %7d %11.0f %8.2f %8.1f %7s %10s %12s %8d %13d %6s %6s%n",
                     o.run().workload().id(), o.run().mode(), o.run().threads(), o.samplesPerSecond(),
-                    o.cpuUtilisation(), o.gflops(), gemm, pct, o.testAccuracy(), o.peakRssMb(), o.firstStepMillis(),
+                    o.cpuUtilisation(), o.gflops(), gemm, pct, o.run().workload().testMetric().label(o.testValue()),
+                    o.peakRssMb(), o.firstStepMillis(),
                     jit, o.host().stealPercent());
         }
         if (rounds.size() > 1) {

@@ -28,9 +28,10 @@ record BenchRun(Workload workload, boolean eager, int threads) {
      * measured by this JVM, whose steal says how much the hypervisor took during the run. {@code jitShare} is the
      * JIT compilers' time in the measured epoch over that epoch's wall time times the threads (NaN if unknown).
      * {@code gemmPeak} is the better gemm GFLOP/s the run measured in its own JVM right after training, at its
-     * thread budget (NaN if not measured).
+     * thread budget (NaN if not measured). {@code testValue} is the workload's {@link Workload#testMetric()}: the
+     * test accuracy, or the test loss of a workload without an accuracy.
      */
-    record Outcome(BenchRun run, double samplesPerSecond, double cpuUtilisation, double testAccuracy, int epochs,
+    record Outcome(BenchRun run, double samplesPerSecond, double cpuUtilisation, double testValue, int epochs,
                    long peakRssMb, long firstStepMillis, double jitShare, double gemmPeak, String resultLine,
                    HostCpu host) {
         /** Useful training GFLOP/s, counted as docs/workloads.md does. */
@@ -86,7 +87,8 @@ record BenchRun(Workload workload, boolean eager, int threads) {
             throw new IOException("benchmark run " + this + " failed (exit " + exit + "):\n" + String.join("\n", tail));
         }
         return new Outcome(this, number(result, "samples_per_s"), number(result, "cpu_util"),
-                number(result, "test_acc"), (int) number(result, "epochs"), (long) number(result, "peak_rss_mb"),
+                number(result, workload.testMetric().resultField()), (int) number(result, "epochs"),
+                (long) number(result, "peak_rss_mb"),
                 timing == null ? -1 : (long) number(timing, "jvm_to_first_step_ms"), jitShare(timing),
                 gemmPeak(timing), result, host);
     }

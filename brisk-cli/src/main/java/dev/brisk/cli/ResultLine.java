@@ -5,31 +5,45 @@ import java.util.Locale;
 /**
  * The one machine-readable line a run ends with, e.g.
  * {@code RESULT framework=brisk mode=compiled workload=w1 threads=2 samples_per_s=12345 cpu_util=1.93
- * test_acc=0.8850 epochs=5 peak_rss_mb=512}.
+ * test_acc=0.8850 epochs=5 peak_rss_mb=512}. A workload without an accuracy (the autoencoder) reports its test loss
+ * in the same place instead: {@code test_loss=0.2712}.
  *
  * @param framework "brisk"
  * @param mode "compiled" or "eager"
- * @param workload "w1" or "w2"
+ * @param workload "w1", "z3", ...
  * @param threads the resolved thread budget
  * @param samplesPerSecond training throughput of the last epoch (printed rounded to an integer)
  * @param cpuUtilisation process CPU time over wall time in the last epoch (2 decimals)
- * @param testAccuracy accuracy on the test set after training (4 decimals)
+ * @param testMetric which figure {@code testValue} is: accuracy ({@code test_acc=}) or loss ({@code test_loss=})
+ * @param testValue that figure on the test set after training (4 decimals)
  * @param epochs epochs trained
  * @param peakRssMb peak resident set size in MiB, 0 if unknown
  */
 public record ResultLine(String framework, String mode, String workload, int threads, double samplesPerSecond,
-                         double cpuUtilisation, double testAccuracy, int epochs, long peakRssMb) {
+                         double cpuUtilisation, TestMetric testMetric, double testValue, int epochs, long peakRssMb) {
 
-    /** The pattern every RESULT line matches (for tests and scripts that parse it). */
+    /**
+     * The pattern every RESULT line matches (for tests and scripts that parse it): {@code test_acc=} with an
+     * accuracy in [0, 1], or {@code test_loss=} with a non-negative loss.
+     */
     public static final String REGEX = "RESULT framework=\\S+ mode=(compiled|eager) workload=\\S+ threads=\\d+"
-            + " samples_per_s=\\d+ cpu_util=\\d+\\.\\d{2} test_acc=\\d\\.\\d{4} epochs=\\d+ peak_rss_mb=\\d+";
+            + " samples_per_s=\\d+ cpu_util=\\d+\\.\\d{2} (test_acc=\\d\\.\\d{4}|test_loss=\\d+\\.\\d{4}) epochs=\\d+"
+            + " peak_rss_mb=\\d+";
 
+    /** A classifier's line: {@code testAccuracy} is reported as {@code test_acc=}. */
+    public ResultLine(String framework, String mode, String workload, int threads, double samplesPerSecond,
+                      double cpuUtilisation, double testAccuracy, int epochs, long peakRssMb) {
+        this(framework, mode, workload, threads, samplesPerSecond, cpuUtilisation, TestMetric.ACCURACY, testAccuracy,
+                epochs, peakRssMb);
+    }
+
+    /** The line, fields in the order of {@link #REGEX}, independent of the default locale. */
     public String format() {
         return String.format(Locale.ROOT,
-                "RESULT framework=%s mode=%s workload=%s threads=%d samples_per_s=%d cpu_util=%.2f test_acc=%.4f"
+                "RESULT framework=%s mode=%s workload=%s threads=%d samples_per_s=%d cpu_util=%.2f %s=%.4f"
                         + " epochs=%d peak_rss_mb=%d",
-                framework, mode, workload, threads, Math.round(samplesPerSecond), cpuUtilisation, testAccuracy,
-                epochs, peakRssMb);
+                framework, mode, workload, threads, Math.round(samplesPerSecond), cpuUtilisation,
+                testMetric.resultField(), testValue, epochs, peakRssMb);
     }
 
     @Override

@@ -5,8 +5,8 @@ import dev.brisk.data.FashionMnist;
 import dev.brisk.data.InMemoryDataset;
 import dev.brisk.data.UnpackedCache;
 import dev.brisk.nn.Fit;
+import dev.brisk.nn.Model;
 import dev.brisk.nn.RandomSeed;
-import dev.brisk.nn.Sequential;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.profile.Profile;
 import java.io.IOException;
@@ -44,7 +44,7 @@ public final class ScalingCommand extends Subcommand {
                     + " median time on 1 thread and on N and the median of the pairs' ratios: which kernels do not"
                     + " halve.");
     private static final Options OPTIONS = CliOptions.of(
-            CliOptions.valued("workload", "w1|w2", "Workload (default: w1)."),
+            CliOptions.valued("workload", "ID", "Workload: " + Workload.validIds() + " (default: w1)."),
             CliOptions.valued("threads", "N",
                     "The thread budget compared with 1 (default: the whole budget, at least 2)."),
             CliOptions.valued("pairs", "N", "Measured pairs (default: 10)."),
@@ -100,7 +100,7 @@ public final class ScalingCommand extends Subcommand {
         int batch = Workloads.BATCH_SIZE;
         int samples = Math.min(train.size(), Math.multiplyExact(steps, batch));
         train = train.take(samples);
-        Sequential model = workload.compiledModel();
+        Model model = workload.compiledModel();
         StepClock clock = new StepClock(Math.ceilDiv(samples, batch));
         Fit pass = Fit.epochs(1).batchSize(batch).verbose(0).callbacks(clock);
         int stepsPerHalf = Math.ceilDiv(samples, batch);
@@ -191,7 +191,7 @@ public final class ScalingCommand extends Subcommand {
      * One pass of {@code fit} over {@code train} on a budget of {@code threads}, the machine's CPU meanwhile, and
      * its steps as {@code clock} (one of {@code pass}'s callbacks) timed them.
      */
-    private static Half half(Sequential model, InMemoryDataset train, Fit pass, StepClock clock, int threads) {
+    private static Half half(Model model, InMemoryDataset train, Fit pass, StepClock clock, int threads) {
         ThreadBudget.set(threads);
         clock.reset();
         HostCpu before = HostCpu.now();

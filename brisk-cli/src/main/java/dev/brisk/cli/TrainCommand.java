@@ -11,8 +11,8 @@ import dev.brisk.data.TrainTestSplit;
 import dev.brisk.data.UnpackedCache;
 import dev.brisk.io.tensorboard.ProfileTraces;
 import dev.brisk.nn.Fit;
+import dev.brisk.nn.Model;
 import dev.brisk.nn.RandomSeed;
-import dev.brisk.nn.Sequential;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.plot.HistoryPlot;
 import dev.brisk.profile.ProfileWindow;
@@ -26,18 +26,22 @@ import java.util.Map;
 import org.apache.commons.cli.Options;
 
 /**
- * {@code brisk train --workload w1|w2}: trains a reference workload on Fashion-MNIST, evaluates it on the test set
- * and ends with one {@link ResultLine}.
+ * {@code brisk train --workload w1|w2|z1|z2|z3|z4}: trains a reference workload on Fashion-MNIST, evaluates it on
+ * the test set and ends with one {@link ResultLine} (its test accuracy, or its test loss for a workload without one).
  */
 public final class TrainCommand extends Subcommand {
     private static final List<String> DESCRIPTION = List.of(
             "Trains a reference workload (docs/workloads.md) on Fashion-MNIST, evaluates it on the test set"
-                    + " and prints one RESULT line.",
+                    + " and prints one RESULT line (test_acc=, or test_loss= for the autoencoder z3).",
             "  w1: MLP 784-512-512-10 on flattened images (default 5 epochs)",
-            "  w2: CNN conv32-pool-conv64-pool-dense128-dense10 (default 3 epochs)");
+            "  w2: CNN conv32-pool-conv64-pool-dense128-dense10 (default 3 epochs)",
+            "  z1: ResNet-style, 3x3 stem and three stages of two residual blocks, 16-32-64 channels (default 2)",
+            "  z2: VGG-style, (conv32-bn-relu)x2-pool-(conv64-bn-relu)x2-pool-256-dropout-10 (default 2 epochs)",
+            "  z3: autoencoder 784-256-64-256-784, binary cross-entropy reconstruction (default 5 epochs)",
+            "  z4: wide MLP, 4 x (dense1024-bn-relu-dropout0.2) then 10, on flattened images (default 5 epochs)");
     private static final Options OPTIONS = CliOptions.of(
-            CliOptions.required("workload", "w1|w2", "Workload to train: " + Workload.validIds() + "."),
-            CliOptions.valued("epochs", "N", "Epochs to train (default: 5 for w1, 3 for w2)."),
+            CliOptions.required("workload", "ID", "Workload to train: " + Workload.validIds() + "."),
+            CliOptions.valued("epochs", "N", "Epochs to train (default: the workload's, listed above)."),
             CliOptions.valued("threads", "N",
                     "Thread budget (default: -Dbrisk.threads, BRISK_THREADS, or the available processors, less one"
                             + " from " + ThreadBudget.SPARE_CORE_FROM + " up)."),
@@ -144,6 +148,11 @@ public final class TrainCommand extends Subcommand {
         if (profileSteps != null && profile == null) {
             throw new UsageException("--profile-steps needs --profile FILE");
         }
+        if (pipeline && workload != null && !workload.trainsThroughPipeline()) {
+            throw new UsageException("--pipeline cannot feed workload " + workload.id() + ": the pipeline scales the"
+                    + " features only, and " + workload.id() + "'s targets are its input pixels; run it without"
+                    + " --pipeline");
+        }
         if (verbose < 0 || verbose > 2) {
             throw new UsageException("Invalid value for option '--verbose': expected 0, 1 or 2 but was " + verbose);
         }
@@ -182,7 +191,7 @@ public final class TrainCommand extends Subcommand {
                         + " samples from %s%s%n", workload.id(), workload.description(), n, n == 1 ? "" : "s",
                 batchSize, train.size(), test.size(), data, pipeline ? " through the input pipeline" : "");
 
-        Sequential model = workload.compiledModel();
+        Model model = workload.compiledModel();
         model.runEagerly(eager);
         model.printSummary();
         List<Callback> callbacks = new ArrayList<>();
@@ -217,13 +226,18 @@ public final class TrainCommand extends Subcommand {
         }
 
         Map<String, Double> eval = model.evaluate(test, batchSize);
-        double accuracy = eval.getOrDefault("accuracy", Double.NaN);
-        out.printf(Locale.ROOT, "test: loss %.4f - accuracy %.4f (%d samples)%n",
-                eval.getOrDefault("loss", Double.NaN), accuracy, test.size());
+        TestMetric metric = workload.testMetric();
+        if (metric == TestMetric.ACCURACY) {
+            out.printf(Locale.ROOT, "test: loss %.4f - accuracy %.4f (%d samples)%n",
+                    eval.getOrDefault("loss", Double.NaN), metric.of(eval), test.size());
+        } else {
+            out.printf(Locale.ROOT, "test: loss %.4f (%d samples)%n", eval.getOrDefault("loss", Double.NaN),
+                    test.size());
+        }
 
         ResultLine result = new ResultLine("brisk", mode(), workload.id(), ThreadBudget.resolve().threads(),
-                last == null ? 0 : last.samplesPerSecond(), last == null ? 0 : last.coresBusy(), accuracy, n,
-                ProcStatus.peakRssMb());
+                last == null ? 0 : last.samplesPerSecond(), last == null ? 0 : last.coresBusy(), metric,
+                metric.of(eval), n, ProcStatus.peakRssMb());
         out.println(FirstStepClock.format(clock.firstStepMillis(), dataLoaded) + " " + jit.fields()
                 + (gemmPeak ? " " + GemmPeak.fields() : ""));
         out.println(result.format());

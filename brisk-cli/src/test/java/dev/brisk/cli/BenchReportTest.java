@@ -33,6 +33,16 @@ class BenchReportTest {
     }
 
     @Test
+    void theTestColumnShowsAccuracyOrTheLossOfAWorkloadWithoutOne() {
+        BenchRun.Outcome autoencoder = new BenchRun.Outcome(new BenchRun(Workload.Z3, false, 1), 30_000, 1, 0.2712, 2,
+                600, 900, Double.NaN, Double.NaN, "RESULT", HostCpu.UNKNOWN);
+        String out = print(List.of(List.of(outcome(1, 20_000, Double.NaN), autoencoder)));
+        assertTrue(out.lines().anyMatch(l -> l.matches("workload +mode .* test +rss_MB .*")), out);
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("w1 ") && l.contains(" acc 0.8700 ")), out);
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("z3 ") && l.contains(" loss 0.2712 ")), out);
+    }
+
+    @Test
     void scalingIsPrintedBesideTheGemmPeaksScaling() {
         String out = print(List.of(List.of(outcome(1, 20_000, 90.0), outcome(2, 35_000, 153.0))));
         assertTrue(out.lines().anyMatch(l -> l.equals("scaling w1 compiled 1 -> 2 threads: 1.75x (gemm peak: 1.70x)")),

@@ -23,6 +23,16 @@ class ResultLineTest {
     }
 
     @Test
+    void aWorkloadWithoutAccuracyReportsItsTestLossInItsPlace() {
+        ResultLine r = new ResultLine("brisk", "compiled", "z3", 2, 30000, 1.9, TestMetric.LOSS, 0.27118, 5, 700);
+        assertEquals("RESULT framework=brisk mode=compiled workload=z3 threads=2 samples_per_s=30000 cpu_util=1.90"
+                + " test_loss=0.2712 epochs=5 peak_rss_mb=700", r.format());
+        assertTrue(r.format().matches(ResultLine.REGEX));
+        assertTrue(new ResultLine("brisk", "eager", "z3", 1, 1, 1, TestMetric.LOSS, 12.5, 1, 0).format()
+                .matches(ResultLine.REGEX), "a loss may exceed 1");
+    }
+
+    @Test
     void independentOfTheDefaultLocale() {
         java.util.Locale saved = java.util.Locale.getDefault();
         try {

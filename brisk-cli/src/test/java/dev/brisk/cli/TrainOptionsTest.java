@@ -107,6 +107,16 @@ class TrainOptionsTest {
     }
 
     @Test
+    void theModelZooIsAcceptedWithItsOwnDefaultEpochs() {
+        TrainCommand t = parse("train", "--workload", "z1");
+        assertEquals(Workload.Z1, t.workload);
+        assertEquals(2, t.effectiveEpochs());
+        assertEquals(Workload.Z4, parse("train", "--workload", "Z4").workload);
+        Run r = execute("train", "--workload", "nope");
+        assertTrue(r.err().contains("w1, w2, z1, z2, z3, z4"), r.err());
+    }
+
+    @Test
     void missingWorkloadIsAUsageError() {
         Run r = execute("train");
         assertEquals(2, r.code());
