@@ -264,7 +264,7 @@ public final class ImageDirectory {
      * @return the pipeline of image files
      */
     public Pipeline<ImageFile> files() {
-        return Pipeline.fromList(files);
+        return Pipeline.fromList(files).labelledBy(classNames);
     }
 
     /**

@@ -53,6 +53,8 @@ public abstract class Pipeline<T> implements Iterable<T> {
 
     /** The reservation the last pass over this pipeline ended with, so the next one starts there. */
     private final AtomicInteger reservationHint = new AtomicInteger();
+    /** The classes the labels are indexes into (see {@link #classNames()}), or null when unknown. */
+    private List<String> classNames;
 
     Pipeline() {
     }
@@ -66,6 +68,30 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * @return the count, or one of the two markers
      */
     public abstract long cardinality();
+
+    /**
+     * The class names the labels index, when the source knows them ({@link ImageDirectory}), or null. Every stage
+     * that keeps the elements' labels keeps them (map, filter, shuffle, batch, prefetch, cache, repeat, take, skip,
+     * ignoreErrors; not zip), so that {@code fit} can refuse training and validation data labelled by different
+     * class lists.
+     *
+     * @return the class names, or null
+     */
+    public List<String> classNames() {
+        return classNames;
+    }
+
+    /** Marks this source's labels as indexes into {@code names}. */
+    Pipeline<T> labelledBy(List<String> names) {
+        this.classNames = names == null ? null : List.copyOf(names);
+        return this;
+    }
+
+    /** {@code stage}, made from this pipeline, with this pipeline's class names. */
+    private <P extends Pipeline<?>> P keepLabels(P stage) {
+        ((Pipeline<?>) stage).classNames = classNames;
+        return stage;
+    }
 
     // ---- sources ----
 
@@ -163,7 +189,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
      */
     public <R> Pipeline<R> map(Function<? super T, ? extends R> fn, int parallelism) {
         Objects.requireNonNull(fn, "map function");
-        return new MapStage<R, T>(this, (e, pass, index) -> fn.apply(e), checkParallelism(parallelism));
+        return keepLabels(new MapStage<R, T>(this, (e, pass, index) -> fn.apply(e), checkParallelism(parallelism)));
     }
 
     /**
@@ -189,8 +215,9 @@ public abstract class Pipeline<T> implements Iterable<T> {
      */
     public <R> Pipeline<R> map(RandomTransform<? super T, ? extends R> fn, int parallelism) {
         long seed = fn.seed();
-        return new MapStage<R, T>(this, (e, pass, index) -> fn.apply(e, RandomTransform.generator(seed, pass,
-                index)), checkParallelism(parallelism));
+        return keepLabels(new MapStage<R, T>(this,
+                (e, pass, index) -> fn.apply(e, RandomTransform.generator(seed, pass, index)),
+                checkParallelism(parallelism)));
     }
 
     static int checkParallelism(int parallelism) {
@@ -208,13 +235,13 @@ public abstract class Pipeline<T> implements Iterable<T> {
      */
     public Pipeline<T> filter(Predicate<? super T> predicate) {
         Objects.requireNonNull(predicate, "filter predicate");
-        return new DropStage<>(this, in -> {
+        return keepLabels(new DropStage<>(this, in -> {
             T e;
             do {
                 e = in.next();
             } while (e != null && !predicate.test(e));
             return e;
-        });
+        }));
     }
 
     /**
@@ -234,7 +261,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
         if (bufferSize < 1) {
             throw new IllegalArgumentException("shuffle buffer size must be at least 1, got " + bufferSize);
         }
-        return new ShuffleStage<>(this, bufferSize, seed);
+        return keepLabels(new ShuffleStage<>(this, bufferSize, seed));
     }
 
     /**
@@ -271,7 +298,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
         if (size < 1) {
             throw new IllegalArgumentException("batch size must be at least 1, got " + size);
         }
-        return new BatchStage(this, size, dropRemainder);
+        return keepLabels(new BatchStage(this, size, dropRemainder));
     }
 
     /**
@@ -287,7 +314,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
             throw new IllegalArgumentException("prefetch buffer size must be at least 1 or AUTOTUNE, got "
                     + bufferSize);
         }
-        return new PrefetchStage<>(this, bufferSize);
+        return keepLabels(new PrefetchStage<>(this, bufferSize));
     }
 
     /**
@@ -298,7 +325,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * @return the caching pipeline
      */
     public Pipeline<T> cache() {
-        return new CacheStage<>(this);
+        return keepLabels(new CacheStage<>(this));
     }
 
     /**
@@ -307,7 +334,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
      * @return the infinite pipeline
      */
     public Pipeline<T> repeat() {
-        return new RepeatStage<>(this, -1);
+        return keepLabels(new RepeatStage<>(this, -1));
     }
 
     /**
@@ -320,7 +347,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
         if (count < 0) {
             throw new IllegalArgumentException("repeat count must be non-negative, got " + count);
         }
-        return new RepeatStage<>(this, count);
+        return keepLabels(new RepeatStage<>(this, count));
     }
 
     /**
@@ -333,7 +360,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
         if (n < 0) {
             throw new IllegalArgumentException("take count must be non-negative, got " + n);
         }
-        return new TakeStage<>(this, n);
+        return keepLabels(new TakeStage<>(this, n));
     }
 
     /**
@@ -346,7 +373,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
         if (n < 0) {
             throw new IllegalArgumentException("skip count must be non-negative, got " + n);
         }
-        return new SkipStage<>(this, n);
+        return keepLabels(new SkipStage<>(this, n));
     }
 
     /**
@@ -391,7 +418,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
      */
     public Pipeline<T> ignoreErrors(Consumer<? super BadRecordException> onError) {
         Objects.requireNonNull(onError, "error handler");
-        return new DropStage<>(this, in -> {
+        return keepLabels(new DropStage<>(this, in -> {
             while (true) {
                 try {
                     return in.next();
@@ -399,7 +426,7 @@ public abstract class Pipeline<T> implements Iterable<T> {
                     onError.accept(e);
                 }
             }
-        });
+        }));
     }
 
     // ---- running ----

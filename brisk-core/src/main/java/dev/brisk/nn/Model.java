@@ -436,11 +436,28 @@ public class Model implements TrainingTarget {
                     + options.batchSize + ") does not apply, the pipeline makes the batches; set the size with the "
                     + "pipeline's batch(...) instead (Fit.batchSize only batches validation arrays or datasets)");
         }
+        requireSameClasses(train, options.validationPipeline);
         return guard.training(() -> {
             try (PipelineBatchSource source = new PipelineBatchSource(train, options.stepsPerEpoch, true, "fit")) {
                 return new Training(this).fit(source, options);
             }
         });
+    }
+
+    /**
+     * Training and validation labels that index different class lists (two image directories with different
+     * sub-folders, each labelled by its own sorted list) would score the validation data against the wrong classes
+     * without an error, so they are refused.
+     */
+    private void requireSameClasses(Pipeline<Batch> train, Pipeline<Batch> validation) {
+        if (validation == null || train.classNames() == null || validation.classNames() == null
+                || train.classNames().equals(validation.classNames())) {
+            return;
+        }
+        throw new IllegalArgumentException("fit of model '" + name + "': the training data's labels index the classes "
+                + train.classNames() + " but the validation data's index " + validation.classNames()
+                + "; label the validation directory with the training classes (ImageDirectory.of(dir, "
+                + "train.classNames()))");
     }
 
     /**

@@ -265,4 +265,29 @@ class ImageDirectoryTest {
                 + "the classes given", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ImageDirectory.of(train, List.of("A", "A", "B", "C")));
     }
+
+    /** Labels from two directories with different class lists cannot be mixed in one fit (issue: silent mislabels). */
+    @Test
+    void fitRefusesValidationImagesLabelledByAnotherClassList() throws IOException {
+        for (String c : List.of("A", "B", "C")) {
+            write("train/" + c + "/x.png", grey(0), "png");
+        }
+        write("test/A/x.png", grey(0), "png");
+        write("test/C/x.png", grey(0), "png");
+        ImageDirectory trainDir = ImageDirectory.of(root.resolve("train"));
+        dev.brisk.nn.Sequential model = dev.brisk.nn.Sequential.of(dev.brisk.nn.layers.Layers.input(4, 4, 3),
+                dev.brisk.nn.layers.Layers.flatten(), dev.brisk.nn.layers.Layers.dense(3));
+        model.compile(dev.brisk.optimizers.Optimizers.sgd(0.1f),
+                dev.brisk.losses.Losses.sparseCategoricalCrossentropy(true));
+        Pipeline<Batch> train = trainDir.pipeline().shuffle(4, 1).batch(2).prefetch(1);
+        Pipeline<Batch> ownClasses = ImageDirectory.of(root.resolve("test")).pipeline().batch(2);
+        assertEquals(List.of("A", "B", "C"), train.classNames());
+        assertEquals(List.of("A", "C"), ownClasses.classNames());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> model.fit(train, dev.brisk.nn.Fit.epochs(1).verbose(0).validation(ownClasses)));
+        assertTrue(e.getMessage().contains("[A, B, C]") && e.getMessage().contains("[A, C]"), e.getMessage());
+        Pipeline<Batch> trainClasses = ImageDirectory.of(root.resolve("test"), trainDir.classNames()).pipeline()
+                .batch(2);
+        model.fit(train, dev.brisk.nn.Fit.epochs(1).verbose(0).validation(trainClasses));
+    }
 }
