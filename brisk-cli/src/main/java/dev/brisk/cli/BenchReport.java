@@ -26,6 +26,17 @@ final class BenchReport {
 
     /** {@code rounds}: one list per round, every round running the same configurations in the same order. */
     static void print(PrintStream out, List<List<BenchRun.Outcome>> rounds) {
+        print(out, rounds, List.of(), false);
+    }
+
+    /**
+     * As {@link #print(PrintStream, List)}, with the side-by-side table of a peer's twins ({@link PeerTable}) after
+     * the ratios, and the twins' RESULT lines after Brisk's of each round. {@code peerRounds}: the twins' outcomes,
+     * one list per round in the same order every round; empty without a peer. {@code peersInRounds}: whether they
+     * ran in Brisk's rounds (or were read from a file).
+     */
+    static void print(PrintStream out, List<List<BenchRun.Outcome>> rounds, List<List<PeerRun.Outcome>> peerRounds,
+                      boolean peersInRounds) {
         List<BenchRun.Outcome> first = rounds.get(0);
         out.printf(Locale.ROOT, "%-9s %-9s %7s %11s %8s %8s %7s %10s %12s %8s %13s %6s %6s%n", "workload", "mode",
                 "threads", "samples/s", "cpu", "GFLOP/s", "gemm", "% of gemm", "test", "rss_MB", "first_step_ms",
@@ -59,9 +70,18 @@ final class BenchReport {
         out.println();
         printRatios(out, rounds);
         out.println();
-        for (List<BenchRun.Outcome> round : rounds) {
-            for (BenchRun.Outcome o : round) {
+        if (!peerRounds.isEmpty() && !peerRounds.get(0).isEmpty()) {
+            PeerTable.print(out, rounds, peerRounds, peersInRounds);
+            out.println();
+        }
+        for (int r = 0; r < rounds.size(); r++) {
+            for (BenchRun.Outcome o : rounds.get(r)) {
                 out.println(o.resultLine());
+            }
+            if (r < peerRounds.size()) {
+                for (PeerRun.Outcome o : peerRounds.get(r)) {
+                    out.println(o.resultLine());
+                }
             }
         }
     }
@@ -120,6 +140,11 @@ final class BenchReport {
         for (List<BenchRun.Outcome> round : rounds) {
             r.add(value.applyAsDouble(round.get(num)) / value.applyAsDouble(round.get(den)));
         }
+        return ratios(r);
+    }
+
+    /** Ratios, one per round: "1.81x" or "1.78 / 1.87, median 1.81x". */
+    static String ratios(List<Double> r) {
         if (r.size() == 1) {
             return String.format(Locale.ROOT, "%.2fx", r.get(0));
         }

@@ -1,11 +1,8 @@
 package dev.brisk.cli;
 
 import dev.brisk.cli.Workloads.Workload;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,28 +66,18 @@ record BenchRun(Workload workload, boolean eager, int threads) {
         if (measureGemm) {
             command.add("--gemm-peak");
         }
-        HostCpu before = HostCpu.now();
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader in = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                lines.add(line);
-            }
-        }
-        int exit = process.waitFor();
-        HostCpu host = HostCpu.now().since(before);
-        String result = find(lines, "RESULT ");
-        String timing = find(lines, "TIMING ");
-        if (exit != 0 || result == null) {
-            List<String> tail = lines.subList(Math.max(0, lines.size() - 15), lines.size());
-            throw new IOException("benchmark run " + this + " failed (exit " + exit + "):\n" + String.join("\n", tail));
+        ChildProcess child = ChildProcess.run(command);
+        String result = child.find("RESULT ");
+        String timing = child.find("TIMING ");
+        if (child.exitCode() != 0 || result == null) {
+            throw new IOException("benchmark run " + this + " failed (exit " + child.exitCode() + "):\n"
+                    + child.tail());
         }
         return new Outcome(this, number(result, "samples_per_s"), number(result, "cpu_util"),
                 number(result, workload.testMetric().resultField()), (int) number(result, "epochs"),
                 (long) number(result, "peak_rss_mb"),
                 timing == null ? -1 : (long) number(timing, "jvm_to_first_step_ms"), jitShare(timing),
-                gemmPeak(timing), result, host);
+                gemmPeak(timing), result, child.host());
     }
 
     /** The better of the gemm figures on the TIMING line, or NaN. */
@@ -109,15 +96,6 @@ record BenchRun(Workload workload, boolean eager, int threads) {
         double jit = number(timing, "jit_ms_last_epoch");
         double epoch = number(timing, "last_epoch_ms");
         return jit < 0 || epoch <= 0 ? Double.NaN : jit / (epoch * threads);
-    }
-
-    private static String find(List<String> lines, String prefix) {
-        for (String line : lines) {
-            if (line.startsWith(prefix)) {
-                return line;
-            }
-        }
-        return null;
     }
 
     private static double number(String line, String key) {

@@ -1,6 +1,10 @@
 package dev.brisk.cli;
 
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The one machine-readable line a run ends with, e.g.
@@ -30,6 +34,9 @@ public record ResultLine(String framework, String mode, String workload, int thr
             + " samples_per_s=\\d+ cpu_util=\\d+\\.\\d{2} (test_acc=\\d\\.\\d{4}|test_loss=\\d+\\.\\d{4}) epochs=\\d+"
             + " peak_rss_mb=\\d+";
 
+    /** One {@code key=value} field of a RESULT line. */
+    private static final Pattern FIELD = Pattern.compile("(\\w+)=(\\S+)");
+
     /** A classifier's line: {@code testAccuracy} is reported as {@code test_acc=}. */
     public ResultLine(String framework, String mode, String workload, int threads, double samplesPerSecond,
                       double cpuUtilisation, double testAccuracy, int epochs, long peakRssMb) {
@@ -44,6 +51,53 @@ public record ResultLine(String framework, String mode, String workload, int thr
                         + " epochs=%d peak_rss_mb=%d",
                 framework, mode, workload, threads, Math.round(samplesPerSecond), cpuUtilisation,
                 testMetric.resultField(), testValue, epochs, peakRssMb);
+    }
+
+    /**
+     * Reads a RESULT line written by Brisk or by a peer's twin script ({@code tools/peers}): the fields of
+     * {@link #REGEX} by name, in any order, with {@code test_acc=} or {@code test_loss=}; other fields are ignored and
+     * throughput may have decimals. A line that is not a RESULT line, lacks a field or has a value that does not
+     * parse is an {@link IllegalArgumentException} naming the field and quoting the line.
+     */
+    public static ResultLine parse(String line) {
+        if (!line.startsWith("RESULT ")) {
+            throw new IllegalArgumentException("not a RESULT line: '" + line + "'");
+        }
+        Map<String, String> fields = new HashMap<>();
+        Matcher m = FIELD.matcher(line);
+        while (m.find()) {
+            fields.putIfAbsent(m.group(1), m.group(2));
+        }
+        TestMetric metric = fields.containsKey(TestMetric.ACCURACY.resultField()) ? TestMetric.ACCURACY
+                : TestMetric.LOSS;
+        return new ResultLine(text(fields, "framework", line), text(fields, "mode", line),
+                text(fields, "workload", line), (int) number(fields, "threads", line),
+                number(fields, "samples_per_s", line), number(fields, "cpu_util", line), metric,
+                number(fields, metric.resultField(), line), (int) number(fields, "epochs", line),
+                (long) number(fields, "peak_rss_mb", line));
+    }
+
+    private static String text(Map<String, String> fields, String key, String line) {
+        String value = fields.get(key);
+        if (value == null) {
+            throw new IllegalArgumentException("RESULT line without " + key + "=: '" + line + "'");
+        }
+        return value;
+    }
+
+    private static double number(Map<String, String> fields, String key, String line) {
+        String value = text(fields, key, line);
+        double d;
+        try {
+            d = Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            d = Double.NaN;
+        }
+        if (!Double.isFinite(d) || d < 0) {
+            throw new IllegalArgumentException("RESULT line with " + key + "=" + value
+                    + " (a non-negative number expected): '" + line + "'");
+        }
+        return d;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.brisk.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -42,5 +43,42 @@ class ResultLineTest {
         } finally {
             java.util.Locale.setDefault(saved);
         }
+    }
+
+    @Test
+    void parsesATwinsLine() {
+        ResultLine r = ResultLine.parse("RESULT framework=pytorch-1.13.1+cpu mode=eager workload=z1 threads=2"
+                + " samples_per_s=1062 cpu_util=1.97 test_acc=0.8811 epochs=2 peak_rss_mb=412");
+        assertEquals(new ResultLine("pytorch-1.13.1+cpu", "eager", "z1", 2, 1062, 1.97, TestMetric.ACCURACY, 0.8811,
+                2, 412), r);
+    }
+
+    @Test
+    void parsesATestLossAndFieldsInAnyOrder() {
+        ResultLine r = ResultLine.parse("RESULT workload=z3 framework=pytorch-2.1 mode=eager threads=1"
+                + " samples_per_s=30000.5 cpu_util=0.99 epochs=5 peak_rss_mb=300 test_loss=0.0712 extra=ignored");
+        assertEquals(TestMetric.LOSS, r.testMetric());
+        assertEquals(0.0712, r.testValue());
+        assertEquals(30000.5, r.samplesPerSecond());
+        assertEquals("z3", r.workload());
+    }
+
+    @Test
+    void parseIsTheInverseOfFormat() {
+        ResultLine r = new ResultLine("brisk", "compiled", "z3", 2, 30000, 1.9, TestMetric.LOSS, 0.2712, 5, 700);
+        assertEquals(r, ResultLine.parse(r.format()));
+    }
+
+    @Test
+    void aLineWithoutAFieldOrWithABadValueIsAnErrorQuotingIt() {
+        String noRss = "RESULT framework=pytorch-2.1 mode=eager workload=w1 threads=2 samples_per_s=100"
+                + " cpu_util=1.00 test_acc=0.8000 epochs=2";
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ResultLine.parse(noRss));
+        assertTrue(e.getMessage().contains("without peak_rss_mb=") && e.getMessage().contains(noRss), e.getMessage());
+        String badRate = noRss.replace("samples_per_s=100", "samples_per_s=fast") + " peak_rss_mb=1";
+        e = assertThrows(IllegalArgumentException.class, () -> ResultLine.parse(badRate));
+        assertTrue(e.getMessage().contains("samples_per_s=fast"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> ResultLine.parse("epoch 1/2: loss 0.5"));
+        assertTrue(e.getMessage().contains("not a RESULT line"), e.getMessage());
     }
 }
