@@ -7,10 +7,15 @@ import dev.brisk.callbacks.History;
 import dev.brisk.losses.Losses;
 import dev.brisk.nn.layers.Layers;
 import dev.brisk.nn.layers.MultiHeadAttention;
+import dev.brisk.ops.Variable;
 import dev.brisk.optimizers.Optimizers;
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A tiny transformer block (causal self-attention with dropout, a residual add, layer normalization) trains on
@@ -63,5 +68,35 @@ class AttentionTrainingTest {
         model.runEagerly(eager);
         model.fit(xy[0], xy[1], Fit.epochs(4).batchSize(16).seed(3).verbose(0));
         return model.getWeights();
+    }
+
+    @Test
+    void weightsHaveKerasNamesAndShapesAndSurviveASaveAndLoad(@TempDir Path tmp) throws Exception {
+        RandomSeed.set(3);
+        Model model = transformerBlock(0f);
+        model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
+        List<String> names = new ArrayList<>();
+        for (Layer layer : model.layers()) {
+            for (Variable v : layer.weights()) {
+                names.add(v.name().substring(v.name().indexOf('/') + 1) + v.shape());
+            }
+        }
+        assertTrue(names.containsAll(List.of("query/kernel" + Shape.of(FEATURES, 2, 6), "query/bias" + Shape.of(2, 6),
+                "key/kernel" + Shape.of(FEATURES, 2, 6), "value/kernel" + Shape.of(FEATURES, 2, 6),
+                "attention_output/kernel" + Shape.of(2, 6, FEATURES), "attention_output/bias" + Shape.of(FEATURES),
+                "gamma" + Shape.of(FEATURES), "beta" + Shape.of(FEATURES))), names.toString());
+        assertTrue(model.summary().contains("MultiHeadAttention"), model.summary());
+        Tensor x = EagerVsCompiledTest.data(4, TIME, FEATURES)[0];
+        Tensor before = model.predict(x).copy();
+        Path file = tmp.resolve("block.weights");
+        model.saveWeights(file);
+        RandomSeed.set(4);
+        Model other = transformerBlock(0f);
+        other.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
+        other.loadWeights(file);
+        Tensor after = other.predict(x);
+        for (int i = 0; i < before.size(); i++) {
+            assertEquals(before.get(i), after.get(i), "prediction " + i);
+        }
     }
 }

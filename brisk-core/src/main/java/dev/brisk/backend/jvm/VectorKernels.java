@@ -333,9 +333,25 @@ public final class VectorKernels implements Kernels {
                 .b(b, bOff, transB ? k : n).c(c, cOff, n));
     }
 
+    /**
+     * Runs of trailing axes left in place are copied a vector at a time; a swap of the last two axes alone is the
+     * tiled batched {@link #transpose}; any other move of the last axis takes the scalar kernel.
+     */
     @Override
     public void permute(float[] x, int xOff, int[] dims, int[] perm, float[] y, int yOff) {
-        if (!VectorPermute.permute(x, xOff, dims, perm, y, yOff)) {
+        if (VectorPermute.permute(x, xOff, dims, perm, y, yOff)) {
+            return;
+        }
+        int rank = dims.length;
+        boolean lastTwoSwapped = rank >= 2 && perm[rank - 1] == rank - 2 && perm[rank - 2] == rank - 1;
+        int batch = 1;
+        for (int i = 0; lastTwoSwapped && i < rank - 2; i++) {
+            lastTwoSwapped = perm[i] == i;
+            batch *= dims[i];
+        }
+        if (lastTwoSwapped) {
+            transpose(x, xOff, y, yOff, batch, dims[rank - 2], dims[rank - 1]);
+        } else {
             reference.permute(x, xOff, dims, perm, y, yOff);
         }
     }
