@@ -1,6 +1,7 @@
 package dev.brisk.nn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.callbacks.History;
@@ -98,5 +99,21 @@ class AttentionTrainingTest {
         for (int i = 0; i < before.size(); i++) {
             assertEquals(before.get(i), after.get(i), "prediction " + i);
         }
+    }
+
+    @Test
+    void badInputsNameTheLayerAndTheShapes() {
+        MultiHeadAttention mha = new MultiHeadAttention(2, 4, 4, 0f, true, false, true, "attn");
+        IllegalArgumentException flat = assertThrows(IllegalArgumentException.class,
+                () -> mha.apply(Input.of(5), Input.of(5), Input.of(5, 5)));
+        assertTrue(flat.getMessage().contains("'attn'") && flat.getMessage().contains("(None, 5)"),
+                flat.getMessage());
+        IllegalArgumentException mask = assertThrows(IllegalArgumentException.class,
+                () -> mha.apply(Input.of(3, 8), Input.of(4, 8), Input.of(4, 3)));
+        assertTrue(mask.getMessage().contains("(None, 3, 4)") && mask.getMessage().contains("(None, 4, 3)"),
+                mask.getMessage());
+        IllegalArgumentException axis = assertThrows(IllegalArgumentException.class,
+                () -> new dev.brisk.nn.layers.LayerNormalization(1, 1e-3f, true, true, null));
+        assertTrue(axis.getMessage().contains("last axis"), axis.getMessage());
     }
 }
