@@ -686,4 +686,137 @@ public interface Kernels {
      */
     void rmspropStep(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, int n,
                      float lr, float rho, float eps);
+
+    /**
+     * {@code batch} dense products {@code C[i] = op(A[i]) op(B[i])}, one after the other in each array: A's entries
+     * are {@code m x k} ({@code k x m} stored when {@code transA}), B's {@code k x n} ({@code n x k} when
+     * {@code transB}), C's {@code m x n}, rows dense. A batch stride of 0 uses the same matrix for every entry. The
+     * default calls {@link #gemm} once per entry.
+     *
+     * @param transA whether each A is stored transposed
+     * @param transB whether each B is stored transposed
+     * @param batch the number of products
+     * @param m rows of each C
+     * @param n columns of each C
+     * @param k the inner dimension
+     * @param a A's array
+     * @param aOff index of the first A's first element
+     * @param aStride elements from one A to the next, or 0
+     * @param b B's array
+     * @param bOff index of the first B's first element
+     * @param bStride elements from one B to the next, or 0
+     * @param c C's array, {@code batch m n} elements written
+     * @param cOff index of the first C's first element
+     */
+    default void batchedGemm(boolean transA, boolean transB, int batch, int m, int n, int k, float[] a, int aOff,
+                             int aStride, float[] b, int bOff, int bStride, float[] c, int cOff) {
+        int lda = transA ? m : k;
+        int ldb = transB ? k : n;
+        for (int i = 0; i < batch; i++) {
+            gemm(transA, transB, m, n, k, a, aOff + i * aStride, lda, b, bOff + i * bStride, ldb, c,
+                    cOff + i * m * n, n, false);
+        }
+    }
+
+    /**
+     * Reorders the axes of a dense tensor: output axis {@code i} is input axis {@code perm[i]}.
+     *
+     * @param x the input array
+     * @param xOff index of the first input
+     * @param dims the input's shape
+     * @param perm a permutation of the axes
+     * @param y the output array, written densely in the permuted shape
+     * @param yOff index of the first output
+     */
+    void permute(float[] x, int xOff, int[] dims, int[] perm, float[] y, int yOff);
+
+    /**
+     * Softmax (or log-softmax) along an axis that is not the last: {@code x} is {@code [outer, length, inner]} and
+     * each of the {@code outer * inner} columns of {@code length} elements, {@code inner} apart, is normalized.
+     *
+     * @param log true for log-softmax
+     * @param x the input array
+     * @param xOff index of the first input
+     * @param y the output array
+     * @param yOff index of the first output
+     * @param outer the elements before the axis
+     * @param length the length of the axis
+     * @param inner the elements after the axis
+     */
+    void softmaxAlongAxis(boolean log, float[] x, int xOff, float[] y, int yOff, int outer, int length, int inner);
+
+    /**
+     * The backward of {@link #softmaxAlongAxis}, as {@link #softmaxBackward} is of {@link #softmax}.
+     *
+     * @param log true for log-softmax
+     * @param y the forward output
+     * @param yOff index of its first element
+     * @param dy the upstream gradient
+     * @param dyOff index of its first element
+     * @param dx the input gradient, written
+     * @param dxOff index of its first element
+     * @param outer the elements before the axis
+     * @param length the length of the axis
+     * @param inner the elements after the axis
+     */
+    void softmaxAlongAxisBackward(boolean log, float[] y, int yOff, float[] dy, int dyOff, float[] dx, int dxOff,
+                                  int outer, int length, int inner);
+
+    /**
+     * Layer normalization of each row of {@code x[rows, cols]}:
+     * {@code y = (x - mean) / sqrt(variance + epsilon) * gamma + beta} with the row's mean and biased variance,
+     * summed in double (the variance about the mean, in a second pass) and each element computed in double.
+     *
+     * @param epsilon added to the variance
+     * @param x the input array
+     * @param xOff index of the first input
+     * @param gamma the scale array, {@code cols} long
+     * @param gammaOff index of the first scale
+     * @param beta the offset array, {@code cols} long
+     * @param betaOff index of the first offset
+     * @param y the output array
+     * @param yOff index of the first output
+     * @param rows the number of rows
+     * @param cols the row length
+     */
+    void layerNorm(float epsilon, float[] x, int xOff, float[] gamma, int gammaOff, float[] beta, int betaOff,
+                   float[] y, int yOff, int rows, int cols);
+
+    /**
+     * The gradients of a layer normalization's beta (column sums of {@code dy}) into {@code out[0, cols)} and gamma
+     * (column sums of {@code dy} times the normalized {@code x}) into {@code out[cols, 2 cols)}, in double, over
+     * fixed blocks of rows added in order (the same bits at any thread count).
+     *
+     * @param epsilon added to the variance
+     * @param dy the output gradient array
+     * @param dyOff index of the first output gradient
+     * @param x the input array of the forward pass
+     * @param xOff index of the first input
+     * @param out the output array, {@code 2 cols} long
+     * @param outOff index of the first output
+     * @param rows the number of rows
+     * @param cols the row length
+     */
+    void layerNormParamGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] out, int outOff,
+                            int rows, int cols);
+
+    /**
+     * The gradient of a layer normalization's input:
+     * {@code dx = rstd (g - mean(g) - xhat mean(g xhat))} per row, with {@code g = dy gamma}, {@code xhat} the
+     * normalized row and {@code rstd = 1 / sqrt(variance + epsilon)}.
+     *
+     * @param epsilon added to the variance
+     * @param dy the output gradient array
+     * @param dyOff index of the first output gradient
+     * @param x the input array of the forward pass
+     * @param xOff index of the first input
+     * @param gamma the scale array
+     * @param gammaOff index of the first scale
+     * @param dx the input gradient array, written
+     * @param dxOff index of the first input gradient
+     * @param rows the number of rows
+     * @param cols the row length
+     */
+    void layerNormGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] gamma, int gammaOff,
+                       float[] dx, int dxOff, int rows, int cols);
 }

@@ -10,9 +10,11 @@ import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.DropoutAttrs;
+import dev.brisk.ops.LayerNormAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
+import dev.brisk.ops.PermuteAttrs;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGeometry;
 import dev.brisk.ops.PoolGradAttrs;
@@ -82,8 +84,8 @@ public final class KernelBinder {
             case BATCH_NORM, BATCH_NORM_PARAM_GRAD, BATCH_NORM_GRAD ->
                     batchNorm(node.op(), node.attrs(BatchNormAttrs.class), in, out, k);
             case BROADCAST_TO -> broadcastTo(in[0], out, k);
-            case SOFTMAX -> softmax(node.attrs(SoftmaxAttrs.class).log(), in[0], out, k);
-            case SOFTMAX_GRAD -> softmaxGrad(node.attrs(SoftmaxAttrs.class).log(), in[0], in[1], out, k);
+            case SOFTMAX -> softmax(node.attrs(SoftmaxAttrs.class), in[0], out, k);
+            case SOFTMAX_GRAD -> softmaxGrad(node.attrs(SoftmaxAttrs.class), in[0], in[1], out, k);
             case GATHER_ROWS -> gather(in[0], in[1], out, k);
             case SCATTER_ROWS -> scatter(in[0], in[1], out, k);
             case CONV2D -> conv(in[0], in[1], out, node.attrs(ConvAttrs.class), k);
@@ -112,6 +114,10 @@ public final class KernelBinder {
             }
             case ASSIGN -> () -> k.copy(in[1].data(), in[1].offset(), in[0].data(), in[0].offset(), in[0].size());
             case UPDATE -> update(node.attrs(UpdateAttrs.class), in, k);
+            case BATCH_MATMUL -> batchMatmul(node.attrs(MatMulAttrs.class), in[0], in[1], out, k);
+            case PERMUTE -> permute(node.attrs(PermuteAttrs.class).perm(), in[0], out, k);
+            case LAYER_NORM, LAYER_NORM_PARAM_GRAD, LAYER_NORM_GRAD ->
+                    layerNorm(node.op(), node.attrs(LayerNormAttrs.class).epsilon(), in, out, k);
         };
     }
 
@@ -223,13 +229,25 @@ public final class KernelBinder {
         return () -> k.binary(BinaryFn.ADD, 0f, x.data(), x.offset(), xs, ZERO, 0, zs, y.data(), y.offset(), dims);
     }
 
-    private static Instruction softmax(boolean log, Tensor x, Tensor y, Kernels k) {
+    private static Instruction softmax(SoftmaxAttrs a, Tensor x, Tensor y, Kernels k) {
+        boolean log = a.log();
+        int[] strided = alongAxis(x.shape(), a.axis());
+        if (strided != null) {
+            return () -> k.softmaxAlongAxis(log, x.data(), x.offset(), y.data(), y.offset(), strided[0], strided[1],
+                    strided[2]);
+        }
         int cols = x.shape().dim(-1);
         int rows = x.size() / cols;
         return () -> k.softmax(log, x.data(), x.offset(), y.data(), y.offset(), rows, cols);
     }
 
-    private static Instruction softmaxGrad(boolean log, Tensor y, Tensor dy, Tensor dx, Kernels k) {
+    private static Instruction softmaxGrad(SoftmaxAttrs a, Tensor y, Tensor dy, Tensor dx, Kernels k) {
+        boolean log = a.log();
+        int[] strided = alongAxis(y.shape(), a.axis());
+        if (strided != null) {
+            return () -> k.softmaxAlongAxisBackward(log, y.data(), y.offset(), dy.data(), dy.offset(), dx.data(),
+                    dx.offset(), strided[0], strided[1], strided[2]);
+        }
         int cols = y.shape().dim(-1);
         int rows = y.size() / cols;
         return () -> k.softmaxBackward(log, y.data(), y.offset(), dy.data(), dy.offset(), dx.data(), dx.offset(),
@@ -332,6 +350,67 @@ public final class KernelBinder {
                 yield () -> k.rmspropStep(p.data(), p.offset(), g.data(), g.offset(), ms.data(), ms.offset(), n,
                         hyper.get(RmspropUpdate.LR), rms.rho(), hyper.get(RmspropUpdate.EPS));
             }
+        };
+    }
+
+    /**
+     * {@code {outer, length, inner}} of a softmax along {@code axis} that is not the last (the elements before the
+     * axis, along it, and after it), or null for the last axis, which the row-wise kernels take.
+     */
+    private static int[] alongAxis(Shape s, int axis) {
+        int ax = axis < 0 ? s.rank() + axis : axis;
+        if (ax == s.rank() - 1 || s.rank() == 0) {
+            return null;
+        }
+        int outer = 1;
+        for (int i = 0; i < ax; i++) {
+            outer *= s.dim(i);
+        }
+        int inner = 1;
+        for (int i = ax + 1; i < s.rank(); i++) {
+            inner *= s.dim(i);
+        }
+        return new int[] {outer, s.dim(ax), inner};
+    }
+
+    /**
+     * A batched product over dense operands: each batch entry of A is {@code m x k} (or {@code k x m} stored), of B
+     * {@code k x n} (or {@code n x k}), of C {@code m x n}; an operand that is a plain matrix has batch stride 0.
+     */
+    private static Instruction batchMatmul(MatMulAttrs t, Tensor a, Tensor b, Tensor c, Kernels k) {
+        Shape cs = c.shape();
+        int m = cs.dim(-2);
+        int n = cs.dim(-1);
+        int inner = t.transA() ? a.shape().dim(-2) : a.shape().dim(-1);
+        int batch = c.size() / Math.max(1, m * n);
+        int aStride = a.shape().rank() == 2 ? 0 : m * inner;
+        int bStride = b.shape().rank() == 2 ? 0 : inner * n;
+        return () -> k.batchedGemm(t.transA(), t.transB(), batch, m, n, inner, a.data(), a.offset(), aStride,
+                b.data(), b.offset(), bStride, c.data(), c.offset());
+    }
+
+    private static Instruction permute(int[] perm, Tensor x, Tensor y, Kernels k) {
+        int[] dims = x.shape().dims();
+        int[] order = perm.clone();
+        return () -> k.permute(x.data(), x.offset(), dims, order, y.data(), y.offset());
+    }
+
+    /**
+     * A layer normalization or one of its gradients over {@code [rows, cols]} (the last axis): LAYER_NORM reads x,
+     * gamma and beta; its gradients read dy and x, and LAYER_NORM_GRAD also gamma.
+     */
+    private static Instruction layerNorm(OpType op, float eps, Tensor[] in, Tensor out, Kernels k) {
+        Tensor x = op == OpType.LAYER_NORM ? in[0] : in[1];
+        int cols = x.shape().dim(-1);
+        int rows = x.size() / Math.max(1, cols);
+        return switch (op) {
+            case LAYER_NORM -> () -> k.layerNorm(eps, x.data(), x.offset(), in[1].data(), in[1].offset(),
+                    in[2].data(), in[2].offset(), out.data(), out.offset(), rows, cols);
+            case LAYER_NORM_PARAM_GRAD -> () -> k.layerNormParamGrad(eps, in[0].data(), in[0].offset(), x.data(),
+                    x.offset(), out.data(), out.offset(), rows, cols);
+            case LAYER_NORM_GRAD -> () -> k.layerNormGrad(eps, in[0].data(), in[0].offset(), x.data(), x.offset(),
+                    in[2].data(), in[2].offset(), out.data(), out.offset(), rows, cols);
+            default -> throw new IllegalArgumentException(op + " is not a layer normalization");
         };
     }
 }

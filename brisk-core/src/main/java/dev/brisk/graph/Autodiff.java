@@ -6,6 +6,7 @@ import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
+import dev.brisk.ops.PermuteAttrs;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.ReduceAttrs;
 import dev.brisk.ops.ReduceFn;
@@ -119,7 +120,7 @@ public final class Autodiff {
             case SLICE -> throw new UnsupportedOperationException("SLICE is only used as the backward of CONCAT");
             case REDUCE -> new Node[] {reduce(g, n.attrs(ReduceAttrs.class), in[0], n, dy)};
             case BROADCAST_TO -> new Node[] {unbroadcast(g, dy, in[0].shape())};
-            case SOFTMAX -> new Node[] {g.softmaxGrad(n.attrs(SoftmaxAttrs.class).log(), n, dy)};
+            case SOFTMAX -> new Node[] {g.softmaxGrad(n.attrs(SoftmaxAttrs.class), n, dy)};
             case GATHER_ROWS -> new Node[] {g.scatterRows(dy, in[1], in[0].shape()), null};
             case SPARSE_SOFTMAX_XENT -> new Node[] {g.sparseSoftmaxCrossEntropyGrad(dy, in[1], n), null};
             case CONV2D -> {
@@ -132,6 +133,9 @@ public final class Autodiff {
             case AVG_POOL -> new Node[] {g.avgPoolGrad(dy, n.attrs(PoolAttrs.class), in[0].shape())};
             case DROPOUT -> new Node[] {g.dropoutGrad(dy, n), null};
             case BATCH_NORM -> batchNorm(g, n, dy, needed);
+            case BATCH_MATMUL -> batchMatmul(g, n.attrs(MatMulAttrs.class), in[0], in[1], dy, needed, n);
+            case PERMUTE -> new Node[] {g.permute(dy, n.attrs(PermuteAttrs.class).inverse())};
+            case LAYER_NORM -> layerNorm(g, n, dy, needed);
             default -> throw new UnsupportedOperationException("no gradient rule for " + n.op()
                     + " (it is only used in backward passes or has no derivative)");
         };
@@ -285,5 +289,59 @@ public final class Autodiff {
         }
         Node summed = k == 0 ? grad : g.sum(grad, false, Arrays.copyOf(axes, k));
         return g.reshape(summed, shape);
+    }
+
+    /**
+     * The gradients of a batched product: the 2-D rules with batched products, and for an operand that is a plain
+     * matrix used by every batch entry, the sum of its per-entry gradients over the batch axes.
+     */
+    private static Node[] batchMatmul(Graph g, MatMulAttrs t, Node a, Node b, Node dy, boolean[] needed, Node n) {
+        Node da = null;
+        Node db = null;
+        if (any(needed, n, 0)) {
+            if (!t.transA()) {
+                da = t.transB() ? g.batchMatmul(dy, b, false, false) : g.batchMatmul(dy, b, false, true);
+            } else {
+                da = t.transB() ? g.batchMatmul(b, dy, true, true) : g.batchMatmul(b, dy, false, true);
+            }
+            da = sumBatch(g, da, a.shape());
+        }
+        if (any(needed, n, 1)) {
+            if (!t.transB()) {
+                db = t.transA() ? g.batchMatmul(a, dy, false, false) : g.batchMatmul(a, dy, true, false);
+            } else {
+                db = t.transA() ? g.batchMatmul(dy, a, true, true) : g.batchMatmul(dy, a, true, false);
+            }
+            db = sumBatch(g, db, b.shape());
+        }
+        return new Node[] {da, db};
+    }
+
+    /** {@code grad} summed over its batch axes when the operand of {@code shape} was a plain matrix. */
+    private static Node sumBatch(Graph g, Node grad, Shape shape) {
+        int extra = grad.shape().rank() - shape.rank();
+        if (extra == 0) {
+            return grad;
+        }
+        int[] axes = new int[extra];
+        Arrays.setAll(axes, i -> i);
+        return g.sum(grad, false, axes);
+    }
+
+    /**
+     * LAYER_NORM's gradients from two fused kernels that recompute each row's statistics in double: the sums of
+     * {@code dy} and {@code dy * xhat} over the rows (beta's and gamma's gradients), and the input's gradient.
+     */
+    private static Node[] layerNorm(Graph g, Node n, Node dy, boolean[] needed) {
+        Shape channels = n.input(1).shape();
+        Node dx = any(needed, n, 0) ? g.layerNormGrad(dy, n) : null;
+        Node dgamma = null;
+        Node dbeta = null;
+        if (any(needed, n, 1) || any(needed, n, 2)) {
+            Node sums = g.layerNormParamGrad(dy, n);
+            dgamma = any(needed, n, 1) ? g.reshape(g.slice(sums, 0, 1, 1), channels) : null;
+            dbeta = any(needed, n, 2) ? g.reshape(g.slice(sums, 0, 0, 1), channels) : null;
+        }
+        return new Node[] {dx, dgamma, dbeta};
     }
 }

@@ -13,10 +13,12 @@ import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.DropoutAttrs;
+import dev.brisk.ops.LayerNormAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.NoAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
+import dev.brisk.ops.PermuteAttrs;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGradAttrs;
 import dev.brisk.ops.ReduceAttrs;
@@ -788,5 +790,104 @@ public final class Graph {
             execution.run(n);
         }
         return n;
+    }
+
+    // ---- sequences and attention ----
+
+    /**
+     * The batched matrix product {@code [..., m, k] x [..., k, n] -> [..., m, n]}, either operand's last two axes
+     * optionally transposed. The operands have equal batch axes, or one of them is a plain matrix used for every
+     * batch entry of the other.
+     *
+     * @param a the left operand
+     * @param b the right operand
+     * @param transA whether the last two axes of {@code a} are transposed
+     * @param transB whether the last two axes of {@code b} are transposed
+     * @return the product
+     */
+    public Node batchMatmul(Node a, Node b, boolean transA, boolean transB) {
+        return op(OpType.BATCH_MATMUL, new MatMulAttrs(transA, transB), a, b);
+    }
+
+    /**
+     * Reorders the axes of {@code x}: output axis {@code i} is input axis {@code perm[i]}; {@code x} itself for the
+     * identity.
+     *
+     * @param x the input
+     * @param perm a permutation of {@code 0 .. rank-1}
+     * @return the permuted node
+     */
+    public Node permute(Node x, int... perm) {
+        boolean identity = perm.length == x.shape().rank();
+        for (int i = 0; identity && i < perm.length; i++) {
+            identity = perm[i] == i;
+        }
+        if (identity) {
+            return x;
+        }
+        return op(OpType.PERMUTE, new PermuteAttrs(perm.clone()), x);
+    }
+
+    /**
+     * Softmax along {@code axis}.
+     *
+     * @param x the input
+     * @param axis the axis the probabilities sum to one along; negative axes count from the end
+     * @return the probabilities, shaped like {@code x}
+     * @throws IllegalArgumentException when the axis is out of range
+     */
+    public Node softmax(Node x, int axis) {
+        return op(OpType.SOFTMAX, new SoftmaxAttrs(false, checkedAxis(x, axis)), x);
+    }
+
+    /**
+     * Log-softmax along {@code axis}, computed stably in one kernel.
+     *
+     * @param x the input
+     * @param axis the axis; negative axes count from the end
+     * @return the log-probabilities, shaped like {@code x}
+     * @throws IllegalArgumentException when the axis is out of range
+     */
+    public Node logSoftmax(Node x, int axis) {
+        return op(OpType.SOFTMAX, new SoftmaxAttrs(true, checkedAxis(x, axis)), x);
+    }
+
+    private int checkedAxis(Node x, int axis) {
+        int rank = x.shape().rank();
+        if (axis < -rank || axis >= rank) {
+            String msg = "axis " + axis + " is out of range for " + x.shape();
+            throw new ShapeException(scope.isEmpty() ? msg : "layer '" + scope + "': " + msg,
+                    new IllegalArgumentException(msg));
+        }
+        return axis;
+    }
+
+    /**
+     * Layer normalization over the last axis: each row {@code (x - mean) / sqrt(variance + epsilon) * gamma + beta}
+     * with its own mean and biased variance, in one kernel that sums in double.
+     *
+     * @param x the input
+     * @param gamma the scale, one per element of the last axis
+     * @param beta the offset, one per element of the last axis
+     * @param epsilon added to the variance
+     * @return the normalized node, shaped like {@code x}
+     */
+    public Node layerNorm(Node x, Node gamma, Node beta, float epsilon) {
+        return op(OpType.LAYER_NORM, new LayerNormAttrs(epsilon), x, gamma, beta);
+    }
+
+    Node softmaxGrad(SoftmaxAttrs attrs, Node y, Node dy) {
+        return op(OpType.SOFTMAX_GRAD, attrs, y, dy);
+    }
+
+    /** The gradients of a LAYER_NORM's beta and gamma, as the two rows of a {@code [2, channels]} node. */
+    Node layerNormParamGrad(Node dy, Node layerNorm) {
+        return op(OpType.LAYER_NORM_PARAM_GRAD, layerNorm.attrs(LayerNormAttrs.class), dy, layerNorm.input(0));
+    }
+
+    /** The gradient of a LAYER_NORM's input. */
+    Node layerNormGrad(Node dy, Node layerNorm) {
+        return op(OpType.LAYER_NORM_GRAD, layerNorm.attrs(LayerNormAttrs.class), dy, layerNorm.input(0),
+                layerNorm.input(1));
     }
 }

@@ -94,5 +94,25 @@ public enum OpType {
     /** Copies its second input into the variable of its first (side effect). */
     ASSIGN,
     /** Fused optimiser step on a variable (side effect; {@link UpdateAttrs}). */
-    UPDATE
+    UPDATE,
+    /**
+     * Batched matrix product {@code [..., m, k] x [..., k, n] -> [..., m, n]} with optional transposes of the last
+     * two axes of either operand ({@link MatMulAttrs}): both operands have the same batch axes, or one of them is a
+     * plain matrix used for every batch entry.
+     */
+    BATCH_MATMUL,
+    /** Reorders the axes: output axis {@code i} is input axis {@code perm[i]} ({@link PermuteAttrs}). */
+    PERMUTE,
+    /**
+     * Layer normalization over the last axis ({@link LayerNormAttrs}): inputs are {@code x}, {@code gamma} and
+     * {@code beta}, each row normalized by its own mean and biased variance (summed in double).
+     */
+    LAYER_NORM,
+    /**
+     * Backward of LAYER_NORM for its scale and offset: inputs are the upstream gradient and {@code x}; the result
+     * is {@code [2, channels]}: the gradient of {@code beta}, then that of {@code gamma}.
+     */
+    LAYER_NORM_PARAM_GRAD,
+    /** Backward of LAYER_NORM for {@code x}: inputs are the upstream gradient, {@code x} and {@code gamma}. */
+    LAYER_NORM_GRAD
 }

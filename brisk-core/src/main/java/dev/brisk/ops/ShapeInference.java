@@ -48,6 +48,10 @@ public final class ShapeInference {
             case MAX_POOL, AVG_POOL -> pool(inputs.get(0).shape(), (PoolAttrs) attrs);
             case ASSIGN -> sameShapes(op, inputs.get(0).shape(), inputs.get(1).shape());
             case UPDATE -> Shape.scalar();
+            case BATCH_MATMUL -> batchMatmul((MatMulAttrs) attrs, inputs.get(0).shape(), inputs.get(1).shape());
+            case PERMUTE -> permute(inputs.get(0).shape(), ((PermuteAttrs) attrs).perm());
+            case LAYER_NORM, LAYER_NORM_GRAD -> layerNorm(op, inputs);
+            case LAYER_NORM_PARAM_GRAD -> Shape.of(2, layerNorm(op, inputs).dim(-1));
         };
     }
 
@@ -318,5 +322,72 @@ public final class ShapeInference {
                     + " is larger than the input " + x.dim(1) + "x" + x.dim(2));
         }
         return Shape.of(x.dim(0), h[0], w[0], x.dim(3));
+    }
+
+    /**
+     * The shape of {@code [..., m, k] x [..., k, n]}: equal batch axes, or one operand a plain matrix (used for every
+     * batch entry of the other).
+     */
+    private static Shape batchMatmul(MatMulAttrs attrs, Shape a, Shape b) {
+        if (a.rank() < 2 || b.rank() < 2) {
+            throw new IllegalArgumentException("batched matmul needs operands of rank 2 or more, got " + a + " and "
+                    + b);
+        }
+        Shape batchA = Shape.of(Arrays.copyOf(a.dims(), a.rank() - 2));
+        Shape batchB = Shape.of(Arrays.copyOf(b.dims(), b.rank() - 2));
+        if (a.rank() > 2 && b.rank() > 2 && !batchA.equals(batchB)) {
+            throw new IllegalArgumentException("batched matmul needs equal batch axes, got " + a + " and " + b);
+        }
+        int m = attrs.transA() ? a.dim(-1) : a.dim(-2);
+        int ka = attrs.transA() ? a.dim(-2) : a.dim(-1);
+        int kb = attrs.transB() ? b.dim(-1) : b.dim(-2);
+        int n = attrs.transB() ? b.dim(-2) : b.dim(-1);
+        if (ka != kb) {
+            throw new IllegalArgumentException("batched matmul inner dimensions differ: " + a
+                    + (attrs.transA() ? "^T" : "") + " x " + b + (attrs.transB() ? "^T" : ""));
+        }
+        int[] batch = (a.rank() >= b.rank() ? batchA : batchB).dims();
+        int[] out = Arrays.copyOf(batch, batch.length + 2);
+        out[batch.length] = m;
+        out[batch.length + 1] = n;
+        return Shape.of(out);
+    }
+
+    /** The shape with axis {@code i} taken from axis {@code perm[i]}; {@code perm} must be a permutation. */
+    private static Shape permute(Shape s, int[] perm) {
+        if (perm.length != s.rank()) {
+            throw new IllegalArgumentException("permutation " + Arrays.toString(perm) + " does not fit " + s);
+        }
+        boolean[] seen = new boolean[perm.length];
+        int[] out = new int[perm.length];
+        for (int i = 0; i < perm.length; i++) {
+            int p = perm[i];
+            if (p < 0 || p >= perm.length || seen[p]) {
+                throw new IllegalArgumentException(Arrays.toString(perm) + " is not a permutation of the axes of "
+                        + s);
+            }
+            seen[p] = true;
+            out[i] = s.dim(p);
+        }
+        return Shape.of(out);
+    }
+
+    /**
+     * The shape of a LAYER_NORM ({@code x, gamma, beta}) or of its gradients ({@code dy, x} and for the input's
+     * gradient {@code gamma}): {@code x}'s, with one gamma and beta per element of its last axis.
+     */
+    private static Shape layerNorm(OpType op, List<Node> inputs) {
+        int first = op == OpType.LAYER_NORM ? 0 : 1;
+        Shape x = inputs.get(first).shape();
+        if (x.rank() < 1) {
+            throw new IllegalArgumentException(op + " needs an input with at least one axis, got " + x);
+        }
+        if (first == 1) {
+            sameShapes(op, inputs.get(0).shape(), x);
+        }
+        for (int i = first + 1; i < inputs.size(); i++) {
+            sameShapes(op, inputs.get(i).shape(), Shape.of(x.dim(-1)));
+        }
+        return x;
     }
 }

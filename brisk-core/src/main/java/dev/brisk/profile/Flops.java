@@ -64,6 +64,12 @@ final class Flops {
             case MAX_POOL_GRAD -> n.input(1).shape().size() * window(((PoolGradAttrs) n.attrs()).pool());
             case AVG_POOL_GRAD -> n.input(0).shape().size() * window(((PoolGradAttrs) n.attrs()).pool());
             case UPDATE -> update(n);
+            case PERMUTE -> 0;
+            case BATCH_MATMUL -> batchMatmul(n);
+            // Per element: two passes for the statistics (sum, centered square), then a multiply-add and a scale.
+            case LAYER_NORM -> 5 * size;
+            case LAYER_NORM_PARAM_GRAD -> 6L * n.input(1).shape().size();
+            case LAYER_NORM_GRAD -> 10 * size;
         };
     }
 
@@ -91,5 +97,13 @@ final class Flops {
             case RmspropUpdate _ -> RMSPROP_PER_WEIGHT;
             case SgdUpdate _ -> n.inputs().size() == 4 ? SGD_PER_WEIGHT + MOMENTUM_PER_WEIGHT : SGD_PER_WEIGHT;
         };
+    }
+
+    /** {@code 2 m n k} per batch entry of the output. */
+    private static long batchMatmul(Node n) {
+        MatMulAttrs t = (MatMulAttrs) n.attrs();
+        Shape a = n.input(0).shape();
+        long inner = t.transA() ? a.dim(-2) : a.dim(-1);
+        return 2L * n.shape().size() * inner;
     }
 }

@@ -776,4 +776,105 @@ public final class ScalarKernels implements Kernels {
             p[pOff + i] -= lr * gi / (float) Math.sqrt(si + eps);
         }
     }
+
+    @Override
+    public void permute(float[] x, int xOff, int[] dims, int[] perm, float[] y, int yOff) {
+        // scratch: the output index per axis, then the input's stride per axis (no allocation per call).
+        int rank = dims.length;
+        int[] scratch = Scratch.get().dims(2 * rank);
+        int stride = 1;
+        for (int i = rank - 1; i >= 0; i--) {
+            scratch[rank + i] = stride;
+            stride *= dims[i];
+        }
+        int total = stride;
+        for (int i = 0; i < rank; i++) {
+            scratch[i] = 0;
+        }
+        int from = xOff;
+        for (int o = 0; o < total; o++) {
+            y[yOff + o] = x[from];
+            // Next output index, odometer-wise over the output axes; the input offset follows.
+            for (int i = rank - 1; i >= 0; i--) {
+                int axis = perm[i];
+                if (++scratch[i] < dims[axis]) {
+                    from += scratch[rank + axis];
+                    break;
+                }
+                from -= (dims[axis] - 1) * scratch[rank + axis];
+                scratch[i] = 0;
+            }
+        }
+    }
+
+    @Override
+    public void softmaxAlongAxis(boolean log, float[] x, int xOff, float[] y, int yOff, int outer, int length,
+                                 int inner) {
+        for (int o = 0; o < outer; o++) {
+            for (int i = 0; i < inner; i++) {
+                int base = o * length * inner + i;
+                softmaxColumn(log, x, xOff + base, y, yOff + base, length, inner);
+            }
+        }
+    }
+
+    /** Softmax (or log-softmax) of the {@code length} elements {@code stride} apart from {@code xOff}. */
+    static void softmaxColumn(boolean log, float[] x, int xOff, float[] y, int yOff, int length, int stride) {
+        float max = Float.NEGATIVE_INFINITY;
+        for (int j = 0; j < length; j++) {
+            max = Math.max(max, x[xOff + j * stride]);
+        }
+        double sum = 0;
+        for (int j = 0; j < length; j++) {
+            sum += Math.exp(x[xOff + j * stride] - max);
+        }
+        for (int j = 0; j < length; j++) {
+            float v = x[xOff + j * stride];
+            y[yOff + j * stride] = log ? (float) (v - max - Math.log(sum)) : (float) (Math.exp(v - max) / sum);
+        }
+    }
+
+    @Override
+    public void softmaxAlongAxisBackward(boolean log, float[] y, int yOff, float[] dy, int dyOff, float[] dx,
+                                         int dxOff, int outer, int length, int inner) {
+        for (int o = 0; o < outer; o++) {
+            for (int i = 0; i < inner; i++) {
+                int base = o * length * inner + i;
+                softmaxColumnBackward(log, y, yOff + base, dy, dyOff + base, dx, dxOff + base, length, inner);
+            }
+        }
+    }
+
+    /** The backward of {@link #softmaxColumn} over the same elements. */
+    static void softmaxColumnBackward(boolean log, float[] y, int yOff, float[] dy, int dyOff, float[] dx, int dxOff,
+                                      int length, int stride) {
+        double s = 0;
+        for (int j = 0; j < length; j++) {
+            int at = j * stride;
+            s += log ? dy[dyOff + at] : (double) dy[dyOff + at] * y[yOff + at];
+        }
+        for (int j = 0; j < length; j++) {
+            int at = j * stride;
+            dx[dxOff + at] = log ? (float) (dy[dyOff + at] - Math.exp(y[yOff + at]) * s)
+                    : (float) (y[yOff + at] * (dy[dyOff + at] - s));
+        }
+    }
+
+    @Override
+    public void layerNorm(float epsilon, float[] x, int xOff, float[] gamma, int gammaOff, float[] beta,
+                          int betaOff, float[] y, int yOff, int rows, int cols) {
+        LayerNormLoops.normalize(false, epsilon, x, xOff, gamma, gammaOff, beta, betaOff, y, yOff, rows, cols);
+    }
+
+    @Override
+    public void layerNormParamGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] out,
+                                   int outOff, int rows, int cols) {
+        LayerNormLoops.paramGrad(false, epsilon, dy, dyOff, x, xOff, out, outOff, rows, cols);
+    }
+
+    @Override
+    public void layerNormGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] gamma,
+                              int gammaOff, float[] dx, int dxOff, int rows, int cols) {
+        LayerNormLoops.inputGrad(false, epsilon, dy, dyOff, x, xOff, gamma, gammaOff, dx, dxOff, rows, cols);
+    }
 }

@@ -6,6 +6,7 @@ import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.PoolGeometry;
 import dev.brisk.ops.ReduceFn;
 import dev.brisk.ops.UnaryFn;
+import dev.brisk.parallel.Parallel;
 import jdk.incubator.vector.FloatVector;
 
 /**
@@ -285,5 +286,105 @@ public final class VectorKernels implements Kernels {
     public void rmspropStep(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, int n, float lr,
                             float rho, float eps) {
         VectorOptimizers.rmsprop(p, pOff, g, gOff, ms, msOff, n, lr, rho, eps);
+    }
+
+    /**
+     * Splits the batch over the pool when there are at least as many entries as threads, each entry's product run
+     * serially by {@link VectorGemm} (attention's many small per-head products: one region instead of one per
+     * product); otherwise one product after another, each split as a plain gemm is. Both give gemm's bits.
+     */
+    @Override
+    public void batchedGemm(boolean transA, boolean transB, int batch, int m, int n, int k, float[] a, int aOff,
+                            int aStride, float[] b, int bOff, int bStride, float[] c, int cOff) {
+        if (batch < Parallel.threads() || Split.serial(batch, 1)) {
+            for (int i = 0; i < batch; i++) {
+                gemmEntry(transA, transB, m, n, k, a, aOff + i * aStride, b, bOff + i * bStride, c, cOff + i * m * n);
+            }
+            return;
+        }
+        BatchGemmArgs g = BatchGemmArgs.get();
+        g.transA = transA;
+        g.transB = transB;
+        g.m = m;
+        g.n = n;
+        g.k = k;
+        g.a = a;
+        g.aOff = aOff;
+        g.aStride = aStride;
+        g.b = b;
+        g.bOff = bOff;
+        g.bStride = bStride;
+        g.c = c;
+        g.cOff = cOff;
+        g.forRange(batch, 1, Split.CHUNKS_PER_THREAD, BATCH_ENTRIES);
+    }
+
+    private static final RegionTask.Body<BatchGemmArgs> BATCH_ENTRIES = (g, i0, i1) -> {
+        for (int i = i0; i < i1; i++) {
+            gemmEntry(g.transA, g.transB, g.m, g.n, g.k, g.a, g.aOff + i * g.aStride, g.b, g.bOff + i * g.bStride,
+                    g.c, g.cOff + i * g.m * g.n);
+        }
+    };
+
+    /** One dense product of a batch, through this thread's {@link GemmArgs}. */
+    private static void gemmEntry(boolean transA, boolean transB, int m, int n, int k, float[] a, int aOff, float[] b,
+                                  int bOff, float[] c, int cOff) {
+        VectorGemm.gemm(GemmArgs.get().product(transA, transB, m, n, k).a(a, aOff, transA ? m : k)
+                .b(b, bOff, transB ? k : n).c(c, cOff, n));
+    }
+
+    /**
+     * Runs of trailing axes left in place are copied a vector at a time; a swap of the last two axes alone is the
+     * tiled batched {@link #transpose}; any other move of the last axis takes the scalar kernel.
+     */
+    @Override
+    public void permute(float[] x, int xOff, int[] dims, int[] perm, float[] y, int yOff) {
+        if (VectorPermute.permute(x, xOff, dims, perm, y, yOff)) {
+            return;
+        }
+        int rank = dims.length;
+        boolean lastTwoSwapped = rank >= 2 && perm[rank - 1] == rank - 2 && perm[rank - 2] == rank - 1;
+        int batch = 1;
+        for (int i = 0; lastTwoSwapped && i < rank - 2; i++) {
+            lastTwoSwapped = perm[i] == i;
+            batch *= dims[i];
+        }
+        if (lastTwoSwapped) {
+            transpose(x, xOff, y, yOff, batch, dims[rank - 2], dims[rank - 1]);
+        } else {
+            reference.permute(x, xOff, dims, perm, y, yOff);
+        }
+    }
+
+    @Override
+    public void softmaxAlongAxis(boolean log, float[] x, int xOff, float[] y, int yOff, int outer, int length,
+                                 int inner) {
+        VectorSoftmaxAxis.forward(log, x, xOff, y, yOff, outer, length, inner);
+    }
+
+    @Override
+    public void softmaxAlongAxisBackward(boolean log, float[] y, int yOff, float[] dy, int dyOff, float[] dx,
+                                         int dxOff, int outer, int length, int inner) {
+        VectorSoftmaxAxis.backward(log, y, yOff, dy, dyOff, dx, dxOff, outer, length, inner);
+    }
+
+    // Layer normalization: the scalar backend's loops (the JIT vectorizes them) split over the pool, with its bits.
+
+    @Override
+    public void layerNorm(float epsilon, float[] x, int xOff, float[] gamma, int gammaOff, float[] beta,
+                          int betaOff, float[] y, int yOff, int rows, int cols) {
+        LayerNormLoops.normalize(true, epsilon, x, xOff, gamma, gammaOff, beta, betaOff, y, yOff, rows, cols);
+    }
+
+    @Override
+    public void layerNormParamGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] out,
+                                   int outOff, int rows, int cols) {
+        LayerNormLoops.paramGrad(true, epsilon, dy, dyOff, x, xOff, out, outOff, rows, cols);
+    }
+
+    @Override
+    public void layerNormGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] gamma,
+                              int gammaOff, float[] dx, int dxOff, int rows, int cols) {
+        LayerNormLoops.inputGrad(true, epsilon, dy, dyOff, x, xOff, gamma, gammaOff, dx, dxOff, rows, cols);
     }
 }

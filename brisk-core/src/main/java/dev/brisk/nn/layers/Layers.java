@@ -210,4 +210,37 @@ public final class Layers {
     public static Concatenate concatenate(int axis) {
         return new Concatenate(axis, null);
     }
+
+    /**
+     * LayerNormalization with Keras' defaults: the last axis, epsilon 1e-3, learned gamma and beta.
+     *
+     * @return the layer
+     */
+    public static LayerNormalization layerNormalization() {
+        return new LayerNormalization(-1, 1e-3f, true, true, null);
+    }
+
+    /**
+     * MultiHeadAttention with Keras' defaults: value size {@code keyDim}, no dropout, biases, no causal mask, no
+     * attention mask input.
+     *
+     * @param numHeads the number of heads
+     * @param keyDim the size of each head's query and key
+     * @return the layer
+     */
+    public static MultiHeadAttention multiHeadAttention(int numHeads, int keyDim) {
+        return new MultiHeadAttention(numHeads, keyDim, keyDim, 0f, true, false, false, null);
+    }
+
+    /**
+     * MultiHeadAttention with Keras' defaults but for the causal mask, as a decoder's self-attention uses it.
+     *
+     * @param numHeads the number of heads
+     * @param keyDim the size of each head's query and key
+     * @param useCausalMask whether each query position attends only to key positions up to its own
+     * @return the layer
+     */
+    public static MultiHeadAttention multiHeadAttention(int numHeads, int keyDim, boolean useCausalMask) {
+        return new MultiHeadAttention(numHeads, keyDim, keyDim, 0f, true, useCausalMask, false, null);
+    }
 }

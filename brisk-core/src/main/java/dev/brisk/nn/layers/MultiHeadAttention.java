@@ -1,0 +1,311 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Initializer;
+import dev.brisk.nn.Layer;
+import dev.brisk.nn.RandomSeed;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.Variable;
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+import java.util.List;
+
+/**
+ * Multi-head scaled dot-product attention (Keras 3's {@code MultiHeadAttention}) over sequences: inputs are the
+ * query {@code [batch, T, dq]}, the value {@code [batch, S, dv]}, optionally the key {@code [batch, S, dk]} (the
+ * value when absent) and, for a layer made with an attention mask input, last, a mask {@code [batch, T, S]} (1 where
+ * a query position may attend to a key position, 0 where not). The output is {@code [batch, T, dq]}.
+ *
+ * <p>Per head {@code h}: {@code softmax(q_h k_h^T / sqrt(keyDim) + mask) v_h}, with {@code q = query Wq + bq} and
+ * so on, then the heads' results projected by the output kernel. Weights have Keras 3's names and layouts, so they
+ * can be exchanged with it: {@code query/kernel [dq, numHeads, keyDim]}, {@code query/bias [numHeads, keyDim]},
+ * {@code key/kernel [dk, numHeads, keyDim]}, {@code key/bias}, {@code value/kernel [dv, numHeads, valueDim]},
+ * {@code value/bias [numHeads, valueDim]}, {@code attention_output/kernel [numHeads, valueDim, dq]} and
+ * {@code attention_output/bias [dq]}; kernels Glorot uniform with Keras' fans for these shapes, biases zeros.
+ *
+ * <p>Projections are one 2-D matrix product over all {@code batch * T} rows each (a reshape, no copy), the heads
+ * are split by a permutation of axes, and the scores and weighted values are batched products over
+ * {@code batch * numHeads} entries. Masked scores get {@code -1e9} added before the softmax, as Keras does, so their
+ * probabilities are exactly 0. Dropout, in training, drops attention probabilities.
+ */
+public final class MultiHeadAttention extends Layer {
+    /** What Keras adds to a masked score in float32. */
+    private static final float MASKED = -1e9f;
+
+    private final int numHeads;
+    private final int keyDim;
+    private final int valueDim;
+    private final float dropout;
+    private final boolean useBias;
+    private final boolean useCausalMask;
+    private final boolean attentionMaskInput;
+    private final long salt = RandomSeed.next();
+    private Variable queryKernel;
+    private Variable queryBias;
+    private Variable keyKernel;
+    private Variable keyBias;
+    private Variable valueKernel;
+    private Variable valueBias;
+    private Variable outputKernel;
+    private Variable outputBias;
+    /** The causal mask's additive scores {@code [T, S]}, made once for the shape the layer was built for. */
+    private Tensor causal;
+
+    /**
+     * Multi-head attention.
+     *
+     * @param numHeads the number of heads
+     * @param keyDim the size of each head's query and key
+     * @param valueDim the size of each head's value (Keras' default: {@code keyDim})
+     * @param dropout the fraction of attention probabilities dropped in training
+     * @param useBias whether the projections add biases
+     * @param useCausalMask whether position {@code i} of the query may attend only to key positions up to {@code i}
+     * @param attentionMaskInput whether the layer takes an attention mask as its last input
+     * @param name the layer's name, or null for an automatic one
+     * @throws IllegalArgumentException for a size under 1 or a dropout rate outside {@code [0, 1)}
+     */
+    public MultiHeadAttention(int numHeads, int keyDim, int valueDim, float dropout, boolean useBias,
+                              boolean useCausalMask, boolean attentionMaskInput, String name) {
+        super(name);
+        if (numHeads < 1 || keyDim < 1 || valueDim < 1) {
+            throw new IllegalArgumentException("MultiHeadAttention needs numHeads, keyDim and valueDim >= 1, got "
+                    + numHeads + ", " + keyDim + ", " + valueDim);
+        }
+        if (!(dropout >= 0 && dropout < 1)) {
+            throw new IllegalArgumentException("MultiHeadAttention dropout must be in [0, 1), got " + dropout);
+        }
+        this.numHeads = numHeads;
+        this.keyDim = keyDim;
+        this.valueDim = valueDim;
+        this.dropout = dropout;
+        this.useBias = useBias;
+        this.useCausalMask = useCausalMask;
+        this.attentionMaskInput = attentionMaskInput;
+    }
+
+    /**
+     * The number of heads.
+     *
+     * @return the heads
+     */
+    public int numHeads() {
+        return numHeads;
+    }
+
+    /**
+     * The size of each head's query and key.
+     *
+     * @return the key size
+     */
+    public int keyDim() {
+        return keyDim;
+    }
+
+    /**
+     * The size of each head's value.
+     *
+     * @return the value size
+     */
+    public int valueDim() {
+        return valueDim;
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        int sequences = inputShapes.size() - (attentionMaskInput ? 1 : 0);
+        if (sequences < 2 || sequences > 3) {
+            throw new IllegalArgumentException("MultiHeadAttention takes (query, value" + (attentionMaskInput
+                    ? ", mask)" : ")") + " or (query, value, key" + (attentionMaskInput ? ", mask)" : ")")
+                    + ", got " + inputShapes.size() + " inputs");
+        }
+        for (int i = 0; i < sequences; i++) {
+            if (inputShapes.get(i).rank() != 2) {
+                throw new IllegalArgumentException("MultiHeadAttention expects sequences of rank 3 (batch, time, "
+                        + "features), got " + withBatch(inputShapes.get(i)) + " for its "
+                        + List.of("query", "value", "key").get(i));
+            }
+        }
+        Shape query = inputShapes.get(0);
+        Shape value = inputShapes.get(1);
+        if (sequences == 3 && inputShapes.get(2).dim(0) != value.dim(0)) {
+            throw new IllegalArgumentException("MultiHeadAttention key " + withBatch(inputShapes.get(2))
+                    + " and value " + withBatch(value) + " differ in length");
+        }
+        if (attentionMaskInput) {
+            Shape mask = inputShapes.get(sequences);
+            if (!mask.equals(Shape.of(query.dim(0), value.dim(0)))) {
+                throw new IllegalArgumentException("MultiHeadAttention attention mask must be (None, "
+                        + query.dim(0) + ", " + value.dim(0) + ") for query " + withBatch(query) + " and value "
+                        + withBatch(value) + ", got " + withBatch(mask));
+            }
+        }
+        return query;
+    }
+
+    @Override
+    protected void build(List<Shape> inputShapes) {
+        int sequences = inputShapes.size() - (attentionMaskInput ? 1 : 0);
+        int dq = inputShapes.get(0).dim(1);
+        int dv = inputShapes.get(1).dim(1);
+        int dk = sequences == 3 ? inputShapes.get(2).dim(1) : dv;
+        Initializer glorot = Initializer.glorotUniform();
+        // Keras' fans of a kernel of rank 3: the leading axis is a receptive field multiplying the last two.
+        queryKernel = addWeight("query/kernel", Shape.of(dq, numHeads, keyDim), glorot, true, null,
+                dq * numHeads, dq * keyDim);
+        if (useBias) {
+            queryBias = addWeight("query/bias", Shape.of(numHeads, keyDim), Initializer.zeros(), true, null, 0, 0);
+        }
+        keyKernel = addWeight("key/kernel", Shape.of(dk, numHeads, keyDim), glorot, true, null, dk * numHeads,
+                dk * keyDim);
+        if (useBias) {
+            keyBias = addWeight("key/bias", Shape.of(numHeads, keyDim), Initializer.zeros(), true, null, 0, 0);
+        }
+        valueKernel = addWeight("value/kernel", Shape.of(dv, numHeads, valueDim), glorot, true, null,
+                dv * numHeads, dv * valueDim);
+        if (useBias) {
+            valueBias = addWeight("value/bias", Shape.of(numHeads, valueDim), Initializer.zeros(), true, null, 0, 0);
+        }
+        outputKernel = addWeight("attention_output/kernel", Shape.of(numHeads, valueDim, dq), glorot, true, null,
+                numHeads * valueDim, numHeads * dq);
+        if (useBias) {
+            outputBias = addWeight("attention_output/bias", Shape.of(dq), Initializer.zeros(), true, null, 0, 0);
+        }
+        if (useCausalMask) {
+            int t = inputShapes.get(0).dim(0);
+            int s = inputShapes.get(1).dim(0);
+            causal = Tensor.zeros(t, s);
+            for (int i = 0; i < t; i++) {
+                for (int j = i + 1; j < s; j++) {
+                    causal.set(i * s + j, MASKED);
+                }
+            }
+        }
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        int sequences = inputs.size() - (attentionMaskInput ? 1 : 0);
+        Node query = inputs.get(0);
+        Node value = inputs.get(1);
+        Node key = sequences == 3 ? inputs.get(2) : value;
+        int batch = query.shape().dim(0);
+        int t = query.shape().dim(1);
+        int s = value.shape().dim(1);
+        // Keras scales the projected query, before the scores.
+        Node q = heads(g, project(g, query, queryKernel, queryBias, keyDim, (float) (1 / Math.sqrt(keyDim))), batch,
+                t, keyDim);
+        Node k = heads(g, project(g, key, keyKernel, keyBias, keyDim, 1f), batch, s, keyDim);
+        Node v = heads(g, project(g, value, valueKernel, valueBias, valueDim, 1f), batch, s, valueDim);
+        Node scores = g.batchMatmul(q, k, false, true);
+        if (useCausalMask) {
+            scores = g.add(scores, g.constant(causal));
+        }
+        if (attentionMaskInput) {
+            Node mask = inputs.get(sequences);
+            Node additive = g.scale(g.addScalar(mask, -1f), -MASKED);
+            scores = g.add(scores, g.reshape(additive, Shape.of(batch, 1, t, s)));
+        }
+        Node probs = g.softmax(scores);
+        if (ctx.training() && dropout > 0) {
+            probs = g.dropout(probs, dropout, ctx.seed(), salt);
+        }
+        Node attended = g.permute(g.batchMatmul(probs, v, false, false), 0, 2, 1, 3);
+        Node rows = g.reshape(attended, Shape.of(batch * t, numHeads * valueDim));
+        int dq = query.shape().dim(2);
+        Node out = g.fusing(() -> {
+            Node y = g.matmul(rows, g.reshape(g.variable(outputKernel), Shape.of(numHeads * valueDim, dq)));
+            return useBias ? g.add(y, g.variable(outputBias)) : y;
+        });
+        return g.reshape(out, Shape.of(batch, t, dq));
+    }
+
+    /** {@code x Wx + bx} over all rows of {@code x}, times {@code factor}: {@code [batch * time, heads * depth]}. */
+    private Node project(Graph g, Node x, Variable kernel, Variable bias, int depth, float factor) {
+        Shape xs = x.shape();
+        int width = numHeads * depth;
+        Node rows = g.reshape(x, Shape.of(xs.dim(0) * xs.dim(1), xs.dim(2)));
+        Node y = g.fusing(() -> {
+            Node p = g.matmul(rows, g.reshape(g.variable(kernel), Shape.of(xs.dim(2), width)));
+            return bias != null ? g.add(p, g.reshape(g.variable(bias), Shape.of(width))) : p;
+        });
+        return factor == 1f ? y : g.scale(y, factor);
+    }
+
+    /** Rows {@code [batch * time, heads * depth]} as {@code [batch, heads, time, depth]}. */
+    private Node heads(Graph g, Node rows, int batch, int time, int depth) {
+        return g.permute(g.reshape(rows, Shape.of(batch, time, numHeads, depth)), 0, 2, 1, 3);
+    }
+
+    /**
+     * The query projection's kernel.
+     *
+     * @return {@code [dq, numHeads, keyDim]}; null before the layer is built
+     */
+    public Variable queryKernel() {
+        return queryKernel;
+    }
+
+    /**
+     * The query projection's bias.
+     *
+     * @return {@code [numHeads, keyDim]}; null without biases or before the layer is built
+     */
+    public Variable queryBias() {
+        return queryBias;
+    }
+
+    /**
+     * The key projection's kernel.
+     *
+     * @return {@code [dk, numHeads, keyDim]}; null before the layer is built
+     */
+    public Variable keyKernel() {
+        return keyKernel;
+    }
+
+    /**
+     * The key projection's bias.
+     *
+     * @return {@code [numHeads, keyDim]}; null without biases or before the layer is built
+     */
+    public Variable keyBias() {
+        return keyBias;
+    }
+
+    /**
+     * The value projection's kernel.
+     *
+     * @return {@code [dv, numHeads, valueDim]}; null before the layer is built
+     */
+    public Variable valueKernel() {
+        return valueKernel;
+    }
+
+    /**
+     * The value projection's bias.
+     *
+     * @return {@code [numHeads, valueDim]}; null without biases or before the layer is built
+     */
+    public Variable valueBias() {
+        return valueBias;
+    }
+
+    /**
+     * The output projection's kernel.
+     *
+     * @return {@code [numHeads, valueDim, dq]}; null before the layer is built
+     */
+    public Variable outputKernel() {
+        return outputKernel;
+    }
+
+    /**
+     * The output projection's bias.
+     *
+     * @return {@code [dq]}; null without biases or before the layer is built
+     */
+    public Variable outputBias() {
+        return outputBias;
+    }
+}
