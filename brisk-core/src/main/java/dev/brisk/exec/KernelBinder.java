@@ -191,12 +191,12 @@ public final class KernelBinder {
         int rows = x.size() / channels;
         return switch (op) {
             case BATCH_NORM -> () -> k.batchNorm(eps, x.data(), x.offset(), in[1].data(), in[1].offset(),
-                    in[2].data(), in[2].offset(), in[3].data(), in[3].offset(), out.data(), out.offset(), rows,
-                    channels);
-            case BATCH_NORM_PARAM_GRAD -> () -> k.batchNormParamGrad(eps, in[0].data(), in[0].offset(), x.data(),
-                    x.offset(), in[2].data(), in[2].offset(), out.data(), out.offset(), rows, channels);
-            case BATCH_NORM_GRAD -> () -> k.batchNormGrad(eps, a.training(), in[0].data(), in[0].offset(), x.data(),
-                    x.offset(), in[2].data(), in[2].offset(), in[3].data(), in[3].offset(), in[4].data(),
+                    in[2].data(), in[2].offset(), in[3].data(), in[3].offset(), null, 0f, out.data(), out.offset(),
+                    rows, channels);
+            case BATCH_NORM_PARAM_GRAD -> () -> k.batchNormParamGrad(eps, in[0].data(), in[0].offset(), null, 0,
+                    x.data(), x.offset(), in[2].data(), in[2].offset(), out.data(), out.offset(), rows, channels);
+            case BATCH_NORM_GRAD -> () -> k.batchNormGrad(eps, a.training(), in[0].data(), in[0].offset(), null, 0,
+                    x.data(), x.offset(), in[2].data(), in[2].offset(), in[3].data(), in[3].offset(), in[4].data(),
                     in[4].offset(), out.data(), out.offset(), rows, channels);
             default -> throw new IllegalArgumentException(op + " is not a batch normalization");
         };

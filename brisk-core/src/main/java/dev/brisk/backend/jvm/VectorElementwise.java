@@ -41,7 +41,8 @@ final class VectorElementwise {
         }
     }
 
-    private static void unaryRange(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n) {
+    /** {@code y = fn(x)} over {@code n} elements on this thread, with the bits of {@link #unary}. */
+    static void unaryRange(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n) {
         int full = S.loopBound(n);
         VectorUnaryLoops.apply(fn, alpha, x, xOff, y, yOff, full);
         if (full < n) {

@@ -23,17 +23,18 @@ class BatchNormKernelsTest {
         int n = rows * c;
         float[] out = new float[4 * c + 3 * n];
         k.batchNormStatistics(x, 0, rows, c, out, 0);
-        k.batchNorm(1e-3f, x, 0, out, 0, gamma, 0, beta, 0, out, 4 * c, rows, c);
-        k.batchNormParamGrad(1e-3f, dy, 0, x, 0, out, 0, out, 2 * c, rows, c);
-        k.batchNormGrad(1e-3f, true, dy, 0, x, 0, out, 0, gamma, 0, out, 2 * c, out, 4 * c + n, rows, c);
-        k.batchNormGrad(1e-3f, false, dy, 0, x, 0, out, 0, gamma, 0, out, 2 * c, out, 4 * c + 2 * n, rows, c);
+        k.batchNorm(1e-3f, x, 0, out, 0, gamma, 0, beta, 0, null, 0f, out, 4 * c, rows, c);
+        k.batchNormParamGrad(1e-3f, dy, 0, null, 0, x, 0, out, 0, out, 2 * c, rows, c);
+        k.batchNormGrad(1e-3f, true, dy, 0, null, 0, x, 0, out, 0, gamma, 0, out, 2 * c, out, 4 * c + n, rows, c);
+        k.batchNormGrad(1e-3f, false, dy, 0, null, 0, x, 0, out, 0, gamma, 0, out, 2 * c, out, 4 * c + 2 * n, rows,
+                c);
         return out;
     }
 
     @Test
     void vectorGivesTheScalarBitsWithAnyBudget() {
         Random random = new Random(5);
-        for (int[] size : new int[][] {{3000, 24}, {6272, 16}, {257, 5}, {1, 3}}) {
+        for (int[] size : new int[][] {{3000, 24}, {6272, 16}, {257, 5}, {1, 3}, {300, 40}, {513, 64}, {2, 32}}) {
             int rows = size[0];
             int c = size[1];
             float[] x = uniform(random, rows * c, 2f, 4f);
