@@ -95,6 +95,26 @@ public interface Kernels {
     void unary(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n);
 
     /**
+     * {@code out[i] = activation(fn(a[i], b[i]))} for {@code i < n}: a binary op of two operands of one shape, then
+     * an activation applied to each block while it is in cache, with the bits of {@link #binary} then
+     * {@link #unary}. {@code out} may be the same range as an operand.
+     *
+     * @param fn the binary function
+     * @param alpha its parameter (as for {@link #binary})
+     * @param a the first operand's array
+     * @param aOff index of its first element
+     * @param b the second operand's array
+     * @param bOff index of its first element
+     * @param activation the activation
+     * @param activationAlpha the activation's parameter (as for {@link #unary})
+     * @param out the output array
+     * @param outOff index of the first output
+     * @param n the number of elements
+     */
+    void binaryActivation(BinaryFn fn, float alpha, float[] a, int aOff, float[] b, int bOff, UnaryFn activation,
+                          float activationAlpha, float[] out, int outOff, int n);
+
+    /**
      * Elementwise {@code out = fn(a, b)} with NumPy broadcasting expressed as strides: {@code outShape} is the
      * shape written (row-major, contiguous); {@code aStrides}/{@code bStrides} give, per axis of {@code outShape},
      * the step in elements of each input (0 on a broadcast axis). {@code out} may alias {@code a} or {@code b}

@@ -36,6 +36,15 @@ public final class ChainLinks {
     }
 
     /**
+     * True for a binary op of two operands of its own shape (no broadcasting), which can start a chain that an
+     * activation ends ({@link Kernels#binaryActivation}): a residual connection's add, for one.
+     */
+    public static boolean elementwiseAnchor(Node n) {
+        return n.op() == OpType.BINARY && n.input(0).shape().equals(n.shape())
+                && n.input(1).shape().equals(n.shape());
+    }
+
+    /**
      * True when {@code reader}, a batch normalization's parameter or input gradient, can take relu's gradient
      * {@code gate} as its dy on the fly (from relu's output and the upstream gradient, without its value): its
      * kernels gate dy by relu's output themselves (see {@link Kernels#batchNormGrad}).

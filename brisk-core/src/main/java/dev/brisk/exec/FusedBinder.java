@@ -40,6 +40,11 @@ public final class FusedBinder {
         Tensor bias = g.bias() == null ? null : buffers.valueOf(g.bias());
         UnaryFn fn = g.activation() == null ? null : g.activation().attrs(UnaryAttrs.class).fn();
         float alpha = g.activation() == null ? 0f : g.activation().attrs(UnaryAttrs.class).alpha();
+        if (a.op() == OpType.BINARY) {
+            BinaryAttrs op = a.attrs(BinaryAttrs.class);
+            return () -> k.binaryActivation(op.fn(), op.alpha(), first.data(), first.offset(), second.data(),
+                    second.offset(), fn, alpha, out.data(), out.offset(), out.size());
+        }
         if (a.op() == OpType.BATCH_NORM) {
             return KernelBinder.batchNorm(OpType.BATCH_NORM, a.attrs(BatchNormAttrs.class), inputsOf(a, buffers), fn,
                     alpha, null, out, k);

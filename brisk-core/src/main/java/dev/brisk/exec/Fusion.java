@@ -29,7 +29,9 @@ import java.util.Map;
  *   <li>a batch normalization, then an activation, as {@link Kernels#batchNorm} with that activation applied to
  *       each chunk of rows while it is in cache; and backward, relu's gradient whose only readers are a batch
  *       normalization's two gradients: it gets no call, and each of them gates dy by relu's output as it reads it
- *       ({@link ChainLinks#gatesBatchNormGradient}).</li>
+ *       ({@link ChainLinks#gatesBatchNormGradient});</li>
+ *   <li>a binary op of two same-shape operands (a residual add), then an activation, as
+ *       {@link Kernels#binaryActivation}, block by block in cache.</li>
  * </ul>
  * A node is folded into the next one only when that is its one reader and it is not an output, so its value is
  * never needed (relu's gradient reads relu's output, not its input, so that a relu's input can be folded away too:
@@ -91,7 +93,8 @@ public final class Fusion {
         for (boolean poolGradients : new boolean[] {true, false}) {
             for (Node n : nodes) {
                 boolean anchor = poolGradients ? n.op() == OpType.MAX_POOL_GRAD
-                        : n.op() == OpType.CONV2D || n.op() == OpType.MATMUL || n.op() == OpType.BATCH_NORM;
+                        : n.op() == OpType.CONV2D || n.op() == OpType.MATMUL || n.op() == OpType.BATCH_NORM
+                        || ChainLinks.elementwiseAnchor(n);
                 if (!anchor || !live[n.id()] || f.groupOf.containsKey(n)) {
                     continue;
                 }
@@ -176,8 +179,9 @@ public final class Fusion {
                                        Kernels kernels) {
         List<Node> chain = new ArrayList<>(List.of(anchor));
         Node cur = anchor;
-        // A batch normalization's call takes an activation but no bias (its beta is one).
-        Node next = anchor.op() == OpType.BATCH_NORM ? null : soleReader(cur, readers, kept);
+        // A batch normalization's call and an elementwise op's take an activation but no bias.
+        boolean takesBias = anchor.op() == OpType.CONV2D || anchor.op() == OpType.MATMUL;
+        Node next = takesBias ? soleReader(cur, readers, kept) : null;
         Node bias = next == null ? null : ChainLinks.biasOf(next, cur);
         if (bias != null) {
             chain.add(next);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brisk.losses.Losses;
 import dev.brisk.metrics.Metrics;
 import dev.brisk.nn.layers.Layers;
+import dev.brisk.nn.layers.Padding;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.optimizers.Optimizers;
 import dev.brisk.tensor.Tensor;
@@ -56,6 +57,19 @@ class FusedTrainingTest {
                 Layers.batchNormalization(),
                 Layers.activation(Activation.RELU),
                 Layers.dense(3));
+    }
+
+    /** A residual block: conv-BN-relu-conv-BN added to its input, then relu; the add and relu run as one call. */
+    static Model residual() {
+        SymbolicTensor input = Input.of(6, 6, 16);
+        SymbolicTensor y = Layers.conv2d(16, 3, 1, Padding.SAME, Activation.LINEAR).apply(input);
+        y = Layers.batchNormalization().apply(y);
+        y = Layers.activation(Activation.RELU).apply(y);
+        y = Layers.conv2d(16, 3, 1, Padding.SAME, Activation.LINEAR).apply(y);
+        y = Layers.batchNormalization().apply(y);
+        y = Layers.activation(Activation.RELU).apply(Layers.add().apply(y, input));
+        y = Layers.globalAveragePooling2d().apply(y);
+        return Model.of(input, Layers.dense(3).apply(y));
     }
 
     private static List<Tensor> train(Supplier<Model> make, boolean fuse, Tensor[] xy, Model[] keep) {
@@ -112,5 +126,15 @@ class FusedTrainingTest {
         assertEquals(3, names.stream().filter(s -> s.equals("[BINARY, BATCH_NORM_PARAM_GRAD]")).count(),
                 names.toString());
         assertEquals(3, names.stream().filter(s -> s.equals("[BINARY, BATCH_NORM_GRAD]")).count(), names.toString());
+    }
+
+    @Test
+    void residualAddAndReluRunAsOneCallToTheSameWeights() {
+        Model model = assertSameBits(FusedTrainingTest::residual, EagerVsCompiledTest.data(90, 6, 6, 16));
+        long fused = model.trainPlan(16).instructionNodes().stream()
+                .filter(n -> n.attrs() instanceof FusedAttrs a
+                        && a.nodes().stream().map(p -> p.op().name()).toList().equals(List.of("BINARY", "UNARY")))
+                .count();
+        assertEquals(1, fused);
     }
 }

@@ -106,6 +106,14 @@ public final class ScalarKernels implements Kernels {
         }
     }
 
+    @Override
+    public void binaryActivation(BinaryFn fn, float alpha, float[] a, int aOff, float[] b, int bOff,
+                                 UnaryFn activation, float activationAlpha, float[] out, int outOff, int n) {
+        for (int i = 0; i < n; i++) {
+            out[outOff + i] = unary(activation, activationAlpha, binary(fn, alpha, a[aOff + i], b[bOff + i]));
+        }
+    }
+
     /** The definition of each {@link UnaryFn}. */
     static float unary(UnaryFn fn, float alpha, float x) {
         return switch (fn) {

@@ -197,6 +197,38 @@ final class VectorElementwise {
         }
     }
 
+    /** Elements that a fused binary op and activation finish before the next block: 16 KB, so it stays in L1. */
+    private static final int FUSED_BLOCK = 1 << 12;
+
+    /**
+     * {@code out[i] = activation(fn(a[i], b[i]))} over {@code n} elements of two same-shape operands, block by block
+     * ({@link #FUSED_BLOCK}), with the bits of the two separate kernels: both are elementwise, and their tails go
+     * through the same vector loops as whole vectors.
+     */
+    static void binaryActivation(BinaryFn fn, float alpha, float[] a, int aOff, float[] b, int bOff,
+                                 UnaryFn activation, float activationAlpha, float[] out, int outOff, int n) {
+        if (Split.serial(n, GRAIN)) {
+            binaryActivationRange(fn, alpha, a, aOff, b, bOff, activation, activationAlpha, out, outOff, 0, n);
+            return;
+        }
+        ElementwiseArgs r = ElementwiseArgs.get();
+        setBinary(r, fn, alpha, a, aOff, b, bOff, out, outOff);
+        r.unary = activation;
+        r.unaryAlpha = activationAlpha;
+        r.forRange(n, GRAIN, Split.CHUNKS_PER_THREAD, (g, i0, i1) -> binaryActivationRange(g.binary, g.alpha, g.a,
+                g.aOff, g.b, g.bOff, g.unary, g.unaryAlpha, g.out, g.outOff, i0, i1));
+    }
+
+    private static void binaryActivationRange(BinaryFn fn, float alpha, float[] a, int aOff, float[] b, int bOff,
+                                              UnaryFn activation, float activationAlpha, float[] out, int outOff,
+                                              int i0, int i1) {
+        for (int i = i0; i < i1; i += FUSED_BLOCK) {
+            int len = Math.min(FUSED_BLOCK, i1 - i);
+            row(fn, alpha, a, aOff + i, 1, b, bOff + i, 1, out, outOff + i, len);
+            unaryRange(activation, activationAlpha, out, outOff + i, out, outOff + i, len);
+        }
+    }
+
     /** {@code out[i] = sum over s < slices of x[s * size + i]}, adding the slices in order. */
     static void sumSlices(float[] x, int slices, int size, float[] out, int outOff) {
         System.arraycopy(x, 0, out, outOff, size);

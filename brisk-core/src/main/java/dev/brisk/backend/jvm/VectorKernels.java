@@ -47,6 +47,12 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
+    public void binaryActivation(BinaryFn fn, float alpha, float[] a, int aOff, float[] b, int bOff,
+                                 UnaryFn activation, float activationAlpha, float[] out, int outOff, int n) {
+        VectorElementwise.binaryActivation(fn, alpha, a, aOff, b, bOff, activation, activationAlpha, out, outOff, n);
+    }
+
+    @Override
     public void binary(BinaryFn fn, float alpha, float[] a, int aOff, int[] aStrides, float[] b, int bOff,
                        int[] bStrides, float[] out, int outOff, int[] outShape) {
         VectorElementwise.binary(fn, alpha, a, aOff, aStrides, b, bOff, bStrides, out, outOff, outShape);
