@@ -95,6 +95,26 @@ public interface Kernels {
     void unary(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n);
 
     /**
+     * {@code out[i] = activation(fn(a[i], b[i]))} for {@code i < n}: a binary op of two operands of one shape, then
+     * an activation applied to each block while it is in cache, with the bits of {@link #binary} then
+     * {@link #unary}. {@code out} may be the same range as an operand.
+     *
+     * @param fn the binary function
+     * @param alpha its parameter (as for {@link #binary})
+     * @param a the first operand's array
+     * @param aOff index of its first element
+     * @param b the second operand's array
+     * @param bOff index of its first element
+     * @param activation the activation
+     * @param activationAlpha the activation's parameter (as for {@link #unary})
+     * @param out the output array
+     * @param outOff index of the first output
+     * @param n the number of elements
+     */
+    void binaryActivation(BinaryFn fn, float alpha, float[] a, int aOff, float[] b, int bOff, UnaryFn activation,
+                          float activationAlpha, float[] out, int outOff, int n);
+
+    /**
      * Elementwise {@code out = fn(a, b)} with NumPy broadcasting expressed as strides: {@code outShape} is the
      * shape written (row-major, contiguous); {@code aStrides}/{@code bStrides} give, per axis of {@code outShape},
      * the step in elements of each input (0 on a broadcast axis). {@code out} may alias {@code a} or {@code b}
@@ -146,8 +166,9 @@ public interface Kernels {
     void batchNormStatistics(float[] x, int xOff, int rows, int channels, float[] out, int outOff);
 
     /**
-     * {@code y = (x - mean) / sqrt(variance + epsilon) * gamma + beta} over {@code [rows, channels]}, the mean and
-     * variance read from the {@code [2, channels]} {@code stats}.
+     * {@code y = activation((x - mean) / sqrt(variance + epsilon) * gamma + beta)} over {@code [rows, channels]},
+     * the mean and variance read from the {@code [2, channels]} {@code stats}; the activation is applied to each
+     * chunk of rows while it is in cache, with the bits of {@link #unary} over the normalized values.
      *
      * @param epsilon added to the variance
      * @param x the input array
@@ -158,21 +179,28 @@ public interface Kernels {
      * @param gammaOff index of the first scale
      * @param beta the shift array
      * @param betaOff index of the first shift
+     * @param activation the activation applied to the normalized values, or null for none
+     * @param alpha the activation's parameter (as for {@link #unary}); 0 for those without one
      * @param y the output array
      * @param yOff index of the first output
      * @param rows the number of rows
      * @param channels the number of channels
      */
     void batchNorm(float epsilon, float[] x, int xOff, float[] stats, int statsOff, float[] gamma, int gammaOff,
-                   float[] beta, int betaOff, float[] y, int yOff, int rows, int channels);
+                   float[] beta, int betaOff, UnaryFn activation, float alpha, float[] y, int yOff, int rows,
+                   int channels);
 
     /**
      * The gradients of a batch normalization's beta (sums of {@code dy}) into {@code out[0, channels)} and gamma
-     * (sums of {@code dy} times the normalized {@code x}) into {@code out[channels, 2 channels)}, summed in double.
+     * (sums of {@code dy} times the normalized {@code x}) into {@code out[channels, 2 channels)}, runs of rows summed
+     * in float and the runs in double.
      *
      * @param epsilon added to the variance
      * @param dy the output gradient array
      * @param dyOff index of the first output gradient
+     * @param gate relu's output, whose gradient {@code gate > 0 ? dy : 0} is taken for {@code dy} on the fly; null
+     *             for {@code dy} as it is
+     * @param gateOff index of the first gate value
      * @param x the input array of the forward pass
      * @param xOff index of the first input
      * @param stats the array of the mean and variance rows
@@ -182,8 +210,8 @@ public interface Kernels {
      * @param rows the number of rows
      * @param channels the number of channels
      */
-    void batchNormParamGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] stats, int statsOff,
-                            float[] out, int outOff, int rows, int channels);
+    void batchNormParamGrad(float epsilon, float[] dy, int dyOff, float[] gate, int gateOff, float[] x, int xOff,
+                            float[] stats, int statsOff, float[] out, int outOff, int rows, int channels);
 
     /**
      * The gradient of a batch normalization's input, from {@code dy}, its input, statistics, gamma and the
@@ -195,6 +223,9 @@ public interface Kernels {
      * @param training whether the statistics are the batch's own
      * @param dy the output gradient array
      * @param dyOff index of the first output gradient
+     * @param gate relu's output, whose gradient {@code gate > 0 ? dy : 0} is taken for {@code dy} on the fly; null
+     *             for {@code dy} as it is
+     * @param gateOff index of the first gate value
      * @param x the input array of the forward pass
      * @param xOff index of the first input
      * @param stats the array of the mean and variance rows
@@ -208,9 +239,9 @@ public interface Kernels {
      * @param rows the number of rows
      * @param channels the number of channels
      */
-    void batchNormGrad(float epsilon, boolean training, float[] dy, int dyOff, float[] x, int xOff, float[] stats,
-                       int statsOff, float[] gamma, int gammaOff, float[] sums, int sumsOff, float[] dx, int dxOff,
-                       int rows, int channels);
+    void batchNormGrad(float epsilon, boolean training, float[] dy, int dyOff, float[] gate, int gateOff, float[] x,
+                       int xOff, float[] stats, int statsOff, float[] gamma, int gammaOff, float[] sums, int sumsOff,
+                       float[] dx, int dxOff, int rows, int channels);
 
     /**
      * Row-wise softmax (or log-softmax when {@code log}) of a {@code rows x cols} matrix.

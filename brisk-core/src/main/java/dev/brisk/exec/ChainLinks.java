@@ -36,6 +36,34 @@ public final class ChainLinks {
     }
 
     /**
+     * True for a binary op of two operands of its own shape (no broadcasting), which can start a chain that an
+     * activation ends ({@link Kernels#binaryActivation}): a residual connection's add, for one.
+     */
+    public static boolean elementwiseAnchor(Node n) {
+        return n.op() == OpType.BINARY && n.input(0).shape().equals(n.shape())
+                && n.input(1).shape().equals(n.shape());
+    }
+
+    /**
+     * True when {@code reader}, a batch normalization's parameter or input gradient, can take relu's gradient
+     * {@code gate} as its dy on the fly (from relu's output and the upstream gradient, without its value): its
+     * kernels gate dy by relu's output themselves (see {@link Kernels#batchNormGrad}).
+     */
+    public static boolean gatesBatchNormGradient(Node reader, Node gate) {
+        boolean gradient = reader.op() == OpType.BATCH_NORM_PARAM_GRAD || reader.op() == OpType.BATCH_NORM_GRAD;
+        if (!gradient || reader.input(0) != gate || gate.op() != OpType.BINARY
+                || gate.attrs(BinaryAttrs.class).fn() != BinaryFn.RELU_GRAD) {
+            return false;
+        }
+        for (int i = 1; i < reader.inputs().size(); i++) {
+            if (reader.input(i) == gate) {
+                return false;
+            }
+        }
+        return gate.input(0).shape().equals(gate.shape()) && gate.input(1).shape().equals(gate.shape());
+    }
+
+    /**
      * The per-channel bias that {@code add} adds to {@code product}'s output (a rank-1 node as long as the last
      * axis), or null when {@code add} is not such an add.
      */

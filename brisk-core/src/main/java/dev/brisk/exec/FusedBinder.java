@@ -1,6 +1,7 @@
 package dev.brisk.exec;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.ops.BatchNormAttrs;
 import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvAttrs;
@@ -39,6 +40,15 @@ public final class FusedBinder {
         Tensor bias = g.bias() == null ? null : buffers.valueOf(g.bias());
         UnaryFn fn = g.activation() == null ? null : g.activation().attrs(UnaryAttrs.class).fn();
         float alpha = g.activation() == null ? 0f : g.activation().attrs(UnaryAttrs.class).alpha();
+        if (a.op() == OpType.BINARY) {
+            BinaryAttrs op = a.attrs(BinaryAttrs.class);
+            return () -> k.binaryActivation(op.fn(), op.alpha(), first.data(), first.offset(), second.data(),
+                    second.offset(), fn, alpha, out.data(), out.offset(), out.size());
+        }
+        if (a.op() == OpType.BATCH_NORM) {
+            return KernelBinder.batchNorm(OpType.BATCH_NORM, a.attrs(BatchNormAttrs.class), inputsOf(a, buffers), fn,
+                    alpha, null, out, k);
+        }
         if (g.last().op() == OpType.MAX_POOL) {
             Node pool = g.last();
             return convPool(a.attrs(ConvAttrs.class), first, second, bias, fn, alpha, pool.attrs(PoolAttrs.class),
@@ -57,6 +67,14 @@ public final class FusedBinder {
      */
     public static Instruction bindRoutedReader(Node reader, FusedChain g, Tensor out, KernelBinder.Buffers buffers,
                                         Kernels k) {
+        if (g.anchor().op() == OpType.BINARY) {
+            // Relu's gradient, taken by a batch normalization gradient: dy and relu's output replace its value.
+            Node gate = g.anchor();
+            Tensor[] in = inputsOf(reader, buffers);
+            in[0] = buffers.valueOf(gate.input(1));
+            return KernelBinder.batchNorm(reader.op(), reader.attrs(BatchNormAttrs.class), in, null, 0f,
+                    buffers.valueOf(gate.input(0)), out, k);
+        }
         Node poolGrad = g.anchor();
         PoolGradAttrs attrs = poolGrad.attrs(PoolGradAttrs.class);
         PoolGeometry p = PoolGeometry.of(attrs.resultShape(), attrs.pool());
@@ -70,6 +88,14 @@ public final class FusedBinder {
         ConvGeometry cg = ConvGeometry.of(x.shape(), reader.shape(), reader.attrs(ConvGradAttrs.class).conv());
         return () -> k.conv2dBackwardFilterOfPooledGradient(cg, x.data(), x.offset(), p, cells.data(),
                 cells.offset(), dy.data(), dy.offset(), out.data(), out.offset());
+    }
+
+    private static Tensor[] inputsOf(Node n, KernelBinder.Buffers buffers) {
+        Tensor[] in = new Tensor[n.inputs().size()];
+        for (int i = 0; i < in.length; i++) {
+            in[i] = buffers.valueOf(n.input(i));
+        }
+        return in;
     }
 
     private static Instruction conv(ConvAttrs attrs, Tensor x, Tensor w, Tensor bias, UnaryFn fn, float alpha,

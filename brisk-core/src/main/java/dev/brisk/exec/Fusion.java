@@ -25,7 +25,13 @@ import java.util.Map;
  *       pool's cells and its only readers are a convolution's filter gradient and the per-channel sums of a bias
  *       gradient that the backend can read straight from the cells and the pooled gradient
  *       ({@link Kernels#readsPooledGradient}), the chain is made by no call at all: each reader routes the
- *       gradient itself as it reads it (a first convolution's 11 MB gradient in W2 is never written).</li>
+ *       gradient itself as it reads it (a first convolution's 11 MB gradient in W2 is never written);</li>
+ *   <li>a batch normalization, then an activation, as {@link Kernels#batchNorm} with that activation applied to
+ *       each chunk of rows while it is in cache; and backward, relu's gradient whose only readers are a batch
+ *       normalization's two gradients: it gets no call, and each of them gates dy by relu's output as it reads it
+ *       ({@link ChainLinks#gatesBatchNormGradient});</li>
+ *   <li>a binary op of two same-shape operands (a residual add), then an activation, as
+ *       {@link Kernels#binaryActivation}, block by block in cache.</li>
  * </ul>
  * A node is folded into the next one only when that is its one reader and it is not an output, so its value is
  * never needed (relu's gradient reads relu's output, not its input, so that a relu's input can be folded away too:
@@ -87,7 +93,8 @@ public final class Fusion {
         for (boolean poolGradients : new boolean[] {true, false}) {
             for (Node n : nodes) {
                 boolean anchor = poolGradients ? n.op() == OpType.MAX_POOL_GRAD
-                        : n.op() == OpType.CONV2D || n.op() == OpType.MATMUL;
+                        : n.op() == OpType.CONV2D || n.op() == OpType.MATMUL || n.op() == OpType.BATCH_NORM
+                        || ChainLinks.elementwiseAnchor(n);
                 if (!anchor || !live[n.id()] || f.groupOf.containsKey(n)) {
                     continue;
                 }
@@ -103,6 +110,11 @@ public final class Fusion {
             FusedChain g = f.groupOf.get(n);
             if (g != null && g.anchor() == n && n.op() == OpType.MAX_POOL_GRAD) {
                 f.routeToReaders(g, readers, kept, kernels);
+            }
+        }
+        for (Node n : nodes) {
+            if (live[n.id()] && !f.groupOf.containsKey(n)) {
+                f.gateBatchNormGradients(n, readers, kept);
             }
         }
         return f;
@@ -134,6 +146,32 @@ public final class Fusion {
     }
 
     /**
+     * Lets the readers of relu's gradient {@code gate} take it on the fly, if every one of them is a batch
+     * normalization gradient that can ({@link ChainLinks#gatesBatchNormGradient}): the gradient then gets no call
+     * and no buffer, and its inputs (relu's output and the upstream gradient, computed values rather than
+     * variables) stay alive until its last reader has run.
+     */
+    private void gateBatchNormGradients(Node gate, List<List<Node>> readers, boolean[] kept) {
+        List<Node> users = readers.get(gate.id());
+        if (kept[gate.id()] || users.isEmpty()) {
+            return;
+        }
+        Node last = null;
+        for (Node r : users) {
+            if (!ChainLinks.gatesBatchNormGradient(r, gate)) {
+                return;
+            }
+            last = last == null || r.id() > last.id() ? r : last;
+        }
+        FusedChain g = new FusedChain(List.of(gate), null, null, gate);
+        add(g);
+        for (Node r : users) {
+            routedFor.put(r, g);
+        }
+        lastReader.put(g, last);
+    }
+
+    /**
      * A product or convolution, then optionally {@code + bias}, then optionally an activation, and for a convolution
      * optionally max pooling ({@link #pooling}).
      */
@@ -141,7 +179,9 @@ public final class Fusion {
                                        Kernels kernels) {
         List<Node> chain = new ArrayList<>(List.of(anchor));
         Node cur = anchor;
-        Node next = soleReader(cur, readers, kept);
+        // A batch normalization's call and an elementwise op's take an activation but no bias.
+        boolean takesBias = anchor.op() == OpType.CONV2D || anchor.op() == OpType.MATMUL;
+        Node next = takesBias ? soleReader(cur, readers, kept) : null;
         Node bias = next == null ? null : ChainLinks.biasOf(next, cur);
         if (bias != null) {
             chain.add(next);
@@ -233,7 +273,10 @@ public final class Fusion {
         return g != null && g.last() == n && !lastReader.containsKey(g) ? g : null;
     }
 
-    /** The routed pooling gradient chain that reader {@code n} reads from the pool's cells, or null. */
+    /**
+     * The chain that reader {@code n} computes as it reads it: a routed pooling gradient read from the pool's cells,
+     * or relu's gradient taken by a batch normalization gradient; null for none.
+     */
     FusedChain routedFor(Node n) {
         return routedFor.get(n);
     }

@@ -191,19 +191,33 @@ public final class KernelBinder {
      * gamma and beta; the gradients read dy, x and statistics, and BATCH_NORM_GRAD also gamma and the param sums.
      */
     private static Instruction batchNorm(OpType op, BatchNormAttrs a, Tensor[] in, Tensor out, Kernels k) {
+        return batchNorm(op, a, in, null, 0f, null, out, k);
+    }
+
+    /**
+     * A batch normalization or one of its gradients, as {@link #batchNorm(OpType, BatchNormAttrs, Tensor[], Tensor,
+     * Kernels)}, with the fusions its kernels take: BATCH_NORM applies {@code activation} (or none, when null) to
+     * its output; the gradients read {@code in[0]} (dy) gated by relu's output {@code gate} (or as it is, when
+     * null).
+     */
+    static Instruction batchNorm(OpType op, BatchNormAttrs a, Tensor[] in, UnaryFn activation, float alpha,
+                                 Tensor gate, Tensor out, Kernels k) {
         float eps = a.epsilon();
         Tensor x = op == OpType.BATCH_NORM ? in[0] : in[1];
         int channels = x.shape().dim(-1);
         int rows = x.size() / channels;
+        float[] gateData = gate == null ? null : gate.data();
+        int gateOff = gate == null ? 0 : gate.offset();
         return switch (op) {
             case BATCH_NORM -> () -> k.batchNorm(eps, x.data(), x.offset(), in[1].data(), in[1].offset(),
-                    in[2].data(), in[2].offset(), in[3].data(), in[3].offset(), out.data(), out.offset(), rows,
+                    in[2].data(), in[2].offset(), in[3].data(), in[3].offset(), activation, alpha, out.data(),
+                    out.offset(), rows, channels);
+            case BATCH_NORM_PARAM_GRAD -> () -> k.batchNormParamGrad(eps, in[0].data(), in[0].offset(), gateData,
+                    gateOff, x.data(), x.offset(), in[2].data(), in[2].offset(), out.data(), out.offset(), rows,
                     channels);
-            case BATCH_NORM_PARAM_GRAD -> () -> k.batchNormParamGrad(eps, in[0].data(), in[0].offset(), x.data(),
-                    x.offset(), in[2].data(), in[2].offset(), out.data(), out.offset(), rows, channels);
-            case BATCH_NORM_GRAD -> () -> k.batchNormGrad(eps, a.training(), in[0].data(), in[0].offset(), x.data(),
-                    x.offset(), in[2].data(), in[2].offset(), in[3].data(), in[3].offset(), in[4].data(),
-                    in[4].offset(), out.data(), out.offset(), rows, channels);
+            case BATCH_NORM_GRAD -> () -> k.batchNormGrad(eps, a.training(), in[0].data(), in[0].offset(), gateData,
+                    gateOff, x.data(), x.offset(), in[2].data(), in[2].offset(), in[3].data(), in[3].offset(),
+                    in[4].data(), in[4].offset(), out.data(), out.offset(), rows, channels);
             default -> throw new IllegalArgumentException(op + " is not a batch normalization");
         };
     }

@@ -8,7 +8,7 @@ import dev.brisk.ops.Variable;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -23,7 +23,12 @@ public abstract class Optimizer {
     private float clipNorm;
     private float globalClipNorm;
     private long iterations;
-    private final Map<Variable, List<Variable>> slots = new IdentityHashMap<>();
+    /**
+     * Each parameter's state variables, in the order the parameters were first updated (the model's order of
+     * trainable weights), so that saved optimizer state lines up with the weights it belongs to. Variables compare
+     * by identity (Variable keeps Object's equals).
+     */
+    private final Map<Variable, List<Variable>> slots = new LinkedHashMap<>();
 
     /**
      * An optimiser with a constant learning rate (changeable by {@link #setLearningRate}).
@@ -171,7 +176,7 @@ public abstract class Optimizer {
     /**
      * The state variables of every parameter seen so far (for saving).
      *
-     * @return every slot variable, grouped by parameter (the groups in no fixed order)
+     * @return every slot variable, grouped by parameter, the groups in the order the parameters were first updated
      */
     public List<Variable> slotVariables() {
         List<Variable> all = new ArrayList<>();

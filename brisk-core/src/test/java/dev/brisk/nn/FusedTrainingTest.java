@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brisk.losses.Losses;
 import dev.brisk.metrics.Metrics;
 import dev.brisk.nn.layers.Layers;
+import dev.brisk.nn.layers.Padding;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.optimizers.Optimizers;
 import dev.brisk.tensor.Tensor;
@@ -37,6 +38,40 @@ class FusedTrainingTest {
                 Layers.dense(3));
     }
 
+    /**
+     * Convolutions and a Dense layer each followed by BatchNormalization and relu: the plan fuses relu into each
+     * batch normalization and takes relu's gradient inside the two batch normalization gradients. 16 and 32
+     * channels are whole 512-bit vectors, 8 takes the scalar loops.
+     */
+    static Model batchNormRelu() {
+        return Sequential.of(
+                Layers.input(8, 8, 1),
+                Layers.conv2d(16, 3, Activation.LINEAR),
+                Layers.batchNormalization(),
+                Layers.activation(Activation.RELU),
+                Layers.conv2d(32, 3, Activation.LINEAR),
+                Layers.batchNormalization(),
+                Layers.activation(Activation.RELU),
+                Layers.flatten(),
+                Layers.dense(8),
+                Layers.batchNormalization(),
+                Layers.activation(Activation.RELU),
+                Layers.dense(3));
+    }
+
+    /** A residual block: conv-BN-relu-conv-BN added to its input, then relu; the add and relu run as one call. */
+    static Model residual() {
+        SymbolicTensor input = Input.of(6, 6, 16);
+        SymbolicTensor y = Layers.conv2d(16, 3, 1, Padding.SAME, Activation.LINEAR).apply(input);
+        y = Layers.batchNormalization().apply(y);
+        y = Layers.activation(Activation.RELU).apply(y);
+        y = Layers.conv2d(16, 3, 1, Padding.SAME, Activation.LINEAR).apply(y);
+        y = Layers.batchNormalization().apply(y);
+        y = Layers.activation(Activation.RELU).apply(Layers.add().apply(y, input));
+        y = Layers.globalAveragePooling2d().apply(y);
+        return Model.of(input, Layers.dense(3).apply(y));
+    }
+
     private static List<Tensor> train(Supplier<Model> make, boolean fuse, Tensor[] xy, Model[] keep) {
         String before = System.getProperty(FUSION);
         System.setProperty(FUSION, Boolean.toString(fuse));
@@ -56,7 +91,7 @@ class FusedTrainingTest {
         }
     }
 
-    private static void assertSameBits(Supplier<Model> make, Tensor[] xy) {
+    private static Model assertSameBits(Supplier<Model> make, Tensor[] xy) {
         Model[] fusedModel = new Model[1];
         List<Tensor> plain = train(make, false, xy, new Model[1]);
         List<Tensor> fused = train(make, true, xy, fusedModel);
@@ -67,6 +102,7 @@ class FusedTrainingTest {
         long fusedCalls = fusedModel[0].trainPlan(16).instructionNodes().stream()
                 .filter(n -> n.attrs() instanceof FusedAttrs).count();
         assertTrue(fusedCalls > 0, "the training step has fused calls");
+        return fusedModel[0];
     }
 
     @Test
@@ -77,5 +113,28 @@ class FusedTrainingTest {
     @Test
     void cnnWithBatchNormGeluAndDropoutTrainsToTheSameWeights() {
         assertSameBits(EagerVsCompiledTest::cnn, EagerVsCompiledTest.data(90, 8, 8, 1));
+    }
+
+    @Test
+    void batchNormWithReluTrainsToTheSameWeightsAndFusesBothWays() {
+        Model model = assertSameBits(FusedTrainingTest::batchNormRelu, EagerVsCompiledTest.data(90, 8, 8, 1));
+        List<String> names = model.trainPlan(16).instructionNodes().stream()
+                .filter(n -> n.attrs() instanceof FusedAttrs)
+                .map(n -> ((FusedAttrs) n.attrs()).nodes().stream().map(p -> p.op().name()).toList().toString())
+                .toList();
+        assertEquals(3, names.stream().filter(s -> s.equals("[BATCH_NORM, UNARY]")).count(), names.toString());
+        assertEquals(3, names.stream().filter(s -> s.equals("[BINARY, BATCH_NORM_PARAM_GRAD]")).count(),
+                names.toString());
+        assertEquals(3, names.stream().filter(s -> s.equals("[BINARY, BATCH_NORM_GRAD]")).count(), names.toString());
+    }
+
+    @Test
+    void residualAddAndReluRunAsOneCallToTheSameWeights() {
+        Model model = assertSameBits(FusedTrainingTest::residual, EagerVsCompiledTest.data(90, 6, 6, 16));
+        long fused = model.trainPlan(16).instructionNodes().stream()
+                .filter(n -> n.attrs() instanceof FusedAttrs a
+                        && a.nodes().stream().map(p -> p.op().name()).toList().equals(List.of("BINARY", "UNARY")))
+                .count();
+        assertEquals(1, fused);
     }
 }

@@ -1,5 +1,7 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.ops.UnaryFn;
+
 /**
  * The arguments of one batch normalization kernel ({@link BatchNormLoops}) over {@code [rows, channels]}, split
  * over blocks of rows (the sums) or over rows (the elementwise passes).
@@ -11,17 +13,27 @@ final class BatchNormArgs extends RegionTask<BatchNormArgs> {
     int xOff;
     float[] dy;
     int dyOff;
+    /** Relu's output that gates {@code dy} (its gradient taken on the fly), or null. */
+    float[] gate;
+    int gateOff;
     float[] out;
     int outOff;
-    float[] stats;
-    int statsOff;
     int rows;
     int channels;
-    /** Per-channel values in double: the mean for the centered squares, coefficients for the elementwise passes. */
+    /** Per-channel double sums and means of the statistics and parameter gradients. */
     double[] perChannel;
     /** Each block's sums: one or two rows of {@code channels} per block. */
     double[] blockSums;
     boolean training;
+    /** Per-channel float coefficients of the elementwise passes (means, scales, offsets). */
+    float[] coefficients = new float[0];
+    /** The activation applied to each chunk of normalized rows, or null. */
+    UnaryFn activation;
+    float alpha;
+    /** Whether the vector backend called: its activation loops give the bits of its own activation kernel. */
+    boolean vectorBackend;
+    /** Channels from 0 that the Vector API loops take ({@link VectorBatchNormRows}); 0 for the scalar loops. */
+    int vectorChannels;
 
     /** This thread's instance. */
     static BatchNormArgs get() {
@@ -32,7 +44,8 @@ final class BatchNormArgs extends RegionTask<BatchNormArgs> {
     void clearReferences() {
         x = null;
         dy = null;
+        gate = null;
+        activation = null;
         out = null;
-        stats = null;
     }
 }

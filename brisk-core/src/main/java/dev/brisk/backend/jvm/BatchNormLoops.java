@@ -1,55 +1,71 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.ops.UnaryFn;
+
 /**
  * The batch normalization kernels over {@code [rows, channels]} (channels last), shared by the scalar and vector
- * backends so that both give the same bits.
+ * backends so that both give the same bits: the vector backend runs whole vectors of channels through
+ * {@link VectorBatchNormRows}, whose every operation is the one the scalar loop here does to the same element, in
+ * the same order, and the channels past the last whole vector through the scalar loops.
  *
- * <p>Every sum over the rows is accumulated in double per channel, and the variance is taken about the mean in a
- * second pass (the data is in cache): a float sum of tens of thousands of values around a mean of a few units loses
- * as many digits as the mean is larger than the spread, and the normalization and its gradients inherit the loss
- * (PyTorch's CPU kernels accumulate in double for the same reason). The per-element arithmetic is in double too and
- * rounded once, so an output is the float nearest to its value from the float inputs and statistics.
+ * <p>Sums over the rows: each channel's rows are added in float in runs of {@link #RUN_ROWS}, and each run's sum is
+ * added to a double accumulator, so a sum over tens of thousands of rows keeps the digits that a float sum loses in
+ * proportion to the mean over the spread (PyTorch's CPU kernels sum in double for the same reason), while the
+ * per-element work stays in float vectors (C2 does not vectorize float-to-double conversions well, and a second
+ * vector type in the Vector API's shared code slows every kernel). The variance is taken about the float mean in a
+ * second pass and corrected by the square of that mean's rounding. Per element the arithmetic is float with fused
+ * multiply-adds: {@code y = fma(x - mean, gamma / sd, beta)}, an error of an ulp or two.
  *
  * <p>The rows are summed in fixed blocks of {@link #BLOCK_ROWS}, each from zero, and the blocks' sums are then added
  * in block order: the same additions whether the blocks run on one thread or on many, so the bits depend neither on
  * the thread budget nor on the backend. With {@code parallel} set, blocks (for the sums) and rows (for the
- * elementwise passes) are split over the pool. The loops run along the channels of one row, which the JIT
- * vectorizes; the holders and accumulators are per-thread, so a call allocates nothing once they have grown.
+ * elementwise passes) are split over the pool. The holders and accumulators are per-thread, so a call allocates
+ * nothing once they have grown.
+ *
+ * <p>Two fusions ride on these passes. The forward pass can apply an activation to each chunk of rows it has just
+ * normalized, while the chunk is in cache (the backend's own activation loop, so the bits of a separate pass). The
+ * backward passes can take relu's gradient on the fly: given relu's output as the {@code gate}, they read
+ * {@code gate > 0 ? dy : 0} for {@code dy}, as relu's gradient kernel would have written it.
  */
 final class BatchNormLoops {
     /** Rows summed per block. */
     static final int BLOCK_ROWS = 256;
+    /** Rows added in float before their sum joins a channel's double accumulator (a divisor of BLOCK_ROWS). */
+    static final int RUN_ROWS = 16;
     /** Fewest elements per thread for which a kernel splits its work (the vector kernels' grain). */
     private static final int GRAIN = 1 << 15;
 
-    private static final RegionTask.Body<BatchNormArgs> SUMS = (a, b0, b1) ->
-            sumBlocks(a.x, a.xOff, a.rows, a.channels, a.blockSums, b0, b1);
-    private static final RegionTask.Body<BatchNormArgs> SQUARES = (a, b0, b1) ->
-            squareBlocks(a.x, a.xOff, a.rows, a.channels, a.perChannel, a.blockSums, b0, b1);
-    private static final RegionTask.Body<BatchNormArgs> PARAM_SUMS = (a, b0, b1) ->
-            paramBlocks(a.dy, a.dyOff, a.x, a.xOff, a.stats, a.statsOff, a.rows, a.channels, a.blockSums, b0, b1);
-    private static final RegionTask.Body<BatchNormArgs> NORMALIZE = (a, r0, r1) ->
-            normalizeRows(a.x, a.xOff, a.perChannel, a.out, a.outOff, a.channels, r0, r1);
-    private static final RegionTask.Body<BatchNormArgs> INPUT_GRAD = (a, r0, r1) ->
-            inputGradRows(a.training, a.dy, a.dyOff, a.x, a.xOff, a.stats, a.statsOff, a.perChannel, a.out,
-                    a.outOff, a.channels, r0, r1);
+    private static final RegionTask.Body<BatchNormArgs> SUMS = (a, b0, b1) -> sumBlocks(a, false, b0, b1);
+    private static final RegionTask.Body<BatchNormArgs> SQUARES = (a, b0, b1) -> sumBlocks(a, true, b0, b1);
+    private static final RegionTask.Body<BatchNormArgs> PARAM_SUMS = BatchNormLoops::paramBlocks;
+    private static final RegionTask.Body<BatchNormArgs> NORMALIZE = BatchNormLoops::normalizeRows;
+    private static final RegionTask.Body<BatchNormArgs> INPUT_GRAD = BatchNormLoops::inputGradRows;
 
     private static final ThreadLocal<double[][]> ACCUMULATORS =
             ThreadLocal.withInitial(() -> new double[][] {new double[0], new double[0]});
+    /** Each thread's float sums of one run of rows, two per channel (the holder is shared by a region's threads). */
+    private static final ThreadLocal<float[][]> RUN_SUMS = ThreadLocal.withInitial(() -> new float[][] {new float[0]});
 
     private BatchNormLoops() {
     }
 
-    /** This thread's holder, filled with the operands every kernel has. */
-    private static BatchNormArgs args(float[] x, int xOff, int rows, int channels) {
+    /**
+     * This thread's holder, filled with the operands every kernel has; {@code vector} asks for the Vector API loops
+     * over the channels they cover.
+     */
+    private static BatchNormArgs args(boolean vector, float[] x, int xOff, int rows, int channels) {
         BatchNormArgs a = BatchNormArgs.get();
         a.x = x;
         a.xOff = xOff;
         a.rows = rows;
         a.channels = channels;
+        a.vectorBackend = vector;
+        a.vectorChannels = vector ? VectorBatchNormRows.covered(channels) : 0;
+        a.gate = null;
+        a.activation = null;
         double[][] acc = ACCUMULATORS.get();
-        if (acc[0].length < 3 * channels) {
-            acc[0] = new double[3 * channels];
+        if (acc[0].length < 2 * channels) {
+            acc[0] = new double[2 * channels];
         }
         int blockSums = 2 * channels * blocks(rows);
         if (acc[1].length < blockSums) {
@@ -57,7 +73,19 @@ final class BatchNormLoops {
         }
         a.perChannel = acc[0];
         a.blockSums = acc[1];
+        if (a.coefficients.length < 4 * channels) {
+            a.coefficients = new float[4 * channels];
+        }
         return a;
+    }
+
+    /** This thread's array for the sums of one run of rows, at least {@code n} long. */
+    private static float[] runSums(int n) {
+        float[][] holder = RUN_SUMS.get();
+        if (holder[0].length < n) {
+            holder[0] = new float[n];
+        }
+        return holder[0];
     }
 
     private static int blocks(int rows) {
@@ -87,57 +115,73 @@ final class BatchNormLoops {
     }
 
     /** The mean per channel, then the biased variance about it, into {@code out[0, channels)} and the next row. */
-    static void statistics(boolean parallel, float[] x, int xOff, int rows, int channels, float[] out, int outOff) {
-        BatchNormArgs a = args(x, xOff, rows, channels);
+    static void statistics(boolean parallel, boolean vector, float[] x, int xOff, int rows, int channels, float[] out,
+                           int outOff) {
+        BatchNormArgs a = args(vector, x, xOff, rows, channels);
         try {
             int blocks = blocks(rows);
             double[] acc = a.perChannel;
+            float[] mean = a.coefficients;
             run(parallel, a, blocks, 1, SUMS);
             addBlocks(a.blockSums, blocks, channels, acc);
             for (int c = 0; c < channels; c++) {
-                acc[c] /= rows;
-                out[outOff + c] = (float) acc[c];
+                acc[channels + c] = acc[c] / rows;
+                mean[c] = (float) acc[channels + c];
+                out[outOff + c] = mean[c];
             }
             a.x = x; // a region drops the holder's references when it ends
             run(parallel, a, blocks, 1, SQUARES);
             addBlocks(a.blockSums, blocks, channels, acc);
             for (int c = 0; c < channels; c++) {
-                out[outOff + channels + c] = (float) (acc[c] / rows);
+                // The squares were taken about the float mean m': sum (x - m)^2 = sum (x - m')^2 - n (m - m')^2.
+                double shift = acc[channels + c] - mean[c];
+                out[outOff + channels + c] = (float) Math.max(0, acc[c] / rows - shift * shift);
             }
         } finally {
             a.clearReferences();
         }
     }
 
-    /** Block sums of {@code x} over blocks {@code [b0, b1)}. */
-    private static void sumBlocks(float[] x, int xOff, int rows, int channels, double[] blockSums, int b0, int b1) {
+    /**
+     * Block sums over blocks {@code [b0, b1)} of {@code x}, or with {@code squares} of {@code (x - mean)^2} about the
+     * float means in the holder's coefficients; the first {@code vectorChannels} channels in vectors.
+     */
+    private static void sumBlocks(BatchNormArgs a, boolean squares, int b0, int b1) {
+        int channels = a.channels;
+        int cv = a.vectorChannels;
+        float[] x = a.x;
+        float[] mean = a.coefficients;
+        float[] run = runSums(channels);
+        double[] blockSums = a.blockSums;
         for (int b = b0; b < b1; b++) {
             int at = b * channels;
             for (int c = 0; c < channels; c++) {
                 blockSums[at + c] = 0;
             }
-            for (int r = b * BLOCK_ROWS, end = Math.min(rows, r + BLOCK_ROWS); r < end; r++) {
-                int base = xOff + r * channels;
-                for (int c = 0; c < channels; c++) {
-                    blockSums[at + c] += x[base + c];
+            for (int start = b * BLOCK_ROWS, end = Math.min(a.rows, start + BLOCK_ROWS); start < end;
+                 start += RUN_ROWS) {
+                int stop = Math.min(end, start + RUN_ROWS);
+                if (cv > 0) {
+                    if (squares) {
+                        VectorBatchNormRows.squares(x, a.xOff, channels, cv, mean, run, start, stop);
+                    } else {
+                        VectorBatchNormRows.sums(x, a.xOff, channels, cv, run, start, stop);
+                    }
                 }
-            }
-        }
-    }
-
-    /** Block sums of {@code (x - mean)^2} over blocks {@code [b0, b1)}. */
-    private static void squareBlocks(float[] x, int xOff, int rows, int channels, double[] mean, double[] blockSums,
-                                     int b0, int b1) {
-        for (int b = b0; b < b1; b++) {
-            int at = b * channels;
-            for (int c = 0; c < channels; c++) {
-                blockSums[at + c] = 0;
-            }
-            for (int r = b * BLOCK_ROWS, end = Math.min(rows, r + BLOCK_ROWS); r < end; r++) {
-                int base = xOff + r * channels;
+                for (int c = cv; c < channels; c++) {
+                    float s = 0;
+                    for (int r = start, i = a.xOff + start * channels + c; r < stop; r++, i += channels) {
+                        if (squares) {
+                            float d = x[i] - mean[c];
+                            s = Math.fma(d, d, s);
+                        } else {
+                            s += x[i];
+                        }
+                    }
+                    run[c] = s;
+                }
                 for (int c = 0; c < channels; c++) {
-                    double d = x[base + c] - mean[c];
-                    blockSums[at + c] += d * d;
+                    blockSums[at + c] += run[c];
                 }
             }
         }
@@ -148,50 +192,80 @@ final class BatchNormLoops {
         return 1 / Math.sqrt((double) stats[statsOff + channels + c] + epsilon);
     }
 
-    /** {@code y = (x - mean) / sqrt(variance + epsilon) * gamma + beta}. */
-    static void normalize(boolean parallel, float epsilon, float[] x, int xOff, float[] stats, int statsOff,
-                          float[] gamma, int gammaOff, float[] beta, int betaOff, float[] y, int yOff, int rows,
-                          int channels) {
-        BatchNormArgs a = args(x, xOff, rows, channels);
+    /**
+     * {@code y = activation((x - mean) / sqrt(variance + epsilon) * gamma + beta)}; a null {@code activation} is
+     * none.
+     */
+    static void normalize(boolean parallel, boolean vector, float epsilon, float[] x, int xOff, float[] stats,
+                          int statsOff, float[] gamma, int gammaOff, float[] beta, int betaOff, UnaryFn activation,
+                          float alpha, float[] y, int yOff, int rows, int channels) {
+        BatchNormArgs a = args(vector, x, xOff, rows, channels);
         try {
-            double[] k = a.perChannel;
+            float[] k = a.coefficients;
             for (int c = 0; c < channels; c++) {
                 k[c] = stats[statsOff + c];
-                k[channels + c] = gamma[gammaOff + c] * inverseDeviation(stats, statsOff, channels, c, epsilon);
+                k[channels + c] =
+                        (float) (gamma[gammaOff + c] * inverseDeviation(stats, statsOff, channels, c, epsilon));
                 k[2 * channels + c] = beta[betaOff + c];
             }
             a.out = y;
             a.outOff = yOff;
+            a.activation = activation;
+            a.alpha = alpha;
             run(parallel, a, rows, Math.max(1, GRAIN / channels), NORMALIZE);
         } finally {
             a.clearReferences();
         }
     }
 
-    /** Rows {@code [r0, r1)} of {@link #normalize}, with mean, scale and offset per channel in {@code k}. */
-    private static void normalizeRows(float[] x, int xOff, double[] k, float[] y, int yOff, int channels, int r0,
-                                      int r1) {
-        for (int r = r0; r < r1; r++) {
-            int xi = xOff + r * channels;
-            int yi = yOff + r * channels;
-            for (int c = 0; c < channels; c++) {
-                y[yi + c] = (float) ((x[xi + c] - k[c]) * k[channels + c] + k[2 * channels + c]);
+    /** Rows {@code [r0, r1)} of {@link #normalize}, then their activation while they are in cache. */
+    private static void normalizeRows(BatchNormArgs a, int r0, int r1) {
+        int channels = a.channels;
+        int cv = a.vectorChannels;
+        float[] k = a.coefficients;
+        float[] x = a.x;
+        float[] y = a.out;
+        if (cv > 0) {
+            VectorBatchNormRows.normalize(x, a.xOff, k, y, a.outOff, channels, cv, r0, r1);
+        }
+        for (int r = r0; r < r1 && cv < channels; r++) {
+            int xi = a.xOff + r * channels;
+            int yi = a.outOff + r * channels;
+            for (int c = cv; c < channels; c++) {
+                y[yi + c] = Math.fma(x[xi + c] - k[c], k[channels + c], k[2 * channels + c]);
+            }
+        }
+        if (a.activation != null) {
+            int from = a.outOff + r0 * channels;
+            int n = (r1 - r0) * channels;
+            if (a.vectorBackend) {
+                VectorElementwise.unaryRange(a.activation, a.alpha, y, from, y, from, n);
+            } else {
+                for (int i = from; i < from + n; i++) {
+                    y[i] = ScalarKernels.unary(a.activation, a.alpha, y[i]);
+                }
             }
         }
     }
 
     /**
      * The gradients of beta (the sums of {@code dy}) into {@code out[0, channels)} and of gamma (the sums of
-     * {@code dy} times the normalized {@code x}) into the next row.
+     * {@code dy} times the normalized {@code x}) into the next row; with a {@code gate} (relu's output), of
+     * {@code gate > 0 ? dy : 0} instead of {@code dy}.
      */
-    static void paramGrad(boolean parallel, float epsilon, float[] dy, int dyOff, float[] x, int xOff,
-                          float[] stats, int statsOff, float[] out, int outOff, int rows, int channels) {
-        BatchNormArgs a = args(x, xOff, rows, channels);
+    static void paramGrad(boolean parallel, boolean vector, float epsilon, float[] dy, int dyOff, float[] gate,
+                          int gateOff, float[] x, int xOff, float[] stats, int statsOff, float[] out, int outOff,
+                          int rows, int channels) {
+        BatchNormArgs a = args(vector, x, xOff, rows, channels);
         try {
             a.dy = dy;
             a.dyOff = dyOff;
-            a.stats = stats;
-            a.statsOff = statsOff;
+            a.gate = gate;
+            a.gateOff = gateOff;
+            float[] mean = a.coefficients;
+            for (int c = 0; c < channels; c++) {
+                mean[c] = stats[statsOff + c];
+            }
             int blocks = blocks(rows);
             run(parallel, a, blocks, 1, PARAM_SUMS);
             double[] acc = a.perChannel;
@@ -206,20 +280,46 @@ final class BatchNormLoops {
         }
     }
 
+    /** {@code dy}, or {@code 0} where a gate is given and its value is not above zero (relu's gradient). */
+    private static float gated(float[] dy, int i, float[] gate, int gi) {
+        return gate == null || gate[gi] > 0 ? dy[i] : 0f;
+    }
+
     /** Block sums of {@code dy} and of {@code dy (x - mean)} over blocks {@code [b0, b1)}. */
-    private static void paramBlocks(float[] dy, int dyOff, float[] x, int xOff, float[] stats, int statsOff,
-                                    int rows, int channels, double[] blockSums, int b0, int b1) {
+    private static void paramBlocks(BatchNormArgs a, int b0, int b1) {
+        int channels = a.channels;
+        int cv = a.vectorChannels;
+        float[] x = a.x;
+        float[] dy = a.dy;
+        float[] gate = a.gate;
+        float[] mean = a.coefficients;
+        float[] run = runSums(2 * channels);
+        double[] blockSums = a.blockSums;
         for (int b = b0; b < b1; b++) {
             int at = 2 * b * channels;
             for (int c = 0; c < 2 * channels; c++) {
                 blockSums[at + c] = 0;
             }
-            for (int r = b * BLOCK_ROWS, end = Math.min(rows, r + BLOCK_ROWS); r < end; r++) {
-                int base = r * channels;
-                for (int c = 0; c < channels; c++) {
-                    double g = dy[dyOff + base + c];
-                    blockSums[at + c] += g;
-                    blockSums[at + channels + c] += g * (x[xOff + base + c] - (double) stats[statsOff + c]);
+            for (int start = b * BLOCK_ROWS, end = Math.min(a.rows, start + BLOCK_ROWS); start < end;
+                 start += RUN_ROWS) {
+                int stop = Math.min(end, start + RUN_ROWS);
+                if (cv > 0) {
+                    VectorBatchNormRows.paramSums(dy, a.dyOff, gate, a.gateOff, x, a.xOff, mean, channels, cv, run,
+                            start, stop);
+                }
+                for (int c = cv; c < channels; c++) {
+                    float s = 0;
+                    float p = 0;
+                    for (int r = start, i = start * channels + c; r < stop; r++, i += channels) {
+                        float g = gated(dy, a.dyOff + i, gate, a.gateOff + i);
+                        s += g;
+                        p = Math.fma(g, x[a.xOff + i] - mean[c], p);
+                    }
+                    run[c] = s;
+                    run[channels + c] = p;
+                }
+                for (int c = 0; c < 2 * channels; c++) {
+                    blockSums[at + c] += run[c];
                 }
             }
         }
@@ -228,24 +328,25 @@ final class BatchNormLoops {
     /**
      * The gradient of {@code x}: {@code gamma / sd (dy - dbeta / rows - xhat dgamma / rows)} in training mode, where
      * the statistics are the batch's own, and {@code gamma / sd dy} with fixed statistics; {@code sums} holds dbeta
-     * and dgamma ({@link #paramGrad}).
+     * and dgamma ({@link #paramGrad}); a {@code gate} as there.
      */
-    static void inputGrad(boolean parallel, float epsilon, boolean training, float[] dy, int dyOff, float[] x,
-                          int xOff, float[] stats, int statsOff, float[] gamma, int gammaOff, float[] sums,
-                          int sumsOff, float[] dx, int dxOff, int rows, int channels) {
-        BatchNormArgs a = args(x, xOff, rows, channels);
+    static void inputGrad(boolean parallel, boolean vector, float epsilon, boolean training, float[] dy, int dyOff,
+                          float[] gate, int gateOff, float[] x, int xOff, float[] stats, int statsOff, float[] gamma,
+                          int gammaOff, float[] sums, int sumsOff, float[] dx, int dxOff, int rows, int channels) {
+        BatchNormArgs a = args(vector, x, xOff, rows, channels);
         try {
-            double[] k = a.perChannel;
+            float[] k = a.coefficients;
             for (int c = 0; c < channels; c++) {
                 double inv = inverseDeviation(stats, statsOff, channels, c, epsilon);
-                k[c] = gamma[gammaOff + c] * inv;
-                k[channels + c] = training ? (double) sums[sumsOff + c] / rows : 0;
-                k[2 * channels + c] = training ? inv * sums[sumsOff + channels + c] / rows : 0;
+                k[c] = (float) (gamma[gammaOff + c] * inv);
+                k[channels + c] = training ? (float) ((double) sums[sumsOff + c] / rows) : 0;
+                k[2 * channels + c] = training ? (float) (inv * sums[sumsOff + channels + c] / rows) : 0;
+                k[3 * channels + c] = stats[statsOff + c];
             }
             a.dy = dy;
             a.dyOff = dyOff;
-            a.stats = stats;
-            a.statsOff = statsOff;
+            a.gate = gate;
+            a.gateOff = gateOff;
             a.out = dx;
             a.outOff = dxOff;
             a.training = training;
@@ -255,24 +356,31 @@ final class BatchNormLoops {
         }
     }
 
-    /** Rows {@code [r0, r1)} of {@link #inputGrad}, with its coefficients per channel in {@code k}. */
-    private static void inputGradRows(boolean training, float[] dy, int dyOff, float[] x, int xOff, float[] stats,
-                                      int statsOff, double[] k, float[] dx, int dxOff, int channels, int r0, int r1) {
-        if (!training) {
-            for (int r = r0; r < r1; r++) {
-                int base = r * channels;
-                for (int c = 0; c < channels; c++) {
-                    dx[dxOff + base + c] = (float) (dy[dyOff + base + c] * k[c]);
-                }
-            }
-            return;
+    /**
+     * Rows {@code [r0, r1)} of {@link #inputGrad}: {@code dx = k (dy - dbeta / rows - (x - mean) inv dgamma / rows)},
+     * as {@code k * fma(mean - x, inv dgamma / rows, dy - dbeta / rows)}, with the coefficients per channel in the
+     * holder.
+     */
+    private static void inputGradRows(BatchNormArgs a, int r0, int r1) {
+        int channels = a.channels;
+        int cv = a.vectorChannels;
+        float[] k = a.coefficients;
+        float[] x = a.x;
+        float[] dy = a.dy;
+        float[] gate = a.gate;
+        float[] dx = a.out;
+        if (cv > 0) {
+            VectorBatchNormRows.inputGrad(a.training, dy, a.dyOff, gate, a.gateOff, x, a.xOff, k, dx, a.outOff,
+                    channels, cv, r0, r1);
         }
-        for (int r = r0; r < r1; r++) {
+        for (int r = r0; r < r1 && cv < channels; r++) {
             int base = r * channels;
-            for (int c = 0; c < channels; c++) {
-                double centered = x[xOff + base + c] - (double) stats[statsOff + c];
-                dx[dxOff + base + c] = (float) (k[c]
-                        * (dy[dyOff + base + c] - k[channels + c] - centered * k[2 * channels + c]));
+            for (int c = cv; c < channels; c++) {
+                float g = gated(dy, a.dyOff + base + c, gate, a.gateOff + base + c);
+                float t = a.training
+                        ? Math.fma(k[3 * channels + c] - x[a.xOff + base + c], k[2 * channels + c], g - k[channels + c])
+                        : g;
+                dx[a.outOff + base + c] = k[c] * t;
             }
         }
     }

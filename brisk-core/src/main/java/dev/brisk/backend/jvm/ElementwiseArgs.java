@@ -11,6 +11,8 @@ final class ElementwiseArgs extends RegionTask<ElementwiseArgs> {
     UnaryFn unary;
     BinaryFn binary;
     float alpha;
+    /** The parameter of {@code unary} when it follows a binary function in one call. */
+    float unaryAlpha;
     float[] a;
     int aOff;
     float[] b;

@@ -106,6 +106,14 @@ public final class ScalarKernels implements Kernels {
         }
     }
 
+    @Override
+    public void binaryActivation(BinaryFn fn, float alpha, float[] a, int aOff, float[] b, int bOff,
+                                 UnaryFn activation, float activationAlpha, float[] out, int outOff, int n) {
+        for (int i = 0; i < n; i++) {
+            out[outOff + i] = unary(activation, activationAlpha, binary(fn, alpha, a[aOff + i], b[bOff + i]));
+        }
+    }
+
     /** The definition of each {@link UnaryFn}. */
     static float unary(UnaryFn fn, float alpha, float x) {
         return switch (fn) {
@@ -220,28 +228,31 @@ public final class ScalarKernels implements Kernels {
 
     @Override
     public void batchNormStatistics(float[] x, int xOff, int rows, int channels, float[] out, int outOff) {
-        BatchNormLoops.statistics(false, x, xOff, rows, channels, out, outOff);
+        BatchNormLoops.statistics(false, false, x, xOff, rows, channels, out, outOff);
     }
 
     @Override
     public void batchNorm(float epsilon, float[] x, int xOff, float[] stats, int statsOff, float[] gamma,
-                          int gammaOff, float[] beta, int betaOff, float[] y, int yOff, int rows, int channels) {
-        BatchNormLoops.normalize(false, epsilon, x, xOff, stats, statsOff, gamma, gammaOff, beta, betaOff, y, yOff,
+                          int gammaOff, float[] beta, int betaOff, UnaryFn activation, float alpha, float[] y,
+                          int yOff, int rows, int channels) {
+        BatchNormLoops.normalize(false, false, epsilon, x, xOff, stats, statsOff, gamma, gammaOff, beta, betaOff,
+                activation, alpha, y, yOff, rows, channels);
+    }
+
+    @Override
+    public void batchNormParamGrad(float epsilon, float[] dy, int dyOff, float[] gate, int gateOff, float[] x,
+                                   int xOff, float[] stats, int statsOff, float[] out, int outOff, int rows,
+                                   int channels) {
+        BatchNormLoops.paramGrad(false, false, epsilon, dy, dyOff, gate, gateOff, x, xOff, stats, statsOff, out, outOff,
                 rows, channels);
     }
 
     @Override
-    public void batchNormParamGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] stats,
-                                   int statsOff, float[] out, int outOff, int rows, int channels) {
-        BatchNormLoops.paramGrad(false, epsilon, dy, dyOff, x, xOff, stats, statsOff, out, outOff, rows, channels);
-    }
-
-    @Override
-    public void batchNormGrad(float epsilon, boolean training, float[] dy, int dyOff, float[] x, int xOff,
-                              float[] stats, int statsOff, float[] gamma, int gammaOff, float[] sums, int sumsOff,
-                              float[] dx, int dxOff, int rows, int channels) {
-        BatchNormLoops.inputGrad(false, epsilon, training, dy, dyOff, x, xOff, stats, statsOff, gamma, gammaOff,
-                sums, sumsOff, dx, dxOff, rows, channels);
+    public void batchNormGrad(float epsilon, boolean training, float[] dy, int dyOff, float[] gate, int gateOff,
+                              float[] x, int xOff, float[] stats, int statsOff, float[] gamma, int gammaOff,
+                              float[] sums, int sumsOff, float[] dx, int dxOff, int rows, int channels) {
+        BatchNormLoops.inputGrad(false, false, epsilon, training, dy, dyOff, gate, gateOff, x, xOff, stats, statsOff,
+                gamma, gammaOff, sums, sumsOff, dx, dxOff, rows, channels);
     }
 
     // ---------------------------------------------------------------- softmax and class indexes

@@ -41,7 +41,8 @@ final class VectorElementwise {
         }
     }
 
-    private static void unaryRange(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n) {
+    /** {@code y = fn(x)} over {@code n} elements on this thread, with the bits of {@link #unary}. */
+    static void unaryRange(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n) {
         int full = S.loopBound(n);
         VectorUnaryLoops.apply(fn, alpha, x, xOff, y, yOff, full);
         if (full < n) {
@@ -193,6 +194,38 @@ final class VectorElementwise {
             VectorBinaryLoops.apply(fn, alpha, sa == 1 ? tail : a, sa == 1 ? 0 : ai, sa,
                     sb == 1 ? tail : b, sb == 1 ? L : bi, sb, tail, 2 * L, L);
             System.arraycopy(tail, 2 * L, out, oi + full, rest);
+        }
+    }
+
+    /** Elements that a fused binary op and activation finish before the next block: 16 KB, so it stays in L1. */
+    private static final int FUSED_BLOCK = 1 << 12;
+
+    /**
+     * {@code out[i] = activation(fn(a[i], b[i]))} over {@code n} elements of two same-shape operands, block by block
+     * ({@link #FUSED_BLOCK}), with the bits of the two separate kernels: both are elementwise, and their tails go
+     * through the same vector loops as whole vectors.
+     */
+    static void binaryActivation(BinaryFn fn, float alpha, float[] a, int aOff, float[] b, int bOff,
+                                 UnaryFn activation, float activationAlpha, float[] out, int outOff, int n) {
+        if (Split.serial(n, GRAIN)) {
+            binaryActivationRange(fn, alpha, a, aOff, b, bOff, activation, activationAlpha, out, outOff, 0, n);
+            return;
+        }
+        ElementwiseArgs r = ElementwiseArgs.get();
+        setBinary(r, fn, alpha, a, aOff, b, bOff, out, outOff);
+        r.unary = activation;
+        r.unaryAlpha = activationAlpha;
+        r.forRange(n, GRAIN, Split.CHUNKS_PER_THREAD, (g, i0, i1) -> binaryActivationRange(g.binary, g.alpha, g.a,
+                g.aOff, g.b, g.bOff, g.unary, g.unaryAlpha, g.out, g.outOff, i0, i1));
+    }
+
+    private static void binaryActivationRange(BinaryFn fn, float alpha, float[] a, int aOff, float[] b, int bOff,
+                                              UnaryFn activation, float activationAlpha, float[] out, int outOff,
+                                              int i0, int i1) {
+        for (int i = i0; i < i1; i += FUSED_BLOCK) {
+            int len = Math.min(FUSED_BLOCK, i1 - i);
+            row(fn, alpha, a, aOff + i, 1, b, bOff + i, 1, out, outOff + i, len);
+            unaryRange(activation, activationAlpha, out, outOff + i, out, outOff + i, len);
         }
     }
 

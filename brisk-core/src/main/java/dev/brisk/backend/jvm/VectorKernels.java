@@ -48,6 +48,12 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
+    public void binaryActivation(BinaryFn fn, float alpha, float[] a, int aOff, float[] b, int bOff,
+                                 UnaryFn activation, float activationAlpha, float[] out, int outOff, int n) {
+        VectorElementwise.binaryActivation(fn, alpha, a, aOff, b, bOff, activation, activationAlpha, out, outOff, n);
+    }
+
+    @Override
     public void binary(BinaryFn fn, float alpha, float[] a, int aOff, int[] aStrides, float[] b, int bOff,
                        int[] bStrides, float[] out, int outOff, int[] outShape) {
         VectorElementwise.binary(fn, alpha, a, aOff, aStrides, b, bOff, bStrides, out, outOff, outShape);
@@ -61,32 +67,36 @@ public final class VectorKernels implements Kernels {
         }
     }
 
-    // Batch normalization: the scalar backend's loops (the JIT vectorizes them) split over the pool, with its bits.
+    // Batch normalization: the scalar backend's loops, split over the pool, their channels in Vector API loops
+    // (VectorBatchNormRows) with the same bits.
 
     @Override
     public void batchNormStatistics(float[] x, int xOff, int rows, int channels, float[] out, int outOff) {
-        BatchNormLoops.statistics(true, x, xOff, rows, channels, out, outOff);
+        BatchNormLoops.statistics(true, true, x, xOff, rows, channels, out, outOff);
     }
 
     @Override
     public void batchNorm(float epsilon, float[] x, int xOff, float[] stats, int statsOff, float[] gamma,
-                          int gammaOff, float[] beta, int betaOff, float[] y, int yOff, int rows, int channels) {
-        BatchNormLoops.normalize(true, epsilon, x, xOff, stats, statsOff, gamma, gammaOff, beta, betaOff, y, yOff,
+                          int gammaOff, float[] beta, int betaOff, UnaryFn activation, float alpha, float[] y,
+                          int yOff, int rows, int channels) {
+        BatchNormLoops.normalize(true, true, epsilon, x, xOff, stats, statsOff, gamma, gammaOff, beta, betaOff,
+                activation, alpha, y, yOff, rows, channels);
+    }
+
+    @Override
+    public void batchNormParamGrad(float epsilon, float[] dy, int dyOff, float[] gate, int gateOff, float[] x,
+                                   int xOff, float[] stats, int statsOff, float[] out, int outOff, int rows,
+                                   int channels) {
+        BatchNormLoops.paramGrad(true, true, epsilon, dy, dyOff, gate, gateOff, x, xOff, stats, statsOff, out, outOff,
                 rows, channels);
     }
 
     @Override
-    public void batchNormParamGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] stats,
-                                   int statsOff, float[] out, int outOff, int rows, int channels) {
-        BatchNormLoops.paramGrad(true, epsilon, dy, dyOff, x, xOff, stats, statsOff, out, outOff, rows, channels);
-    }
-
-    @Override
-    public void batchNormGrad(float epsilon, boolean training, float[] dy, int dyOff, float[] x, int xOff,
-                              float[] stats, int statsOff, float[] gamma, int gammaOff, float[] sums, int sumsOff,
-                              float[] dx, int dxOff, int rows, int channels) {
-        BatchNormLoops.inputGrad(true, epsilon, training, dy, dyOff, x, xOff, stats, statsOff, gamma, gammaOff,
-                sums, sumsOff, dx, dxOff, rows, channels);
+    public void batchNormGrad(float epsilon, boolean training, float[] dy, int dyOff, float[] gate, int gateOff,
+                              float[] x, int xOff, float[] stats, int statsOff, float[] gamma, int gammaOff,
+                              float[] sums, int sumsOff, float[] dx, int dxOff, int rows, int channels) {
+        BatchNormLoops.inputGrad(true, true, epsilon, training, dy, dyOff, gate, gateOff, x, xOff, stats, statsOff,
+                gamma, gammaOff, sums, sumsOff, dx, dxOff, rows, channels);
     }
 
     @Override

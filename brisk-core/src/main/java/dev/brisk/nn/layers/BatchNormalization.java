@@ -59,8 +59,9 @@ public final class BatchNormalization extends Layer {
         Shape channels = Shape.of(x.shape().dim(-1));
         Node gammaNode = g.variable(gamma);
         Node betaNode = g.variable(beta);
-        // One fused op per pass, whose kernels sum in double: composed of float reductions and elementwise ops, the
-        // statistics and the gradients lost digits in proportion to the batch's mean over its spread.
+        // One fused op per pass, whose kernels add runs of rows in double: composed of float reductions and
+        // elementwise ops, the statistics and the gradients lost digits in proportion to the batch's mean over its
+        // spread.
         if (ctx.training()) {
             Node statistics = g.batchNormStatistics(x);
             Node mean = g.reshape(g.slice(statistics, 0, 0, 1), channels);

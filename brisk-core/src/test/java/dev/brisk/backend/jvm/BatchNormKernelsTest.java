@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.ops.UnaryFn;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -18,22 +19,34 @@ class BatchNormKernelsTest {
     private static final Kernels SCALAR = new ScalarKernels();
     private static final Kernels VECTOR = new VectorKernels();
 
-    /** The four kernels' outputs, concatenated: statistics, y, param sums, dx (training), dx (inference). */
+    /**
+     * The four kernels' outputs, concatenated: statistics, y, param sums, dx (training), dx (inference); then the
+     * fused forms: y with relu and with leaky relu (slope 0.1) applied (activations whose vector and scalar forms
+     * agree), param sums and dx with dy gated by relu's output {@code y}.
+     */
     private static float[] all(Kernels k, float[] x, float[] dy, float[] gamma, float[] beta, int rows, int c) {
         int n = rows * c;
-        float[] out = new float[4 * c + 3 * n];
+        float[] out = new float[6 * c + 6 * n];
+        int f = 4 * c + 3 * n;
         k.batchNormStatistics(x, 0, rows, c, out, 0);
-        k.batchNorm(1e-3f, x, 0, out, 0, gamma, 0, beta, 0, out, 4 * c, rows, c);
-        k.batchNormParamGrad(1e-3f, dy, 0, x, 0, out, 0, out, 2 * c, rows, c);
-        k.batchNormGrad(1e-3f, true, dy, 0, x, 0, out, 0, gamma, 0, out, 2 * c, out, 4 * c + n, rows, c);
-        k.batchNormGrad(1e-3f, false, dy, 0, x, 0, out, 0, gamma, 0, out, 2 * c, out, 4 * c + 2 * n, rows, c);
+        k.batchNorm(1e-3f, x, 0, out, 0, gamma, 0, beta, 0, UnaryFn.RELU, 0f, out, f, rows, c);
+        k.batchNorm(1e-3f, x, 0, out, 0, gamma, 0, beta, 0, UnaryFn.LEAKY_RELU, 0.1f, out, f + n, rows, c);
+        k.batchNormParamGrad(1e-3f, dy, 0, out, f, x, 0, out, 0, out, f + 2 * n, rows, c);
+        k.batchNormGrad(1e-3f, true, dy, 0, out, f, x, 0, out, 0, gamma, 0, out, f + 2 * n, out, f + 2 * n + 2 * c,
+                rows, c);
+        k.batchNormStatistics(x, 0, rows, c, out, 0);
+        k.batchNorm(1e-3f, x, 0, out, 0, gamma, 0, beta, 0, null, 0f, out, 4 * c, rows, c);
+        k.batchNormParamGrad(1e-3f, dy, 0, null, 0, x, 0, out, 0, out, 2 * c, rows, c);
+        k.batchNormGrad(1e-3f, true, dy, 0, null, 0, x, 0, out, 0, gamma, 0, out, 2 * c, out, 4 * c + n, rows, c);
+        k.batchNormGrad(1e-3f, false, dy, 0, null, 0, x, 0, out, 0, gamma, 0, out, 2 * c, out, 4 * c + 2 * n, rows,
+                c);
         return out;
     }
 
     @Test
     void vectorGivesTheScalarBitsWithAnyBudget() {
         Random random = new Random(5);
-        for (int[] size : new int[][] {{3000, 24}, {6272, 16}, {257, 5}, {1, 3}}) {
+        for (int[] size : new int[][] {{3000, 24}, {6272, 16}, {257, 5}, {1, 3}, {300, 40}, {513, 64}, {2, 32}}) {
             int rows = size[0];
             int c = size[1];
             float[] x = uniform(random, rows * c, 2f, 4f);
@@ -41,9 +54,34 @@ class BatchNormKernelsTest {
             float[] gamma = uniform(random, c, 0.5f, 1.5f);
             float[] beta = uniform(random, c, -0.5f, 0.5f);
             float[] expected = all(SCALAR, x, dy, gamma, beta, rows, c);
+            float[] fused = all(SCALAR, x, dy, gamma, beta, rows, c);
+            assertGatedEqualsUnfused(fused, x, dy, gamma, beta, rows, c);
             withBudgets(() -> assertArrayEquals(expected, all(VECTOR, x, dy, gamma, beta, rows, c),
                     rows + "x" + c));
         }
+    }
+
+    /** The fused forms give what the separate relu, leaky relu and relu-gradient kernels and the unfused ones give. */
+    private static void assertGatedEqualsUnfused(float[] all, float[] x, float[] dy, float[] gamma, float[] beta,
+                                                 int rows, int c) {
+        int n = rows * c;
+        int f = 4 * c + 3 * n;
+        float[] y = java.util.Arrays.copyOfRange(all, 4 * c, 4 * c + n);
+        float[] relu = new float[n];
+        float[] leaky = new float[n];
+        SCALAR.unary(UnaryFn.RELU, 0f, y, 0, relu, 0, n);
+        SCALAR.unary(UnaryFn.LEAKY_RELU, 0.1f, y, 0, leaky, 0, n);
+        assertArrayEquals(relu, java.util.Arrays.copyOfRange(all, f, f + n), "batch norm + relu");
+        assertArrayEquals(leaky, java.util.Arrays.copyOfRange(all, f + n, f + 2 * n), "batch norm + leaky relu");
+        float[] gated = new float[n];
+        for (int i = 0; i < n; i++) {
+            gated[i] = relu[i] > 0 ? dy[i] : 0f;
+        }
+        float[] unfused = all(SCALAR, x, gated, gamma, beta, rows, c);
+        assertArrayEquals(java.util.Arrays.copyOfRange(unfused, 2 * c, 4 * c),
+                java.util.Arrays.copyOfRange(all, f + 2 * n, f + 2 * n + 2 * c), "gated parameter sums");
+        assertArrayEquals(java.util.Arrays.copyOfRange(unfused, 4 * c + n, 4 * c + 2 * n),
+                java.util.Arrays.copyOfRange(all, f + 2 * n + 2 * c, f + 3 * n + 2 * c), "gated input gradient");
     }
 
     @Test

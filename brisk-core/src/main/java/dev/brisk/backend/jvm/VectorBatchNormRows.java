@@ -1,0 +1,120 @@
+package dev.brisk.backend.jvm;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The Vector API forms of {@link BatchNormLoops}' row loops, with their bits: each lane does to its element the
+ * float operations that the scalar loop does (a fused multiply-add where it uses {@link Math#fma}), and each
+ * channel's run of rows is added in row order. The lanes run across the channels of a row, a whole vector at a time,
+ * from channel 0 up to {@link #covered(int)}; the channels after that take the scalar loops.
+ *
+ * <p>Every vector that a loop carries starts from {@code FloatVector.zero(F)} in the method itself, never from a
+ * shared constant: C2 must know a loop-carried vector's exact class to keep it in a register, and without it the
+ * loop boxed a vector per row and ran five times slower.
+ */
+final class VectorBatchNormRows {
+    private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
+    private static final int L = F.length();
+
+    private VectorBatchNormRows() {
+    }
+
+    /** Channels that the vector loops cover: whole vectors from channel 0. */
+    static int covered(int channels) {
+        return channels - channels % L;
+    }
+
+    /** {@code gate > 0 ? dy : 0} (relu's gradient), or {@code dy} without a gate. */
+    private static FloatVector gated(float[] dy, int i, float[] gate, int gi) {
+        FloatVector g = FloatVector.fromArray(F, dy, i);
+        if (gate == null) {
+            return g;
+        }
+        return FloatVector.zero(F).blend(g, FloatVector.fromArray(F, gate, gi).compare(VectorOperators.GT, 0f));
+    }
+
+    /** The float sums of rows {@code [r0, r1)} of {@code x}, channels {@code [0, cv)}, into {@code run[c]}. */
+    static void sums(float[] x, int xOff, int channels, int cv, float[] run, int r0, int r1) {
+        for (int c = 0; c < cv; c += L) {
+            FloatVector s = FloatVector.zero(F);
+            for (int r = r0, i = xOff + r0 * channels + c; r < r1; r++, i += channels) {
+                s = s.add(FloatVector.fromArray(F, x, i));
+            }
+            s.intoArray(run, c);
+        }
+    }
+
+    /** The float sums of {@code (x - mean)^2} over rows {@code [r0, r1)}, channels {@code [0, cv)}, into run. */
+    static void squares(float[] x, int xOff, int channels, int cv, float[] mean, float[] run, int r0, int r1) {
+        for (int c = 0; c < cv; c += L) {
+            FloatVector m = FloatVector.fromArray(F, mean, c);
+            FloatVector s = FloatVector.zero(F);
+            for (int r = r0, i = xOff + r0 * channels + c; r < r1; r++, i += channels) {
+                FloatVector d = FloatVector.fromArray(F, x, i).sub(m);
+                s = d.fma(d, s);
+            }
+            s.intoArray(run, c);
+        }
+    }
+
+    /**
+     * The float sums of {@code dy} into {@code run[c]} and of {@code dy (x - mean)} into {@code run[channels + c]}
+     * over rows {@code [r0, r1)}, channels {@code [0, cv)}; {@code dy} gated where a gate is given.
+     */
+    static void paramSums(float[] dy, int dyOff, float[] gate, int gateOff, float[] x, int xOff, float[] mean,
+                          int channels, int cv, float[] run, int r0, int r1) {
+        for (int c = 0; c < cv; c += L) {
+            FloatVector m = FloatVector.fromArray(F, mean, c);
+            FloatVector s = FloatVector.zero(F);
+            FloatVector p = FloatVector.zero(F);
+            for (int r = r0, i = r0 * channels + c; r < r1; r++, i += channels) {
+                FloatVector g = gated(dy, dyOff + i, gate, gateOff + i);
+                s = s.add(g);
+                p = g.fma(FloatVector.fromArray(F, x, xOff + i).sub(m), p);
+            }
+            s.intoArray(run, c);
+            p.intoArray(run, channels + c);
+        }
+    }
+
+    /**
+     * {@code y = fma(x - k[c], k[channels + c], k[2 channels + c])} over rows {@code [r0, r1)}, channels
+     * {@code [0, cv)}.
+     */
+    static void normalize(float[] x, int xOff, float[] k, float[] y, int yOff, int channels, int cv, int r0,
+                          int r1) {
+        for (int r = r0; r < r1; r++) {
+            int xi = xOff + r * channels;
+            int yi = yOff + r * channels;
+            for (int c = 0; c < cv; c += L) {
+                FloatVector v = FloatVector.fromArray(F, x, xi + c).sub(FloatVector.fromArray(F, k, c));
+                v.fma(FloatVector.fromArray(F, k, channels + c), FloatVector.fromArray(F, k, 2 * channels + c))
+                        .intoArray(y, yi + c);
+            }
+        }
+    }
+
+    /**
+     * {@code dx = k[c] fma(k[3 channels + c] - x, k[2 channels + c], dy - k[channels + c])} in training, else
+     * {@code dx = k[c] dy}, over rows {@code [r0, r1)}, channels {@code [0, cv)}; {@code dy} gated where a gate is
+     * given.
+     */
+    static void inputGrad(boolean training, float[] dy, int dyOff, float[] gate, int gateOff, float[] x, int xOff,
+                          float[] k, float[] dx, int dxOff, int channels, int cv, int r0, int r1) {
+        for (int r = r0; r < r1; r++) {
+            int base = r * channels;
+            for (int c = 0; c < cv; c += L) {
+                FloatVector g = gated(dy, dyOff + base + c, gate, gateOff + base + c);
+                if (training) {
+                    FloatVector centered = FloatVector.fromArray(F, k, 3 * channels + c)
+                            .sub(FloatVector.fromArray(F, x, xOff + base + c));
+                    g = centered.fma(FloatVector.fromArray(F, k, 2 * channels + c),
+                            g.sub(FloatVector.fromArray(F, k, channels + c)));
+                }
+                FloatVector.fromArray(F, k, c).mul(g).intoArray(dx, dxOff + base + c);
+            }
+        }
+    }
+}
