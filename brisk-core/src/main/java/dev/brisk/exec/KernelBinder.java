@@ -112,6 +112,10 @@ public final class KernelBinder {
             }
             case ASSIGN -> () -> k.copy(in[1].data(), in[1].offset(), in[0].data(), in[0].offset(), in[0].size());
             case UPDATE -> update(node.attrs(UpdateAttrs.class), in, k);
+            case EMBEDDING_LOOKUP -> embeddingLookup(in[0], in[1], out, k);
+            case EMBEDDING_GRAD -> embeddingGrad(in[0], in[1], out, k);
+            case NONZERO_MASK -> () -> k.nonzeroMask(in[0].data(), in[0].offset(), out.data(), out.offset(),
+                    out.size());
         };
     }
 
@@ -333,5 +337,21 @@ public final class KernelBinder {
                         hyper.get(RmspropUpdate.LR), rms.rho(), hyper.get(RmspropUpdate.EPS));
             }
         };
+    }
+
+    private static Instruction embeddingLookup(Tensor table, Tensor ids, Tensor out, Kernels k) {
+        int vocab = table.shape().dim(0);
+        int dim = table.shape().dim(1);
+        int count = ids.size();
+        return () -> k.embeddingLookup(table.data(), table.offset(), vocab, dim, ids.data(), ids.offset(), count,
+                out.data(), out.offset());
+    }
+
+    private static Instruction embeddingGrad(Tensor dy, Tensor ids, Tensor dTable, Kernels k) {
+        int vocab = dTable.shape().dim(0);
+        int dim = dTable.shape().dim(1);
+        int count = ids.size();
+        return () -> k.embeddingGrad(dy.data(), dy.offset(), ids.data(), ids.offset(), count, dTable.data(),
+                dTable.offset(), vocab, dim);
     }
 }

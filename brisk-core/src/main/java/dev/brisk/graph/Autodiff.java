@@ -132,6 +132,7 @@ public final class Autodiff {
             case AVG_POOL -> new Node[] {g.avgPoolGrad(dy, n.attrs(PoolAttrs.class), in[0].shape())};
             case DROPOUT -> new Node[] {g.dropoutGrad(dy, n), null};
             case BATCH_NORM -> batchNorm(g, n, dy, needed);
+            case EMBEDDING_LOOKUP -> new Node[] {g.embeddingGrad(dy, in[1], in[0].shape()), null};
             default -> throw new UnsupportedOperationException("no gradient rule for " + n.op()
                     + " (it is only used in backward passes or has no derivative)");
         };

@@ -48,6 +48,9 @@ public final class ShapeInference {
             case MAX_POOL, AVG_POOL -> pool(inputs.get(0).shape(), (PoolAttrs) attrs);
             case ASSIGN -> sameShapes(op, inputs.get(0).shape(), inputs.get(1).shape());
             case UPDATE -> Shape.scalar();
+            case EMBEDDING_LOOKUP -> embeddingLookup(inputs.get(0).shape(), inputs.get(1).shape());
+            case EMBEDDING_GRAD -> ((ShapeAttrs) attrs).shape();
+            case NONZERO_MASK -> inputs.get(0).shape();
         };
     }
 
@@ -318,5 +321,15 @@ public final class ShapeInference {
                     + " is larger than the input " + x.dim(1) + "x" + x.dim(2));
         }
         return Shape.of(x.dim(0), h[0], w[0], x.dim(3));
+    }
+
+    /** {@code [.., dim]} for a {@code [vocab, dim]} table and ids {@code [..]}. */
+    private static Shape embeddingLookup(Shape table, Shape ids) {
+        if (table.rank() != 2) {
+            throw new IllegalArgumentException("EMBEDDING_LOOKUP needs a (vocab, dim) table, got " + table);
+        }
+        int[] dims = Arrays.copyOf(ids.dims(), ids.rank() + 1);
+        dims[ids.rank()] = table.dim(1);
+        return Shape.of(dims);
     }
 }

@@ -64,6 +64,8 @@ final class Flops {
             case MAX_POOL_GRAD -> n.input(1).shape().size() * window(((PoolGradAttrs) n.attrs()).pool());
             case AVG_POOL_GRAD -> n.input(0).shape().size() * window(((PoolGradAttrs) n.attrs()).pool());
             case UPDATE -> update(n);
+            case EMBEDDING_LOOKUP, NONZERO_MASK -> 0; // copies rows / compares bits
+            case EMBEDDING_GRAD -> n.input(0).shape().size(); // one add per upstream element
         };
     }
 
