@@ -213,6 +213,23 @@ class SequenceModelTest {
                 () -> Layers.conv2d(4, 3, 1, Padding.CAUSAL, Activation.LINEAR));
     }
 
+    @Test
+    void maskedAverageSkipsPaddingSteps() {
+        SymbolicTensor in = Input.of(DType.INT32, 4);
+        var embedding = Layers.embedding(5, 3, true);
+        Model m = Model.of(in, Layers.globalAveragePooling1d().apply(embedding.apply(in)));
+        Tensor ids = Tensor.ofInts(new int[] {2, 4, 0, 0, 1, 0, 3, 0}, 2, 4);
+        Tensor y = m.predict(ids, 2);
+        Tensor table = embedding.embeddings().value();
+        for (int j = 0; j < 3; j++) {
+            assertEquals((table.get(2 * 3 + j) + table.get(4 * 3 + j)) / 2, y.get(j), 1e-6);
+            assertEquals((table.get(1 * 3 + j) + table.get(3 * 3 + j)) / 2, y.get(3 + j), 1e-6);
+        }
+        for (int i = 0; i < table.size(); i++) { // Keras' default initializer: uniform in [-0.05, 0.05]
+            assertTrue(Math.abs(table.get(i)) <= 0.05f && table.get(i) != 0f, "table " + table.get(i));
+        }
+    }
+
     private static String messages(Throwable e) {
         StringBuilder sb = new StringBuilder();
         for (Throwable t = e; t != null; t = t.getCause()) {
