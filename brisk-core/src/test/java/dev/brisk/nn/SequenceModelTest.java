@@ -230,6 +230,28 @@ class SequenceModelTest {
         }
     }
 
+    /** A shuffled, prefetched pipeline of INT32 samples stacks INT32 batches and trains like the arrays. */
+    @Test
+    void pipelineOfIntegerSequencesTrains() {
+        Tensor[] xy = sequences(200, 1);
+        var pipeline = dev.brisk.data.Pipeline.fromArrays(xy[0], xy[1]).shuffle(200, 4).batch(16).prefetch(2);
+        int[] firstIds = null;
+        for (var b : pipeline) {
+            assertEquals(DType.INT32, b.features().dtype());
+            firstIds = b.features().toIntArray();
+            break;
+        }
+        for (int id : firstIds) {
+            assertTrue(id >= 0 && id < VOCAB, "id " + id);
+        }
+        RandomSeed.set(5);
+        Model m = textClassifier(true);
+        m.compile(Optimizers.adam(1e-2f), Losses.sparseCategoricalCrossentropy(true), Metrics.accuracy());
+        History h = m.fit(pipeline, Fit.epochs(8).verbose(0));
+        List<Double> loss = h.get("loss");
+        assertTrue(loss.get(loss.size() - 1) < 0.6 * loss.get(0), "loss fell " + loss);
+    }
+
     private static String messages(Throwable e) {
         StringBuilder sb = new StringBuilder();
         for (Throwable t = e; t != null; t = t.getCause()) {
