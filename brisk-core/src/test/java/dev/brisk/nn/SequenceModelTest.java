@@ -155,6 +155,8 @@ class SequenceModelTest {
             }
         }
         assertEquals(big.length, seen);
+        String m = assertThrows(IllegalArgumentException.class, () -> d.dividedBy(255f)).getMessage();
+        assertTrue(m.contains("INT32"), m);
     }
 
     @Test
