@@ -850,4 +850,53 @@ public interface Kernels {
      */
     void layerNormGrad(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] gamma, int gammaOff,
                        float[] dx, int dxOff, int rows, int cols);
+
+    /**
+     * Embedding lookup: {@code out[p, :] = table[ids[p], :]} for each of {@code count} ids, stored as raw INT32 bits.
+     * Rows are copied, so the output has the table's bits.
+     *
+     * @param table the {@code [vocab, dim]} table
+     * @param tableOff index of its first element
+     * @param vocab the number of table rows
+     * @param dim the row length
+     * @param ids the ids, INT32 bits in a float array
+     * @param idsOff index of the first id
+     * @param count the number of ids
+     * @param out the {@code [count, dim]} output
+     * @param outOff index of its first element
+     * @throws IllegalArgumentException if an id is outside {@code [0, vocab)}; the message names the id, its
+     *     position and the vocabulary size
+     */
+    void embeddingLookup(float[] table, int tableOff, int vocab, int dim, float[] ids, int idsOff, int count,
+                         float[] out, int outOff);
+
+    /**
+     * The table gradient of {@link #embeddingLookup}: {@code dTable = 0}, then {@code dTable[ids[p], :] += dy[p, :]}
+     * for {@code p} in increasing order, so every element is the same sum in the same order on any backend and
+     * thread count.
+     *
+     * @param dy the {@code [count, dim]} upstream gradient
+     * @param dyOff index of its first element
+     * @param ids the ids, INT32 bits in a float array
+     * @param idsOff index of the first id
+     * @param count the number of ids
+     * @param dTable the {@code [vocab, dim]} gradient, overwritten
+     * @param dTableOff index of its first element
+     * @param vocab the number of table rows
+     * @param dim the row length
+     * @throws IllegalArgumentException if an id is outside {@code [0, vocab)}
+     */
+    void embeddingGrad(float[] dy, int dyOff, float[] ids, int idsOff, int count, float[] dTable, int dTableOff,
+                       int vocab, int dim);
+
+    /**
+     * {@code out[i] = ids[i] != 0 ? 1 : 0}, reading INT32 bits: the padding mask of {@code Embedding(maskZero)}.
+     *
+     * @param ids the ids, INT32 bits in a float array
+     * @param idsOff index of the first id
+     * @param out the float mask
+     * @param outOff index of its first element
+     * @param n the number of ids
+     */
+    void nonzeroMask(float[] ids, int idsOff, float[] out, int outOff, int n);
 }

@@ -129,6 +129,10 @@ final class BatchStage extends Pipeline<Batch> {
     }
 
     private static void check(String what, Tensor expected, Tensor actual, int i, long batchIndex) {
+        if (expected.dtype() != actual.dtype()) {
+            throw new IllegalArgumentException("element " + i + " of batch " + batchIndex + " has " + what
+                    + " of type " + actual.dtype() + " but the first element's is " + expected.dtype());
+        }
         if (!expected.shape().equals(actual.shape())) {
             throw new IllegalArgumentException("element " + i + " of batch " + batchIndex + " has " + what
                     + " of shape " + actual.shape() + " but the first element's is " + expected.shape()
@@ -137,9 +141,11 @@ final class BatchStage extends Pipeline<Batch> {
     }
 
     private static Tensor stackPart(List<Sample> samples, boolean features, BufferPool buffers) {
-        Shape one = (features ? samples.get(0).features() : samples.get(0).label()).shape();
+        Tensor first = features ? samples.get(0).features() : samples.get(0).label();
+        Shape one = first.shape();
         int row = one.size();
-        Tensor stacked = buffers.take(one.prepend(samples.size()));
+        // Rows are copied as bits, so INT32 samples (token ids) stack exactly into an INT32 batch.
+        Tensor stacked = buffers.take(one.prepend(samples.size()), first.dtype());
         float[] data = stacked.data();
         for (int i = 0; i < samples.size(); i++) {
             Tensor t = features ? samples.get(i).features() : samples.get(i).label();

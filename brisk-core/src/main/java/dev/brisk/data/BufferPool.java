@@ -1,5 +1,6 @@
 package dev.brisk.data;
 
+import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.lang.ref.WeakReference;
@@ -37,12 +38,17 @@ final class BufferPool {
      * of another size than the first one get new storage that is never reused (a smaller last batch).
      */
     synchronized Tensor take(Shape shape) {
+        return take(shape, DType.FLOAT32);
+    }
+
+    /** As {@link #take(Shape)}, for a tensor of element type {@code dtype} (the storage is the same). */
+    synchronized Tensor take(Shape shape, DType dtype) {
         int size = shape.size();
         if (length < 0) {
             length = size;
         }
         if (size != length || closed) {
-            return Tensor.zeros(shape);
+            return Tensor.zeros(shape, dtype);
         }
         float[] data;
         if (freeCount > 0) {
@@ -51,7 +57,7 @@ final class BufferPool {
         } else {
             data = Tensor.storage(size);
         }
-        Tensor t = Tensor.wrap(data, 0, shape);
+        Tensor t = Tensor.wrap(data, 0, shape, dtype);
         int slot = emptySlot();
         if (slot >= 0) {
             leases[slot] = new WeakReference<>(t);

@@ -2,6 +2,7 @@ package dev.brisk.data;
 
 import dev.brisk.parallel.Parallel;
 import dev.brisk.parallel.RangeBody;
+import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.Iterator;
@@ -105,7 +106,9 @@ final class GatheringBatchIterator implements Iterator<Batch> {
         }
         gather(labels, labelRow, labelBuffer, 0, from, 0, n);
         Shape lShape = labels.shape().withDim(0, n);
-        return new Batch(Tensor.wrap(target, targetOffset, fShape), Tensor.wrap(labelBuffer, 0, lShape), n);
+        // Rows are copied as bits, so INT32 features (token ids) stay exact and keep their dtype.
+        DType dtype = features == null ? DType.FLOAT32 : features.dtype();
+        return new Batch(Tensor.wrap(target, targetOffset, fShape, dtype), Tensor.wrap(labelBuffer, 0, lShape), n);
     }
 
     private void gatherFeatures(int from, int to, int n) {

@@ -1,5 +1,6 @@
 package dev.brisk.data;
 
+import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 
@@ -166,11 +167,15 @@ public final class InMemoryDataset implements Dataset {
      *
      * @param divisor the divisor, finite and not 0
      * @return the divided dataset
-     * @throws IllegalArgumentException for a divisor that is 0 or not finite
+     * @throws IllegalArgumentException for a divisor that is 0 or not finite, or INT32 features (token ids)
      */
     public InMemoryDataset dividedBy(float divisor) {
         if (divisor == 0 || !Float.isFinite(divisor)) {
             throw new IllegalArgumentException("cannot divide features by " + divisor);
+        }
+        if (features != null && features.dtype() == DType.INT32) {
+            throw new IllegalArgumentException("cannot divide INT32 features (token ids) by " + divisor
+                    + "; ids feed an Embedding as they are");
         }
         BytePixels view = pixels == null ? null : pixels.dividedBy(divisor);
         if (view != null) {

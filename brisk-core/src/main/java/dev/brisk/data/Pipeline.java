@@ -1,5 +1,6 @@
 package dev.brisk.data;
 
+import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
@@ -162,7 +163,8 @@ public abstract class Pipeline<T> implements Iterable<T> {
     private static IntFunction<Tensor> rows(Tensor t) {
         Shape row = t.shape().dropFirst();
         int size = row.size();
-        return i -> Tensor.wrap(t.data(), t.offset() + i * size, row);
+        DType dtype = t.dtype(); // INT32 rows (token ids) stay INT32
+        return i -> Tensor.wrap(t.data(), t.offset() + i * size, row, dtype);
     }
 
     // ---- transformations ----

@@ -118,6 +118,10 @@ public final class KernelBinder {
             case PERMUTE -> permute(node.attrs(PermuteAttrs.class).perm(), in[0], out, k);
             case LAYER_NORM, LAYER_NORM_PARAM_GRAD, LAYER_NORM_GRAD ->
                     layerNorm(node.op(), node.attrs(LayerNormAttrs.class).epsilon(), in, out, k);
+            case EMBEDDING_LOOKUP -> embeddingLookup(in[0], in[1], out, k);
+            case EMBEDDING_GRAD -> embeddingGrad(in[0], in[1], out, k);
+            case NONZERO_MASK -> () -> k.nonzeroMask(in[0].data(), in[0].offset(), out.data(), out.offset(),
+                    out.size());
         };
     }
 
@@ -426,5 +430,21 @@ public final class KernelBinder {
                     in[2].data(), in[2].offset(), out.data(), out.offset(), rows, cols);
             default -> throw new IllegalArgumentException(op + " is not a layer normalization");
         };
+    }
+
+    private static Instruction embeddingLookup(Tensor table, Tensor ids, Tensor out, Kernels k) {
+        int vocab = table.shape().dim(0);
+        int dim = table.shape().dim(1);
+        int count = ids.size();
+        return () -> k.embeddingLookup(table.data(), table.offset(), vocab, dim, ids.data(), ids.offset(), count,
+                out.data(), out.offset());
+    }
+
+    private static Instruction embeddingGrad(Tensor dy, Tensor ids, Tensor dTable, Kernels k) {
+        int vocab = dTable.shape().dim(0);
+        int dim = dTable.shape().dim(1);
+        int count = ids.size();
+        return () -> k.embeddingGrad(dy.data(), dy.offset(), ids.data(), ids.offset(), count, dTable.data(),
+                dTable.offset(), vocab, dim);
     }
 }

@@ -56,6 +56,10 @@ public final class Plan {
             throw new IllegalArgumentException("input '" + node.scope() + "' expects shape " + t.shape()
                     + " but was fed " + value.shape());
         }
+        if (value.dtype() != node.dtype()) { // the copy moves bits: int ids read as floats would be garbage
+            throw new IllegalArgumentException("input '" + node.scope() + "' expects " + node.dtype()
+                    + " values but was fed " + value.dtype());
+        }
         if (value.data() != t.data() || value.offset() != t.offset()) {
             t.copyFrom(value);
         }

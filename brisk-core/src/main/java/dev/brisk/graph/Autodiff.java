@@ -136,6 +136,7 @@ public final class Autodiff {
             case BATCH_MATMUL -> batchMatmul(g, n.attrs(MatMulAttrs.class), in[0], in[1], dy, needed, n);
             case PERMUTE -> new Node[] {g.permute(dy, n.attrs(PermuteAttrs.class).inverse())};
             case LAYER_NORM -> layerNorm(g, n, dy, needed);
+            case EMBEDDING_LOOKUP -> new Node[] {g.embeddingGrad(dy, in[1], in[0].shape()), null};
             default -> throw new UnsupportedOperationException("no gradient rule for " + n.op()
                     + " (it is only used in backward passes or has no derivative)");
         };

@@ -12,6 +12,7 @@ import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.ConvGradAttrs;
+import dev.brisk.ops.DTypeInference;
 import dev.brisk.ops.DropoutAttrs;
 import dev.brisk.ops.LayerNormAttrs;
 import dev.brisk.ops.MatMulAttrs;
@@ -30,6 +31,7 @@ import dev.brisk.ops.UnaryAttrs;
 import dev.brisk.ops.UnaryFn;
 import dev.brisk.ops.UpdateAttrs;
 import dev.brisk.ops.Variable;
+import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
@@ -48,6 +50,8 @@ import java.util.function.Supplier;
 public final class Graph {
     private final List<Node> nodes = new ArrayList<>();
     private final Map<Variable, Node> variableNodes = new IdentityHashMap<>();
+    /** Keras' mask of a layer output ({@code _keras_mask}): set by Embedding(maskZero), read by later layers. */
+    private final Map<Node, Node> masks = new IdentityHashMap<>();
     private final boolean eager;
     private final Kernels kernels;
     /** How an eager graph runs its ops (null for a symbolic one). */
@@ -206,7 +210,8 @@ public final class Graph {
      * @return the input node
      */
     public Node input(String name, Tensor value) {
-        Node n = new Node(nodes.size(), OpType.INPUT, NoAttrs.INSTANCE, List.of(), value.shape(), name, null);
+        Node n = new Node(nodes.size(), OpType.INPUT, NoAttrs.INSTANCE, List.of(), value.shape(), name, null,
+                value.dtype());
         if (eager) {
             n.setValue(value);
         }
@@ -780,8 +785,15 @@ public final class Graph {
             throw new ShapeException(scope.isEmpty() ? e.getMessage() : "layer '" + scope + "': " + e.getMessage(),
                     e);
         }
+        DType dtype;
+        try {
+            dtype = DTypeInference.infer(type, in);
+        } catch (IllegalArgumentException e) {
+            throw new ShapeException(scope.isEmpty() ? e.getMessage() : "layer '" + scope + "': " + e.getMessage(),
+                    e);
+        }
         Variable target = type == OpType.ASSIGN || type == OpType.UPDATE ? inputs[0].variable() : null;
-        return add(new Node(nodes.size(), type, attrs, in, shape, scope, target));
+        return add(new Node(nodes.size(), type, attrs, in, shape, scope, target, dtype));
     }
 
     private Node add(Node n) {
@@ -889,5 +901,72 @@ public final class Graph {
     Node layerNormGrad(Node dy, Node layerNorm) {
         return op(OpType.LAYER_NORM_GRAD, layerNorm.attrs(LayerNormAttrs.class), dy, layerNorm.input(0),
                 layerNorm.input(1));
+    }
+
+    // ---- integer ids (embedding lookup) ----
+
+    /**
+     * A placeholder of element type {@code dtype} fed at every step (token ids are {@link DType#INT32}).
+     *
+     * @param name the input's name
+     * @param shape its shape, batch axis included
+     * @param dtype its element type
+     * @return the input node
+     * @throws IllegalStateException on an eager graph, whose inputs need values
+     */
+    public Node input(String name, Shape shape, DType dtype) {
+        if (eager) {
+            throw new IllegalStateException("an eager graph needs a value for input '" + name + "'");
+        }
+        return add(new Node(nodes.size(), OpType.INPUT, NoAttrs.INSTANCE, List.of(), shape, name, null, dtype));
+    }
+
+    /**
+     * Rows of {@code table} picked by token ids: {@code out[.., :] = table[ids[..], :]}, Keras' embedding lookup.
+     * Its gradient adds each output row's gradient into the table row of its id.
+     *
+     * @param table the embedding table, {@code [vocab, dim]}
+     * @param ids INT32 ids of any shape {@code [..]}, each in {@code [0, vocab)} (else the kernel throws)
+     * @return the looked-up rows, {@code [.., dim]}
+     * @throws ShapeException if the table is not a matrix or the ids are not INT32
+     */
+    public Node embeddingLookup(Node table, Node ids) {
+        return op(OpType.EMBEDDING_LOOKUP, NoAttrs.INSTANCE, table, ids);
+    }
+
+    /**
+     * 1 where {@code ids} is not zero and 0 where it is, as floats: the padding mask of {@code Embedding(maskZero)}.
+     *
+     * @param ids INT32 ids of any shape
+     * @return the mask, shaped like {@code ids}
+     * @throws ShapeException if the ids are not INT32
+     */
+    public Node nonzeroMask(Node ids) {
+        return op(OpType.NONZERO_MASK, NoAttrs.INSTANCE, ids);
+    }
+
+    Node embeddingGrad(Node dy, Node ids, Shape tableShape) {
+        return op(OpType.EMBEDDING_GRAD, new ShapeAttrs(tableShape), dy, ids);
+    }
+
+    /**
+     * Attaches a padding mask to {@code x} (Keras' {@code _keras_mask}): 1 for real steps, 0 for padded ones, shaped
+     * like {@code x} without its last axis. A layer that supports masking reads it with {@link #maskOf}.
+     *
+     * @param x the layer output the mask belongs to
+     * @param mask the float mask, {@code [batch, steps]}
+     */
+    public void setMask(Node x, Node mask) {
+        masks.put(x, mask);
+    }
+
+    /**
+     * The padding mask attached to {@code x} by the layer that made it, or null.
+     *
+     * @param x a layer output
+     * @return its mask, or null when it has none
+     */
+    public Node maskOf(Node x) {
+        return masks.get(x);
     }
 }

@@ -191,7 +191,7 @@ interface BatchSource {
         private Tensor[] buffers(Tensor[] ts) {
             Tensor[] out = new Tensor[ts.length];
             for (int i = 0; i < ts.length; i++) {
-                out[i] = Tensor.zeros(ts[i].shape().withDim(0, batchSize));
+                out[i] = Tensor.zeros(ts[i].shape().withDim(0, batchSize), ts[i].dtype());
             }
             return out;
         }
@@ -209,7 +209,7 @@ interface BatchSource {
                 for (int r = 0; r < size; r++) {
                     System.arraycopy(s, src[i].offset() + order[next + r] * row, d, dOff + r * row, row);
                 }
-                out[i] = direct ? Tensor.wrap(d, dOff, shape) : buf[i].slice(0, size);
+                out[i] = direct ? Tensor.wrap(d, dOff, shape, src[i].dtype()) : buf[i].slice(0, size);
             }
             return out;
         }

@@ -94,4 +94,22 @@ public interface Initializer {
         double u2 = r.nextDouble();
         return Math.sqrt(-2 * Math.log(Math.max(u1, 1e-300))) * Math.cos(2 * Math.PI * u2);
     }
+
+    /**
+     * Uniform in {@code [min, max)} (Keras' {@code RandomUniform}; {@code Embedding}'s default is -0.05 to 0.05).
+     *
+     * @param min the lower bound
+     * @param max the upper bound
+     * @return the initializer
+     */
+    static Initializer randomUniform(float min, float max) {
+        return (shape, fanIn, fanOut, seed) -> {
+            SplittableRandom r = new SplittableRandom(seed);
+            float[] v = new float[shape.size()];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = (float) (min + r.nextDouble() * (max - min));
+            }
+            return Tensor.wrap(v, 0, shape);
+        };
+    }
 }

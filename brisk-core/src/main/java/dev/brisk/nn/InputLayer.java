@@ -2,12 +2,14 @@ package dev.brisk.nn;
 
 import dev.brisk.graph.Graph;
 import dev.brisk.ops.Node;
+import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Shape;
 import java.util.List;
 
 /** The entry point of a model: declares the per-sample shape of one input. */
 public final class InputLayer extends Layer {
     private final Shape shape;
+    private final DType dtype;
     private final SymbolicTensor output;
 
     /**
@@ -17,7 +19,20 @@ public final class InputLayer extends Layer {
      * @param name the name, or null for an automatic one
      */
     public InputLayer(Shape shape, String name) {
+        this(shape, DType.FLOAT32, name);
+    }
+
+    /**
+     * An input of per-sample {@code shape} and element type {@code dtype} (Keras' {@code Input(shape, dtype=...)}):
+     * token ids are {@link DType#INT32}.
+     *
+     * @param shape the per-sample shape
+     * @param dtype the element type the data must have
+     * @param name the name, or null for an automatic one
+     */
+    public InputLayer(Shape shape, DType dtype, String name) {
         super(name);
+        this.dtype = dtype;
         this.shape = shape;
         this.output = new SymbolicTensor(this, List.of(), shape);
         ensureBuilt(List.of());
@@ -41,6 +56,15 @@ public final class InputLayer extends Layer {
         return output;
     }
 
+    /**
+     * The element type the input's data must have.
+     *
+     * @return the dtype
+     */
+    public DType dtype() {
+        return dtype;
+    }
+
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
         return shape;
@@ -48,6 +72,11 @@ public final class InputLayer extends Layer {
 
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
-        return inputs.get(0);
+        Node x = inputs.get(0);
+        if (x.dtype() != dtype) {
+            throw new IllegalArgumentException("input '" + name() + "' is declared " + dtype + " but was given "
+                    + x.dtype() + " data" + (dtype == DType.INT32 ? "; make the ids with Tensor.ofInts" : ""));
+        }
+        return x;
     }
 }

@@ -246,7 +246,11 @@ public class Model implements TrainingTarget {
         return g.fusing(() -> {
             Map<SymbolicTensor, Node> values = new IdentityHashMap<>();
             for (int i = 0; i < inputs.size(); i++) {
-                values.put(inputs.get(i), inputNodes.get(i));
+                Node x = inputNodes.get(i);
+                if (inputs.get(i).layer() instanceof InputLayer in && in.dtype() != x.dtype()) {
+                    in.invoke(g, List.of(x), ctx); // throws: the data's dtype is not the declared one
+                }
+                values.put(inputs.get(i), x);
             }
             for (SymbolicTensor t : order) {
                 Node out = t.layer().invoke(g, nodesOf(t.inputs(), values), ctx);

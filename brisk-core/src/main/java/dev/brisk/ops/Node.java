@@ -1,5 +1,6 @@
 package dev.brisk.ops;
 
+import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.List;
@@ -16,6 +17,7 @@ public final class Node {
     private final Shape shape;
     private final String scope;
     private final Variable variable;
+    private final DType dtype;
     private Tensor value;
     private Tensor aux;
 
@@ -31,6 +33,24 @@ public final class Node {
      * @param variable the variable of a VARIABLE, ASSIGN or UPDATE node, else null
      */
     public Node(int id, OpType op, Attrs attrs, List<Node> inputs, Shape shape, String scope, Variable variable) {
+        this(id, op, attrs, inputs, shape, scope, variable, DType.FLOAT32);
+    }
+
+    /**
+     * A node whose output has element type {@code dtype}.
+     *
+     * @param id its position in the graph
+     * @param op the operation
+     * @param attrs the op's attributes, {@link NoAttrs#INSTANCE} for none
+     * @param inputs the nodes it reads
+     * @param shape the shape of its output
+     * @param scope the layer (or other owner) that made it
+     * @param variable the variable of a VARIABLE, ASSIGN or UPDATE node, else null
+     * @param dtype the element type of its output
+     */
+    public Node(int id, OpType op, Attrs attrs, List<Node> inputs, Shape shape, String scope, Variable variable,
+                DType dtype) {
+        this.dtype = dtype;
         this.id = id;
         this.op = op;
         this.attrs = attrs;
@@ -101,6 +121,15 @@ public final class Node {
      */
     public Node input(int i) {
         return inputs.get(i);
+    }
+
+    /**
+     * The element type of this node's output ({@link DType#INT32} for token ids, else {@link DType#FLOAT32}).
+     *
+     * @return the dtype
+     */
+    public DType dtype() {
+        return dtype;
     }
 
     /**

@@ -114,5 +114,19 @@ public enum OpType {
      */
     LAYER_NORM_PARAM_GRAD,
     /** Backward of LAYER_NORM for {@code x}: inputs are the upstream gradient, {@code x} and {@code gamma}. */
-    LAYER_NORM_GRAD
+    LAYER_NORM_GRAD,
+    /**
+     * Embedding lookup: inputs are a {@code [vocab, dim]} float table and INT32 ids of any shape {@code [..]}; the
+     * output {@code [.., dim]} holds row {@code ids[i]} of the table for each id. An id outside {@code [0, vocab)} is
+     * an error naming the id and the vocabulary size.
+     */
+    EMBEDDING_LOOKUP,
+    /**
+     * Backward of EMBEDDING_LOOKUP with respect to the table: inputs are dy {@code [.., dim]} and the INT32 ids; the
+     * output {@code [vocab, dim]} ({@link ShapeAttrs}) adds each dy row into the row of its id, in id order, so the
+     * sums have the same bits on any number of threads.
+     */
+    EMBEDDING_GRAD,
+    /** 1 where an INT32 input is not zero, else 0, as floats: the padding mask of {@code Embedding(maskZero)}. */
+    NONZERO_MASK
 }

@@ -52,6 +52,9 @@ public final class ShapeInference {
             case PERMUTE -> permute(inputs.get(0).shape(), ((PermuteAttrs) attrs).perm());
             case LAYER_NORM, LAYER_NORM_GRAD -> layerNorm(op, inputs);
             case LAYER_NORM_PARAM_GRAD -> Shape.of(2, layerNorm(op, inputs).dim(-1));
+            case EMBEDDING_LOOKUP -> embeddingLookup(inputs.get(0).shape(), inputs.get(1).shape());
+            case EMBEDDING_GRAD -> ((ShapeAttrs) attrs).shape();
+            case NONZERO_MASK -> inputs.get(0).shape();
         };
     }
 
@@ -389,5 +392,15 @@ public final class ShapeInference {
             sameShapes(op, inputs.get(i).shape(), Shape.of(x.dim(-1)));
         }
         return x;
+    }
+
+    /** {@code [.., dim]} for a {@code [vocab, dim]} table and ids {@code [..]}. */
+    private static Shape embeddingLookup(Shape table, Shape ids) {
+        if (table.rank() != 2) {
+            throw new IllegalArgumentException("EMBEDDING_LOOKUP needs a (vocab, dim) table, got " + table);
+        }
+        int[] dims = Arrays.copyOf(ids.dims(), ids.rank() + 1);
+        dims[ids.rank()] = table.dim(1);
+        return Shape.of(dims);
     }
 }

@@ -70,6 +70,8 @@ final class Flops {
             case LAYER_NORM -> 5 * size;
             case LAYER_NORM_PARAM_GRAD -> 6L * n.input(1).shape().size();
             case LAYER_NORM_GRAD -> 10 * size;
+            case EMBEDDING_LOOKUP, NONZERO_MASK -> 0; // copies rows / compares bits
+            case EMBEDDING_GRAD -> n.input(0).shape().size(); // one add per upstream element
         };
     }
 

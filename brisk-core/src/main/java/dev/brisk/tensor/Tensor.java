@@ -117,6 +117,84 @@ public final class Tensor {
     }
 
     /**
+     * A tensor of {@code dtype} that views {@code data} from {@code offset} without copying (an {@link DType#INT32}
+     * tensor's elements are raw int bits).
+     *
+     * @param data the backing array, shared with the caller
+     * @param offset index of the first element in {@code data}
+     * @param shape the shape; {@code offset + shape.size()} must fit in {@code data}
+     * @param dtype the element type
+     * @return a view; writes through it change {@code data}
+     */
+    public static Tensor wrap(float[] data, int offset, Shape shape, DType dtype) {
+        return new Tensor(shape, dtype, data, offset);
+    }
+
+    /**
+     * A new zero-filled tensor of {@code dtype} (int 0 and float 0 have the same bits).
+     *
+     * @param shape the shape
+     * @param dtype the element type
+     * @return a tensor that owns new, padded storage
+     */
+    public static Tensor zeros(Shape shape, DType dtype) {
+        return new Tensor(shape, dtype, storage(shape.size()), 0);
+    }
+
+    /**
+     * An {@link DType#INT32} tensor holding {@code values} exactly (token ids, indexes).
+     *
+     * @param values the elements in row-major order; its length must equal the product of {@code dims}
+     * @param dims the dimensions, outermost first
+     * @return a tensor with its own padded storage holding the values' bits
+     * @throws IllegalArgumentException if the values do not fill the shape
+     */
+    public static Tensor ofInts(int[] values, int... dims) {
+        Shape s = Shape.of(dims);
+        if (s.size() != values.length) {
+            throw new IllegalArgumentException(values.length + " values do not fill shape " + s);
+        }
+        float[] data = storage(values.length);
+        for (int i = 0; i < values.length; i++) {
+            data[i] = Float.intBitsToFloat(values[i]);
+        }
+        return new Tensor(s, DType.INT32, data, 0);
+    }
+
+    /**
+     * The int element at a flat row-major index of an {@link DType#INT32} tensor.
+     *
+     * @param flatIndex an index in {@code [0, size())}
+     * @return the element
+     * @throws IllegalStateException if the tensor is not INT32
+     */
+    public int intAt(int flatIndex) {
+        requireInts();
+        return Float.floatToRawIntBits(data[offset + flatIndex]);
+    }
+
+    /**
+     * A copy of the elements of an {@link DType#INT32} tensor as ints.
+     *
+     * @return a new array of {@code size()} ints
+     * @throws IllegalStateException if the tensor is not INT32
+     */
+    public int[] toIntArray() {
+        requireInts();
+        int[] out = new int[size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Float.floatToRawIntBits(data[offset + i]);
+        }
+        return out;
+    }
+
+    private void requireInts() {
+        if (dtype != DType.INT32) {
+            throw new IllegalStateException("tensor " + shape + " is " + dtype + ", not INT32");
+        }
+    }
+
+    /**
      * The tensor's shape.
      *
      * @return the shape
@@ -126,7 +204,7 @@ public final class Tensor {
     }
 
     /**
-     * The element type; {@link DType#FLOAT32} for every tensor today.
+     * The element type: {@link DType#FLOAT32}, or {@link DType#INT32} for integer tensors ({@link #ofInts}).
      *
      * @return the element type
      */
@@ -262,9 +340,14 @@ public final class Tensor {
     @Override
     public String toString() {
         int n = Math.min(size(), 8);
-        StringBuilder sb = new StringBuilder("Tensor").append(shape).append(" [");
+        StringBuilder sb = new StringBuilder("Tensor").append(shape).append(dtype == DType.INT32 ? " int32 [" : " [");
         for (int i = 0; i < n; i++) {
-            sb.append(i > 0 ? ", " : "").append(get(i));
+            sb.append(i > 0 ? ", " : "");
+            if (dtype == DType.INT32) {
+                sb.append(Float.floatToRawIntBits(get(i)));
+            } else {
+                sb.append(get(i));
+            }
         }
         return sb.append(size() > n ? ", ...]" : "]").toString();
     }

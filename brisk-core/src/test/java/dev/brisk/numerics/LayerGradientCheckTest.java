@@ -48,7 +48,7 @@ class LayerGradientCheckTest {
      * (null keeps the initial values), then checks d sum(layer(inputs) * R) with respect to every input and every
      * trainable weight.
      */
-    private static double checkLayer(Kernels k, String what, Layer layer, boolean training, List<Tensor> weights,
+    static double checkLayer(Kernels k, String what, Layer layer, boolean training, List<Tensor> weights,
                                      Tensor... inputs) {
         List<Tensor> in = new ArrayList<>();
         for (Tensor t : inputs) {

@@ -888,4 +888,49 @@ public final class ScalarKernels implements Kernels {
                               int gammaOff, float[] dx, int dxOff, int rows, int cols) {
         LayerNormLoops.inputGrad(false, epsilon, dy, dyOff, x, xOff, gamma, gammaOff, dx, dxOff, rows, cols);
     }
+
+    // ---------------------------------------------------------------- embedding lookup
+
+    @Override
+    public void embeddingLookup(float[] table, int tableOff, int vocab, int dim, float[] ids, int idsOff, int count,
+                                float[] out, int outOff) {
+        for (int p = 0; p < count; p++) {
+            int id = tokenId(ids, idsOff, p, vocab);
+            for (int j = 0; j < dim; j++) {
+                out[outOff + p * dim + j] = table[tableOff + id * dim + j];
+            }
+        }
+    }
+
+    @Override
+    public void embeddingGrad(float[] dy, int dyOff, float[] ids, int idsOff, int count, float[] dTable,
+                              int dTableOff, int vocab, int dim) {
+        Arrays.fill(dTable, dTableOff, dTableOff + vocab * dim, 0f);
+        for (int p = 0; p < count; p++) {
+            int row = dTableOff + tokenId(ids, idsOff, p, vocab) * dim;
+            for (int j = 0; j < dim; j++) {
+                dTable[row + j] += dy[dyOff + p * dim + j];
+            }
+        }
+    }
+
+    @Override
+    public void nonzeroMask(float[] ids, int idsOff, float[] out, int outOff, int n) {
+        for (int i = 0; i < n; i++) {
+            out[outOff + i] = Float.floatToRawIntBits(ids[idsOff + i]) != 0 ? 1f : 0f;
+        }
+    }
+
+    /**
+     * The id at {@code position}, read from its INT32 bits and checked against the vocabulary (Keras raises on an id
+     * out of range too, rather than reading another row).
+     */
+    static int tokenId(float[] ids, int idsOff, int position, int vocab) {
+        int id = Float.floatToRawIntBits(ids[idsOff + position]);
+        if (id < 0 || id >= vocab) {
+            throw new IllegalArgumentException("token id " + id + " at position " + position
+                    + " is outside the vocabulary [0, " + vocab + ")");
+        }
+        return id;
+    }
 }

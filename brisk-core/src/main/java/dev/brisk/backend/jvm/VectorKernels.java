@@ -397,4 +397,23 @@ public final class VectorKernels implements Kernels {
                               int gammaOff, float[] dx, int dxOff, int rows, int cols) {
         LayerNormLoops.inputGrad(true, epsilon, dy, dyOff, x, xOff, gamma, gammaOff, dx, dxOff, rows, cols);
     }
+
+    // ---------------------------------------------------------------- embedding lookup
+
+    @Override
+    public void embeddingLookup(float[] table, int tableOff, int vocab, int dim, float[] ids, int idsOff, int count,
+                                float[] out, int outOff) {
+        VectorEmbedding.lookup(table, tableOff, vocab, dim, ids, idsOff, count, out, outOff);
+    }
+
+    @Override
+    public void embeddingGrad(float[] dy, int dyOff, float[] ids, int idsOff, int count, float[] dTable,
+                              int dTableOff, int vocab, int dim) {
+        VectorEmbedding.gradient(dy, dyOff, ids, idsOff, count, dTable, dTableOff, vocab, dim);
+    }
+
+    @Override
+    public void nonzeroMask(float[] ids, int idsOff, float[] out, int outOff, int n) {
+        reference.nonzeroMask(ids, idsOff, out, outOff, n);
+    }
 }

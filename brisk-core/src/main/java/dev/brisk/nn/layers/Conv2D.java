@@ -52,6 +52,9 @@ public final class Conv2D extends Layer {
         if (filters < 1 || kernelH < 1 || kernelW < 1 || strideH < 1 || strideW < 1) {
             throw new IllegalArgumentException("Conv2D needs positive filters, kernel size and strides");
         }
+        if (padding == Padding.CAUSAL) {
+            throw new IllegalArgumentException("Conv2D takes padding VALID or SAME; CAUSAL is for Conv1D");
+        }
         this.filters = filters;
         this.kernelH = kernelH;
         this.kernelW = kernelW;

@@ -11,7 +11,11 @@ import dev.brisk.ops.Variable;
 import dev.brisk.tensor.Shape;
 import java.util.List;
 
-/** A fully connected layer: {@code activation(x @ kernel + bias)}, kernel {@code (in, units)}. */
+/**
+ * A fully connected layer: {@code activation(x @ kernel + bias)}, kernel {@code (in, units)}. As in Keras it applies
+ * over the last axis of an input of any rank, {@code (batch, .., in) -> (batch, .., units)}: a higher-rank input is
+ * viewed as a {@code (rows, in)} matrix around the product, so the fused gemm + bias + activation kernel serves it.
+ */
 public final class Dense extends Layer {
     private final int units;
     private final Activation activation;
@@ -59,16 +63,16 @@ public final class Dense extends Layer {
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
         Shape in = single(inputShapes);
-        if (in.rank() != 1) {
-            throw new IllegalArgumentException("Dense expects input of rank 2 (batch, features), got shape "
-                    + withBatch(in) + "; add a Flatten layer before it");
+        if (in.rank() < 1) {
+            throw new IllegalArgumentException("Dense expects input of rank 2 or more (batch, .., features), got "
+                    + "shape " + withBatch(in));
         }
-        return Shape.of(units);
+        return in.withDim(-1, units);
     }
 
     @Override
     protected void build(List<Shape> inputShapes) {
-        int in = inputShapes.get(0).dim(0);
+        int in = inputShapes.get(0).dim(-1);
         kernel = addWeight("kernel", Shape.of(in, units), kernelInitializer, true, kernelRegularizer, in, units);
         if (useBias) {
             bias = addWeight("bias", Shape.of(units), biasInitializer, true, null, in, units);
@@ -78,13 +82,17 @@ public final class Dense extends Layer {
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
         // One fused call in eager mode too, as in a compiled plan.
-        return g.fusing(() -> {
-            Node y = g.matmul(inputs.get(0), g.variable(kernel));
+        Node x = inputs.get(0);
+        Shape shape = x.shape();
+        Node rows = shape.rank() == 2 ? x : g.reshape(x, Shape.of(shape.size() / shape.dim(-1), shape.dim(-1)));
+        Node out = g.fusing(() -> {
+            Node y = g.matmul(rows, g.variable(kernel));
             if (useBias) {
                 y = g.add(y, g.variable(bias));
             }
             return activation.apply(g, y);
         });
+        return shape.rank() == 2 ? out : g.reshape(out, shape.withDim(-1, units));
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.brisk.nn.Activation;
 import dev.brisk.nn.InputLayer;
 import dev.brisk.nn.Initializer;
 import dev.brisk.nn.Regularizer;
+import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Shape;
 
 /** Static factories for the built-in layers, with Keras' defaults. */
@@ -242,5 +243,105 @@ public final class Layers {
      */
     public static MultiHeadAttention multiHeadAttention(int numHeads, int keyDim, boolean useCausalMask) {
         return new MultiHeadAttention(numHeads, keyDim, keyDim, 0f, true, useCausalMask, false, null);
+    }
+
+    /**
+     * An input layer for samples of shape {@code dims} and element type {@code dtype} (Keras'
+     * {@code Input(shape, dtype="int32")} for token ids).
+     *
+     * @param dtype the element type of the data, {@link DType#INT32} for token ids
+     * @param dims the per-sample dimensions
+     * @return the input layer
+     */
+    public static InputLayer input(DType dtype, int... dims) {
+        return new InputLayer(Shape.of(dims), dtype, null);
+    }
+
+    /**
+     * Embedding with Keras' defaults: table initialized uniform in [-0.05, 0.05], no masking.
+     *
+     * @param inputDim the vocabulary size (largest id + 1)
+     * @param outputDim the size of each embedding vector
+     * @return the layer
+     */
+    public static Embedding embedding(int inputDim, int outputDim) {
+        return embedding(inputDim, outputDim, false);
+    }
+
+    /**
+     * Embedding with Keras' default initializer, uniform in [-0.05, 0.05].
+     *
+     * @param inputDim the vocabulary size (largest id + 1)
+     * @param outputDim the size of each embedding vector
+     * @param maskZero whether id 0 is padding (the output then carries the mask {@code id != 0})
+     * @return the layer
+     */
+    public static Embedding embedding(int inputDim, int outputDim, boolean maskZero) {
+        return new Embedding(inputDim, outputDim, Initializer.randomUniform(-0.05f, 0.05f), maskZero, null);
+    }
+
+    /**
+     * Conv1D with stride 1, "valid" padding and no dilation.
+     *
+     * @param filters output channels
+     * @param kernelSize the window length in steps
+     * @param activation applied to the output
+     * @return the layer (Glorot uniform kernel, zero bias)
+     */
+    public static Conv1D conv1d(int filters, int kernelSize, Activation activation) {
+        return conv1d(filters, kernelSize, 1, Padding.VALID, activation);
+    }
+
+    /**
+     * Conv1D with the given stride and padding (VALID, SAME or CAUSAL).
+     *
+     * @param filters output channels
+     * @param kernelSize the window length in steps
+     * @param stride the step between windows
+     * @param padding VALID, SAME or CAUSAL
+     * @param activation applied to the output
+     * @return the layer (Glorot uniform kernel, zero bias)
+     */
+    public static Conv1D conv1d(int filters, int kernelSize, int stride, Padding padding, Activation activation) {
+        return new Conv1D(filters, kernelSize, stride, padding, 1, activation, true, Initializer.glorotUniform(),
+                Initializer.zeros(), null, null);
+    }
+
+    /**
+     * MaxPooling1D with stride equal to the pool size and "valid" padding (Keras' defaults).
+     *
+     * @param poolSize the window length
+     * @return the layer
+     */
+    public static MaxPooling1D maxPooling1d(int poolSize) {
+        return new MaxPooling1D(poolSize, poolSize, Padding.VALID, null);
+    }
+
+    /**
+     * AveragePooling1D with stride equal to the pool size and "valid" padding (Keras' defaults).
+     *
+     * @param poolSize the window length
+     * @return the layer
+     */
+    public static AveragePooling1D averagePooling1d(int poolSize) {
+        return new AveragePooling1D(poolSize, poolSize, Padding.VALID, null);
+    }
+
+    /**
+     * GlobalAveragePooling1D (masked when its input carries an Embedding's mask).
+     *
+     * @return the layer
+     */
+    public static GlobalAveragePooling1D globalAveragePooling1d() {
+        return new GlobalAveragePooling1D(null);
+    }
+
+    /**
+     * GlobalMaxPooling1D.
+     *
+     * @return the layer
+     */
+    public static GlobalMaxPooling1D globalMaxPooling1d() {
+        return new GlobalMaxPooling1D(null);
     }
 }

@@ -19,6 +19,9 @@ abstract class Pooling2D extends Layer {
         if (poolH < 1 || poolW < 1 || strideH < 1 || strideW < 1) {
             throw new IllegalArgumentException("pooling needs positive pool size and strides");
         }
+        if (padding == Padding.CAUSAL) {
+            throw new IllegalArgumentException("pooling takes padding VALID or SAME, not CAUSAL");
+        }
         this.attrs = new PoolAttrs(poolH, poolW, strideH, strideW, padding == Padding.SAME);
     }
 

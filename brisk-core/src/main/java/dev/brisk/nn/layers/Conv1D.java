@@ -1,0 +1,154 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.Activation;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Initializer;
+import dev.brisk.nn.Layer;
+import dev.brisk.nn.Regularizer;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.ShapeInference;
+import dev.brisk.ops.Variable;
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+import java.util.List;
+
+/**
+ * Keras' {@code Conv1D}: {@code (batch, steps, channels) -> (batch, steps', filters)}, kernel
+ * {@code (kernelSize, channels, filters)} as in Keras. The input is viewed as an NHWC image of height 1 and the kernel
+ * as {@code (1, kernelSize, channels, filters)} (both reshapes are views of the same memory), so the fused Conv2D
+ * kernels (convolution + bias + activation in one call) compute it. Padding VALID, SAME or CAUSAL: causal puts
+ * {@code kernelSize - 1} zero steps before the first (a concatenation with a constant), then convolves "valid", so
+ * output step t sees input steps up to t. The Conv2D kernels have no dilation, so a dilation rate above 1 is refused.
+ */
+public final class Conv1D extends Layer {
+    private final int filters;
+    private final int kernelSize;
+    private final int stride;
+    private final Padding padding;
+    private final Activation activation;
+    private final boolean useBias;
+    private final Initializer kernelInitializer;
+    private final Initializer biasInitializer;
+    private final Regularizer kernelRegularizer;
+    private Variable kernel;
+    private Variable bias;
+    /** The zero steps a causal convolution puts before its input, kept from call to call (eager mode). */
+    private Tensor causalZeros;
+
+    /**
+     * A 1-D convolution.
+     *
+     * @param filters the number of output channels
+     * @param kernelSize the window length in steps
+     * @param stride the step between windows
+     * @param padding VALID, SAME or CAUSAL
+     * @param dilationRate the spacing of the window's taps; only 1 is supported
+     * @param activation applied to the output; {@link Activation#LINEAR} for none
+     * @param useBias whether to add a bias
+     * @param kernelInitializer makes the kernel's initial value (Keras' default Glorot uniform)
+     * @param biasInitializer makes the bias's initial value (Keras' default zeros)
+     * @param kernelRegularizer a penalty on the kernel, or null
+     * @param name the layer's name, or null for an automatic one
+     * @throws IllegalArgumentException if a size is not positive, or the dilation rate is above 1
+     */
+    public Conv1D(int filters, int kernelSize, int stride, Padding padding, int dilationRate, Activation activation,
+                  boolean useBias, Initializer kernelInitializer, Initializer biasInitializer,
+                  Regularizer kernelRegularizer, String name) {
+        super(name);
+        if (filters < 1 || kernelSize < 1 || stride < 1 || dilationRate < 1) {
+            throw new IllegalArgumentException("Conv1D needs positive filters, kernel size, stride and dilation rate");
+        }
+        if (dilationRate != 1) {
+            throw new IllegalArgumentException("Conv1D: dilation rate " + dilationRate + " is not supported (the "
+                    + "convolution kernels have no dilation); use dilation rate 1");
+        }
+        this.filters = filters;
+        this.kernelSize = kernelSize;
+        this.stride = stride;
+        this.padding = padding;
+        this.activation = activation;
+        this.useBias = useBias;
+        this.kernelInitializer = kernelInitializer;
+        this.biasInitializer = biasInitializer;
+        this.kernelRegularizer = kernelRegularizer;
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        Shape in = single(inputShapes);
+        if (in.rank() != 2) {
+            throw new IllegalArgumentException("Conv1D expects input of rank 3 (batch, steps, channels), got shape "
+                    + withBatch(in));
+        }
+        int steps = padding == Padding.CAUSAL
+                ? ShapeInference.outAndPad(in.dim(0) + kernelSize - 1, kernelSize, stride, false)[0]
+                : ShapeInference.outAndPad(in.dim(0), kernelSize, stride, padding == Padding.SAME)[0];
+        if (steps <= 0) {
+            throw new IllegalArgumentException("kernel " + kernelSize + " does not fit input " + withBatch(in)
+                    + " with padding 'valid'");
+        }
+        return Shape.of(steps, filters);
+    }
+
+    @Override
+    protected void build(List<Shape> inputShapes) {
+        int channels = inputShapes.get(0).dim(1);
+        int fanIn = kernelSize * channels;
+        int fanOut = kernelSize * filters;
+        kernel = addWeight("kernel", Shape.of(kernelSize, channels, filters), kernelInitializer, true,
+                kernelRegularizer, fanIn, fanOut);
+        if (useBias) {
+            bias = addWeight("bias", Shape.of(filters), biasInitializer, true, null, fanIn, fanOut);
+        }
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        Node x = inputs.get(0);
+        Shape s = x.shape();
+        Node image = g.reshape(x, Shape.of(s.dim(0), 1, s.dim(1), s.dim(2)));
+        if (padding == Padding.CAUSAL && kernelSize > 1) {
+            Shape zeros = Shape.of(s.dim(0), 1, kernelSize - 1, s.dim(2));
+            if (causalZeros == null || !causalZeros.shape().equals(zeros)) {
+                causalZeros = Tensor.zeros(zeros);
+            }
+            image = g.concat(2, List.of(g.constant(causalZeros), image));
+        }
+        Node window = g.reshape(g.variable(kernel), Shape.of(1, kernelSize, s.dim(2), filters));
+        Node in = image;
+        // One fused call in eager mode too, as in a compiled plan.
+        Node y = g.fusing(() -> {
+            Node out = g.conv2d(in, window, 1, stride, padding == Padding.SAME);
+            if (useBias) {
+                out = g.add(out, g.variable(bias));
+            }
+            return activation.apply(g, out);
+        });
+        Shape o = y.shape();
+        return g.reshape(y, Shape.of(o.dim(0), o.dim(2), o.dim(3)));
+    }
+
+    /**
+     * The kernel; null before the layer is built.
+     *
+     * @return the kernel, shaped {@code [kernelSize, channels, filters]}
+     */
+    public Variable kernel() {
+        return kernel;
+    }
+
+    /**
+     * The bias; null without one or before the layer is built.
+     *
+     * @return the bias, or null
+     */
+    public Variable bias() {
+        return bias;
+    }
+
+    @Override
+    public Activation outputActivation() {
+        return activation;
+    }
+}

@@ -1,0 +1,74 @@
+package dev.brisk.nn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import dev.brisk.exec.Plan;
+import dev.brisk.losses.Losses;
+import dev.brisk.nn.layers.Layers;
+import dev.brisk.nn.layers.Padding;
+import dev.brisk.optimizers.Optimizers;
+import dev.brisk.parallel.ThreadBudget;
+import dev.brisk.tensor.DType;
+import dev.brisk.tensor.Tensor;
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A compiled train step of a model over INT32 token ids (embedding lookup and its gradient, the mask, Conv1D,
+ * Dense over rank 3, the 1-D poolings) allocates nothing once the JIT has compiled it. (Runs in a JVM of its own.)
+ */
+class SequenceStepAllocationTest {
+    @AfterEach
+    void resetBudget() {
+        ThreadBudget.reset();
+    }
+
+    private static long bytesPerStep(Plan plan) {
+        com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long best = Long.MAX_VALUE;
+        for (int round = 0; round < 30 && best > 0; round++) {
+            for (int i = 0; i < 500; i++) {
+                plan.run();
+            }
+            long before = bean.getCurrentThreadAllocatedBytes();
+            int steps = 50;
+            for (int i = 0; i < steps; i++) {
+                plan.run();
+            }
+            best = Math.min(best, (bean.getCurrentThreadAllocatedBytes() - before) / steps);
+        }
+        return best;
+    }
+
+    @Test
+    void compiledSequenceStepsAllocateNothing() {
+        ThreadBudget.set(1);
+        Model masked = Sequential.of(
+                Layers.input(DType.INT32, 12),
+                Layers.embedding(20, 16, true),
+                Layers.globalAveragePooling1d(),
+                Layers.dense(2));
+        Model convolutional = Sequential.of(
+                Layers.input(DType.INT32, 12),
+                Layers.embedding(20, 16),
+                Layers.conv1d(8, 3, 1, Padding.CAUSAL, Activation.RELU),
+                Layers.dense(8, Activation.TANH),
+                Layers.maxPooling1d(2),
+                Layers.globalMaxPooling1d(),
+                Layers.dense(2));
+        Tensor[] xy = SequenceModelTest.sequences(64, 1);
+        for (Model model : new Model[] {masked, convolutional}) {
+            RandomSeed.set(1);
+            model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
+            model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(32).verbose(0));
+            Plan plan = model.trainPlan(32);
+            assertNotNull(plan);
+            long perStep = bytesPerStep(plan);
+            System.out.printf("compiled sequence step, 1 thread: %d kernels, %d bytes allocated per step%n",
+                    plan.instructionCount(), perStep);
+            assertEquals(0, perStep, "bytes allocated per compiled step");
+        }
+    }
+}
