@@ -16,6 +16,8 @@ import dev.brisk.ops.OpType;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGeometry;
 import dev.brisk.ops.PoolGradAttrs;
+import dev.brisk.ops.RecurrentAttrs;
+import dev.brisk.ops.RecurrentGeometry;
 import dev.brisk.ops.ReduceAttrs;
 import dev.brisk.ops.RmspropUpdate;
 import dev.brisk.ops.SgdUpdate;
@@ -112,6 +114,9 @@ public final class KernelBinder {
             }
             case ASSIGN -> () -> k.copy(in[1].data(), in[1].offset(), in[0].data(), in[0].offset(), in[0].size());
             case UPDATE -> update(node.attrs(UpdateAttrs.class), in, k);
+            case RECURRENT_SEQUENCE -> recurrent(node, in, buffers.auxOf(node), out, k);
+            case RECURRENT_SEQUENCE_GRAD -> recurrentGrad(node, in, buffers.auxOf(ShapeInference.auxSource(node)),
+                    buffers.auxOf(node), out, k);
         };
     }
 
@@ -333,5 +338,28 @@ public final class KernelBinder {
                         hyper.get(RmspropUpdate.LR), rms.rho(), hyper.get(RmspropUpdate.EPS));
             }
         };
+    }
+
+    private static Instruction recurrent(Node node, Tensor[] in, Tensor state, Tensor out, Kernels k) {
+        RecurrentAttrs a = node.attrs(RecurrentAttrs.class);
+        RecurrentGeometry g = ShapeInference.recurrentGeometry(node);
+        Tensor x = in[0];
+        Tensor w = in[1];
+        Tensor u = in[2];
+        Tensor b = in[3];
+        return () -> k.recurrentForward(g, x.data(), x.offset(), w.data(), w.offset(), u.data(), u.offset(),
+                b.data(), b.offset(), state.data(), state.offset(), out.data(), out.offset(), a.returnSequences());
+    }
+
+    private static Instruction recurrentGrad(Node node, Tensor[] in, Tensor state, Tensor scratch, Tensor out,
+                                             Kernels k) {
+        RecurrentAttrs a = node.attrs(RecurrentAttrs.class);
+        RecurrentGeometry g = ShapeInference.recurrentGeometry(node.input(1));
+        Tensor dy = in[0];
+        Tensor w = in[2];
+        Tensor u = in[3];
+        return () -> k.recurrentBackward(g, dy.data(), dy.offset(), a.returnSequences(), w.data(), w.offset(),
+                u.data(), u.offset(), state.data(), state.offset(), scratch.data(), scratch.offset(), out.data(),
+                out.offset(), a.inputGradient());
     }
 }

@@ -94,5 +94,18 @@ public enum OpType {
     /** Copies its second input into the variable of its first (side effect). */
     ASSIGN,
     /** Fused optimiser step on a variable (side effect; {@link UpdateAttrs}). */
-    UPDATE
+    UPDATE,
+    /**
+     * A recurrent layer over a whole sequence ({@link RecurrentAttrs}): inputs are {@code x [batch, steps, inputs]},
+     * the kernel, the recurrent kernel and the bias (Keras' layouts, {@link RecurrentCell}); the output is every
+     * step's hidden state or the last. Keeps what its gradient needs (gates, states) as its aux value
+     * ({@link RecurrentGeometry}), which also serves its kernel as workspace.
+     */
+    RECURRENT_SEQUENCE,
+    /**
+     * Backward through time of RECURRENT_SEQUENCE: inputs are the upstream gradient, the RECURRENT_SEQUENCE node
+     * (whose state it reads), its kernel and recurrent kernel. The result is flat: the input's gradient (when
+     * {@link RecurrentAttrs#inputGradient}), then the kernel's, the recurrent kernel's and the bias's.
+     */
+    RECURRENT_SEQUENCE_GRAD
 }

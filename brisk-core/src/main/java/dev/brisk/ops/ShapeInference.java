@@ -48,6 +48,8 @@ public final class ShapeInference {
             case MAX_POOL, AVG_POOL -> pool(inputs.get(0).shape(), (PoolAttrs) attrs);
             case ASSIGN -> sameShapes(op, inputs.get(0).shape(), inputs.get(1).shape());
             case UPDATE -> Shape.scalar();
+            case RECURRENT_SEQUENCE -> recurrent(inputs, (RecurrentAttrs) attrs);
+            case RECURRENT_SEQUENCE_GRAD -> recurrentGrad(inputs, (RecurrentAttrs) attrs);
         };
     }
 
@@ -89,6 +91,8 @@ public final class ShapeInference {
         return switch (node.op()) {
             case DROPOUT, MAX_POOL -> node.shape();
             case SPARSE_SOFTMAX_XENT -> node.input(0).shape();
+            case RECURRENT_SEQUENCE -> Shape.of(recurrentGeometry(node).stateSize());
+            case RECURRENT_SEQUENCE_GRAD -> Shape.of(recurrentGeometry(node.input(1)).scratchSize());
             default -> null;
         };
     }
@@ -105,6 +109,7 @@ public final class ShapeInference {
             case MAX_POOL_GRAD -> node.input(0);
             case DROPOUT_GRAD -> node.input(1);
             case SPARSE_SOFTMAX_XENT_GRAD -> node.input(2);
+            case RECURRENT_SEQUENCE_GRAD -> node.input(1);
             default -> null;
         };
     }
@@ -318,5 +323,39 @@ public final class ShapeInference {
                     + " is larger than the input " + x.dim(1) + "x" + x.dim(2));
         }
         return Shape.of(x.dim(0), h[0], w[0], x.dim(3));
+    }
+
+    /**
+     * The geometry of a RECURRENT_SEQUENCE node.
+     *
+     * @param node the node
+     * @return its geometry
+     */
+    public static RecurrentGeometry recurrentGeometry(Node node) {
+        return RecurrentGeometry.of(node.input(0).shape(), node.attrs(RecurrentAttrs.class));
+    }
+
+    private static Shape recurrent(List<Node> inputs, RecurrentAttrs a) {
+        Shape x = inputs.get(0).shape();
+        if (x.rank() != 3) {
+            throw new IllegalArgumentException(a.cell() + " expects input of rank 3 (batch, steps, features), got "
+                    + x);
+        }
+        RecurrentGeometry g = RecurrentGeometry.of(x, a);
+        Shape bias = a.cell() == RecurrentCell.GRU ? Shape.of(2, g.gateWidth()) : Shape.of(g.gateWidth());
+        sameShapes(OpType.RECURRENT_SEQUENCE, inputs.get(1).shape(), Shape.of(g.inputs(), g.gateWidth()));
+        sameShapes(OpType.RECURRENT_SEQUENCE, inputs.get(2).shape(), Shape.of(g.units(), g.gateWidth()));
+        sameShapes(OpType.RECURRENT_SEQUENCE, inputs.get(3).shape(), bias);
+        return a.returnSequences() ? Shape.of(g.batch(), g.steps(), g.units()) : Shape.of(g.batch(), g.units());
+    }
+
+    private static Shape recurrentGrad(List<Node> inputs, RecurrentAttrs a) {
+        Node forward = inputs.get(1);
+        if (forward.op() != OpType.RECURRENT_SEQUENCE) {
+            throw new IllegalArgumentException("RECURRENT_SEQUENCE_GRAD reads a RECURRENT_SEQUENCE node, got "
+                    + forward.op());
+        }
+        sameShapes(OpType.RECURRENT_SEQUENCE_GRAD, inputs.get(0).shape(), forward.shape());
+        return Shape.of(recurrentGeometry(forward).gradientSize(a.inputGradient()));
     }
 }

@@ -6,8 +6,10 @@ import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGradAttrs;
+import dev.brisk.ops.RecurrentGeometry;
 import dev.brisk.ops.RmspropUpdate;
 import dev.brisk.ops.SgdUpdate;
+import dev.brisk.ops.ShapeInference;
 import dev.brisk.ops.UpdateAttrs;
 import dev.brisk.tensor.Shape;
 
@@ -64,6 +66,8 @@ final class Flops {
             case MAX_POOL_GRAD -> n.input(1).shape().size() * window(((PoolGradAttrs) n.attrs()).pool());
             case AVG_POOL_GRAD -> n.input(0).shape().size() * window(((PoolGradAttrs) n.attrs()).pool());
             case UPDATE -> update(n);
+            case RECURRENT_SEQUENCE -> recurrent(n, false);
+            case RECURRENT_SEQUENCE_GRAD -> recurrent(n.input(1), true);
         };
     }
 
@@ -91,5 +95,15 @@ final class Flops {
             case RmspropUpdate _ -> RMSPROP_PER_WEIGHT;
             case SgdUpdate _ -> n.inputs().size() == 4 ? SGD_PER_WEIGHT + MOMENTUM_PER_WEIGHT : SGD_PER_WEIGHT;
         };
+    }
+
+    /**
+     * A recurrent op's products: the input's and the previous state's with the kernels at every step (forward);
+     * backward, those of the gates' gradients with both kernels and the two weight gradients, twice as many.
+     */
+    private static long recurrent(Node forward, boolean backward) {
+        RecurrentGeometry g = ShapeInference.recurrentGeometry(forward);
+        long products = 2L * g.rows() * g.gateWidth() * (g.inputs() + g.units());
+        return backward ? 2 * products : products;
     }
 }
