@@ -713,8 +713,8 @@ public interface Kernels {
     default void recurrentForward(RecurrentGeometry g, float[] x, int xOff, float[] w, int wOff, float[] u, int uOff,
                                   float[] bias, int biasOff, float[] state, int stateOff, float[] y, int yOff,
                                   boolean returnSequences) {
-        RecurrentLoops.forward(this, g, x, xOff, w, wOff, u, uOff, bias, biasOff, state, stateOff, y, yOff,
-                returnSequences);
+        RecurrentLoops.forward(this, ScalarRecurrentGates.INSTANCE, g, x, xOff, w, wOff, u, uOff, bias, biasOff,
+                state, stateOff, y, yOff, returnSequences);
     }
 
     /**
@@ -741,7 +741,7 @@ public interface Kernels {
     default void recurrentBackward(RecurrentGeometry g, float[] dy, int dyOff, boolean returnSequences,
                                    float[] w, int wOff, float[] u, int uOff, float[] state, int stateOff,
                                    float[] scratch, int scratchOff, float[] out, int outOff, boolean inputGradient) {
-        RecurrentLoops.backward(this, g, dy, dyOff, returnSequences, w, wOff, u, uOff, state, stateOff, scratch,
-                scratchOff, out, outOff, inputGradient);
+        RecurrentLoops.backward(this, ScalarRecurrentGates.INSTANCE, g, dy, dyOff, returnSequences, w, wOff, u,
+                uOff, state, stateOff, scratch, scratchOff, out, outOff, inputGradient);
     }
 }
