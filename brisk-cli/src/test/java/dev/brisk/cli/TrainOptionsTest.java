@@ -99,9 +99,9 @@ class TrainOptionsTest {
 
     @Test
     void invalidWorkloadIsAUsageErrorNamingTheValidOnes() {
-        Run r = execute("train", "--workload", "w3");
+        Run r = execute("train", "--workload", "w9");
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("w3"), r.err());
+        assertTrue(r.err().contains("w9"), r.err());
         assertTrue(r.err().contains("w1, w2"), r.err());
         assertTrue(r.err().contains("Usage:"), r.err());
     }
