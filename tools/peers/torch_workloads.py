@@ -4,6 +4,7 @@ so the two can be run side by side on one machine. Prints one RESULT line in Bri
 
     python3 tools/peers/torch_workloads.py --workload w1 --threads 2 --epochs 2
     python3 tools/peers/torch_workloads.py --workload z1 --threads 2 --epochs 2   # the model zoo: z1-z4
+    python3 tools/peers/torch_workloads.py --workload w3 --threads 2               # LSTM(128) over image rows
 
 The models are the ones of Workloads.java and ZooModels.java in brisk-cli, in NCHW, with Keras' initialisation and
 Keras' batch normalization (momentum 0.99, epsilon 1e-3) and "same" padding (for stride 2 the padding row and
@@ -111,6 +112,28 @@ def wide_mlp():
     return nn.Sequential(*layers, nn.Linear(1024, 10))
 
 
+class RowLstm(torch.nn.Module):
+    """W3: an image as 28 steps of 28 pixels, LSTM(128), its last hidden state, Linear(128, 10); Keras' LSTM
+    initialisation: Glorot-uniform input kernel, orthogonal recurrent kernel (per Keras' whole [units, 4 units]
+    matrix, i.e. torch's [4 units, units] weight), forget-gate bias 1 (torch's two biases sum to Keras' one)."""
+
+    def __init__(self):
+        super().__init__()
+        nn = torch.nn
+        self.lstm = nn.LSTM(28, 128, batch_first=True)
+        self.fc = nn.Linear(128, 10)
+        nn.init.xavier_uniform_(self.lstm.weight_ih_l0)
+        nn.init.orthogonal_(self.lstm.weight_hh_l0)
+        nn.init.zeros_(self.lstm.bias_ih_l0)
+        nn.init.zeros_(self.lstm.bias_hh_l0)
+        with torch.no_grad():
+            self.lstm.bias_ih_l0[128:256] = 1.0  # torch's gate order i, f, g, o: the second block is the forget gate
+
+    def forward(self, x):
+        out, _ = self.lstm(x.reshape(x.shape[0], 28, 28))
+        return self.fc(out[:, -1])
+
+
 def model(workload):
     nn = torch.nn
     if workload == "w1":
@@ -119,13 +142,15 @@ def model(workload):
     elif workload == "w2":
         m = nn.Sequential(nn.Conv2d(1, 32, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(32, 64, 3), nn.ReLU(),
                           nn.MaxPool2d(2), nn.Flatten(), nn.Linear(1600, 128), nn.ReLU(), nn.Linear(128, 10))
+    elif workload == "w3":
+        return keras_init(RowLstm())
     else:
         m = {"z1": resnet, "z2": vgg, "z3": autoencoder, "z4": wide_mlp}[workload]()
     return keras_init(m)
 
 
 # Epochs of a reference run, as Workloads.java defines them.
-DEFAULT_EPOCHS = {"w1": 5, "w2": 3, "z1": 2, "z2": 2, "z3": 5, "z4": 5}
+DEFAULT_EPOCHS = {"w1": 5, "w2": 3, "z1": 2, "z2": 2, "z3": 5, "z4": 5, "w3": 3}
 # The autoencoder reconstructs its input: binary cross-entropy against the flattened pixels, no accuracy.
 RECONSTRUCTION = {"z3"}
 

@@ -8,6 +8,7 @@ import dev.brisk.nn.Model;
 import dev.brisk.nn.Sequential;
 import dev.brisk.nn.layers.Layers;
 import dev.brisk.optimizers.Optimizers;
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.Arrays;
 import java.util.List;
@@ -16,8 +17,8 @@ import java.util.stream.Collectors;
 
 /**
  * The reference training workloads of {@code docs/workloads.md}, defined once so that {@code train} and
- * {@code bench} measure the same thing: W1 and W2, the workloads Brisk's speed is tracked on, and the model zoo
- * Z1-Z4, architectures people train that Brisk was not tuned for.
+ * {@code bench} measure the same thing: W1 and W2, the workloads Brisk's speed is tracked on, the model zoo
+ * Z1-Z4, architectures people train that Brisk was not tuned for, and W3, a recurrent network over image rows.
  *
  * <p>All workloads: Fashion-MNIST, float32, batch size {@value #BATCH_SIZE}, Adam (lr 1e-3, beta1 0.9, beta2 0.999,
  * eps 1e-7), shuffled each epoch, default initialisation. The classifiers train on sparse categorical cross-entropy
@@ -155,6 +156,25 @@ public final class Workloads {
             public InMemoryDataset prepare(InMemoryDataset data) {
                 return data.flatten();
             }
+        },
+        /**
+         * Recurrent: each image read as a sequence of 28 rows of 28 pixels; LSTM(128) (its last state) -> Dense(10).
+         * Multiply-adds per sample: 28 steps x (28 + 128) x 512 gate columns, plus 128 x 10.
+         */
+        W3(3, "LSTM(128) over 28 rows of 28 pixels -> 10", 28L * (28 + 128) * 4 * 128 + 128 * 10) {
+            @Override
+            public Model model() {
+                return Sequential.of(
+                        Layers.input(28, 28),
+                        Layers.lstm(128),
+                        Layers.dense(10));
+            }
+
+            /** The images as sequences: {@code [N, 28 rows, 28 pixels]}. */
+            @Override
+            public InMemoryDataset prepare(InMemoryDataset data) {
+                return data.reshapeFeatures(Shape.of(28, 28));
+            }
         };
 
         private final int defaultEpochs;
@@ -240,7 +260,7 @@ public final class Workloads {
             throw new IllegalArgumentException("unknown workload '" + id + "'; valid workloads: " + validIds());
         }
 
-        /** "w1, w2, z1, z2, z3, z4". */
+        /** "w1, w2, z1, z2, z3, z4, w3". */
         public static String validIds() {
             return Arrays.stream(values()).map(Workload::id).collect(Collectors.joining(", "));
         }

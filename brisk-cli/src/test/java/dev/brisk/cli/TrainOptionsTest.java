@@ -99,9 +99,9 @@ class TrainOptionsTest {
 
     @Test
     void invalidWorkloadIsAUsageErrorNamingTheValidOnes() {
-        Run r = execute("train", "--workload", "w3");
+        Run r = execute("train", "--workload", "w9");
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("w3"), r.err());
+        assertTrue(r.err().contains("w9"), r.err());
         assertTrue(r.err().contains("w1, w2"), r.err());
         assertTrue(r.err().contains("Usage:"), r.err());
     }
@@ -113,7 +113,7 @@ class TrainOptionsTest {
         assertEquals(2, t.effectiveEpochs());
         assertEquals(Workload.Z4, parse("train", "--workload", "Z4").workload);
         Run r = execute("train", "--workload", "nope");
-        assertTrue(r.err().contains("w1, w2, z1, z2, z3, z4"), r.err());
+        assertTrue(r.err().contains("w1, w2, z1, z2, z3, z4, w3"), r.err());
     }
 
     @Test

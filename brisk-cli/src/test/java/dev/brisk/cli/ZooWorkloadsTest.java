@@ -103,7 +103,7 @@ class ZooWorkloadsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Workload.class, names = {"Z1", "Z2", "Z3", "Z4"})
+    @EnumSource(value = Workload.class, names = {"Z1", "Z2", "Z3", "Z4", "W3"})
     void oneStepOnAFewSamplesGivesAFiniteLoss(Workload w) {
         ThreadBudget.set(1);
         RandomSeed.set(5);

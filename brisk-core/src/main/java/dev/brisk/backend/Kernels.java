@@ -3,6 +3,7 @@ package dev.brisk.backend;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.PoolGeometry;
+import dev.brisk.ops.RecurrentGeometry;
 import dev.brisk.ops.ReduceFn;
 import dev.brisk.ops.UnaryFn;
 
@@ -899,4 +900,61 @@ public interface Kernels {
      * @param n the number of ids
      */
     void nonzeroMask(float[] ids, int idsOff, float[] out, int outOff, int n);
+
+    /**
+     * A recurrent layer over a whole sequence ({@link RecurrentGeometry}): the input's product with the kernel for all
+     * steps in one gemm, then per step one gemm of the previous hidden state with the recurrent kernel and one pass
+     * over the gates. Keeps in {@code state} what {@link #recurrentBackward} reads. The default composes
+     * {@link #gemm} and {@link #gemmBiasActivation} with scalar passes over the gates.
+     *
+     * @param g the geometry
+     * @param x the input {@code [batch, steps, inputs]}
+     * @param xOff index of its first element
+     * @param w the kernel {@code [inputs, gates units]}
+     * @param wOff index of its first element
+     * @param u the recurrent kernel {@code [units, gates units]}
+     * @param uOff index of its first element
+     * @param bias the bias ({@link RecurrentGeometry#biasSize} floats)
+     * @param biasOff index of its first element
+     * @param state receives the kept state ({@link RecurrentGeometry#stateSize} floats)
+     * @param stateOff index of its first element
+     * @param y receives the output: {@code [batch, steps, units]} or, without {@code returnSequences}, the last
+     *     state {@code [batch, units]}
+     * @param yOff index of its first element
+     * @param returnSequences whether every step's state is output
+     */
+    default void recurrentForward(RecurrentGeometry g, float[] x, int xOff, float[] w, int wOff, float[] u, int uOff,
+                                  float[] bias, int biasOff, float[] state, int stateOff, float[] y, int yOff,
+                                  boolean returnSequences) {
+        RecurrentLoops.forward(this, ScalarRecurrentGates.INSTANCE, g, x, xOff, w, wOff, u, uOff, bias, biasOff,
+                state, stateOff, y, yOff, returnSequences);
+    }
+
+    /**
+     * Backward through time of {@link #recurrentForward}: per step (last first) one pass for the gates'
+     * gradients and one gemm for the previous state's, then one gemm each for the kernel's, the recurrent kernel's
+     * and the bias's gradients over all steps, and one for the input's.
+     *
+     * @param g the geometry
+     * @param dy the upstream gradient, shaped like the forward output
+     * @param dyOff index of its first element
+     * @param returnSequences whether the forward output was every step's state
+     * @param w the kernel
+     * @param wOff index of its first element
+     * @param u the recurrent kernel
+     * @param uOff index of its first element
+     * @param state the state the forward call kept
+     * @param stateOff index of its first element
+     * @param scratch workspace ({@link RecurrentGeometry#scratchSize} floats)
+     * @param scratchOff index of its first element
+     * @param out receives the packed gradients ({@link RecurrentGeometry#gradientSize})
+     * @param outOff index of its first element
+     * @param inputGradient whether the input's gradient is computed (first in {@code out})
+     */
+    default void recurrentBackward(RecurrentGeometry g, float[] dy, int dyOff, boolean returnSequences,
+                                   float[] w, int wOff, float[] u, int uOff, float[] state, int stateOff,
+                                   float[] scratch, int scratchOff, float[] out, int outOff, boolean inputGradient) {
+        RecurrentLoops.backward(this, ScalarRecurrentGates.INSTANCE, g, dy, dyOff, returnSequences, w, wOff, u,
+                uOff, state, stateOff, scratch, scratchOff, out, outOff, inputGradient);
+    }
 }

@@ -18,6 +18,8 @@ import dev.brisk.ops.PermuteAttrs;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGeometry;
 import dev.brisk.ops.PoolGradAttrs;
+import dev.brisk.ops.RecurrentAttrs;
+import dev.brisk.ops.RecurrentGeometry;
 import dev.brisk.ops.ReduceAttrs;
 import dev.brisk.ops.RmspropUpdate;
 import dev.brisk.ops.SgdUpdate;
@@ -122,6 +124,9 @@ public final class KernelBinder {
             case EMBEDDING_GRAD -> embeddingGrad(in[0], in[1], out, k);
             case NONZERO_MASK -> () -> k.nonzeroMask(in[0].data(), in[0].offset(), out.data(), out.offset(),
                     out.size());
+            case RECURRENT_SEQUENCE -> recurrent(node, in, buffers.auxOf(node), out, k);
+            case RECURRENT_SEQUENCE_GRAD -> recurrentGrad(node, in, buffers.auxOf(ShapeInference.auxSource(node)),
+                    buffers.auxOf(node), out, k);
         };
     }
 
@@ -446,5 +451,28 @@ public final class KernelBinder {
         int count = ids.size();
         return () -> k.embeddingGrad(dy.data(), dy.offset(), ids.data(), ids.offset(), count, dTable.data(),
                 dTable.offset(), vocab, dim);
+    }
+
+    private static Instruction recurrent(Node node, Tensor[] in, Tensor state, Tensor out, Kernels k) {
+        RecurrentAttrs a = node.attrs(RecurrentAttrs.class);
+        RecurrentGeometry g = ShapeInference.recurrentGeometry(node);
+        Tensor x = in[0];
+        Tensor w = in[1];
+        Tensor u = in[2];
+        Tensor b = in[3];
+        return () -> k.recurrentForward(g, x.data(), x.offset(), w.data(), w.offset(), u.data(), u.offset(),
+                b.data(), b.offset(), state.data(), state.offset(), out.data(), out.offset(), a.returnSequences());
+    }
+
+    private static Instruction recurrentGrad(Node node, Tensor[] in, Tensor state, Tensor scratch, Tensor out,
+                                             Kernels k) {
+        RecurrentAttrs a = node.attrs(RecurrentAttrs.class);
+        RecurrentGeometry g = ShapeInference.recurrentGeometry(node.input(1));
+        Tensor dy = in[0];
+        Tensor w = in[2];
+        Tensor u = in[3];
+        return () -> k.recurrentBackward(g, dy.data(), dy.offset(), a.returnSequences(), w.data(), w.offset(),
+                u.data(), u.offset(), state.data(), state.offset(), scratch.data(), scratch.offset(), out.data(),
+                out.offset(), a.inputGradient());
     }
 }

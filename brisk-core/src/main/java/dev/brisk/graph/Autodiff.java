@@ -137,6 +137,7 @@ public final class Autodiff {
             case PERMUTE -> new Node[] {g.permute(dy, n.attrs(PermuteAttrs.class).inverse())};
             case LAYER_NORM -> layerNorm(g, n, dy, needed);
             case EMBEDDING_LOOKUP -> new Node[] {g.embeddingGrad(dy, in[1], in[0].shape()), null};
+            case RECURRENT_SEQUENCE -> recurrent(g, n, dy, needed);
             default -> throw new UnsupportedOperationException("no gradient rule for " + n.op()
                     + " (it is only used in backward passes or has no derivative)");
         };
@@ -155,6 +156,26 @@ public final class Autodiff {
         Node dgamma = any(needed, n, 2) ? g.reshape(g.slice(sums, 0, 1, 1), channels) : null;
         Node dbeta = any(needed, n, 3) ? g.reshape(g.slice(sums, 0, 0, 1), channels) : null;
         return new Node[] {dx, null, dgamma, dbeta};
+    }
+
+    /**
+     * A RECURRENT_SEQUENCE's gradients from one backward-through-time node, whose flat result holds the input's
+     * (when needed), the kernel's, the recurrent kernel's and the bias's, each sliced out and reshaped.
+     */
+    private static Node[] recurrent(Graph g, Node n, Node dy, boolean[] needed) {
+        boolean dx = any(needed, n, 0);
+        Node packed = g.recurrentSequenceGrad(dy, n, dx);
+        Node[] out = new Node[4];
+        int start = 0;
+        for (int i = dx ? 0 : 1; i < 4; i++) {
+            Shape shape = n.input(i).shape();
+            int size = shape.size();
+            if (any(needed, n, i)) {
+                out[i] = g.reshape(g.slice(packed, 0, start, size), shape);
+            }
+            start += size;
+        }
+        return out;
     }
 
     private static Node[] concat(Graph g, AxisAttrs a, Node[] in, Node dy) {

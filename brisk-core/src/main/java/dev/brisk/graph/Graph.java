@@ -22,6 +22,7 @@ import dev.brisk.ops.OpType;
 import dev.brisk.ops.PermuteAttrs;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGradAttrs;
+import dev.brisk.ops.RecurrentAttrs;
 import dev.brisk.ops.ReduceAttrs;
 import dev.brisk.ops.ReduceFn;
 import dev.brisk.ops.ShapeAttrs;
@@ -688,6 +689,20 @@ public final class Graph {
         return op(OpType.DROPOUT, new DropoutAttrs(rate, salt), x, seed);
     }
 
+    /**
+     * A recurrent layer over the whole sequence {@code x [batch, steps, inputs]} (one RECURRENT_SEQUENCE node).
+     *
+     * @param attrs the cell, units, output and direction
+     * @param x the input
+     * @param kernel the kernel {@code [inputs, gates units]}
+     * @param recurrentKernel the recurrent kernel {@code [units, gates units]}
+     * @param bias the bias ({@code [gates units]}, or {@code [2, gates units]} for GRU)
+     * @return every step's hidden state {@code [batch, steps, units]} or the last {@code [batch, units]}
+     */
+    public Node recurrentSequence(RecurrentAttrs attrs, Node x, Node kernel, Node recurrentKernel, Node bias) {
+        return op(OpType.RECURRENT_SEQUENCE, attrs, x, kernel, recurrentKernel, bias);
+    }
+
     // ---- side effects ----
 
     /**
@@ -767,6 +782,13 @@ public final class Graph {
 
     Node dropoutGrad(Node dy, Node dropoutNode) {
         return op(OpType.DROPOUT_GRAD, NoAttrs.INSTANCE, dy, dropoutNode);
+    }
+
+    /** The packed gradients of a RECURRENT_SEQUENCE ({@link OpType#RECURRENT_SEQUENCE_GRAD}). */
+    Node recurrentSequenceGrad(Node dy, Node forward, boolean inputGradient) {
+        return op(OpType.RECURRENT_SEQUENCE_GRAD,
+                forward.attrs(RecurrentAttrs.class).withInputGradient(inputGradient), dy, forward, forward.input(1),
+                forward.input(2));
     }
 
     // ---- plumbing ----

@@ -89,6 +89,56 @@ public interface Initializer {
         };
     }
 
+    /**
+     * Orthogonal, as Keras' {@code Orthogonal(gain=1)} (the default of recurrent kernels): the last axis is the
+     * columns, the others the rows; a standard normal matrix of the taller orientation is orthonormalized by Q R
+     * with R's diagonal made positive (Gram-Schmidt in double, which gives that Q), then transposed back if it was
+     * wide, so the rows (wide) or the columns (tall) are orthonormal.
+     *
+     * @return the initializer
+     */
+    static Initializer orthogonal() {
+        return (shape, fanIn, fanOut, seed) -> {
+            int cols = shape.rank() == 0 ? 1 : shape.dim(-1);
+            int rows = cols == 0 ? 0 : shape.size() / cols;
+            int tall = Math.max(rows, cols);
+            int narrow = Math.min(rows, cols);
+            SplittableRandom r = new SplittableRandom(seed);
+            double[][] q = new double[narrow][tall];
+            for (int i = 0; i < tall; i++) {
+                for (int j = 0; j < narrow; j++) {
+                    q[j][i] = gaussian(r);
+                }
+            }
+            for (int j = 0; j < narrow; j++) {
+                for (int p = 0; p < j; p++) {
+                    double dot = 0;
+                    for (int i = 0; i < tall; i++) {
+                        dot += q[p][i] * q[j][i];
+                    }
+                    for (int i = 0; i < tall; i++) {
+                        q[j][i] -= dot * q[p][i];
+                    }
+                }
+                double norm = 0;
+                for (int i = 0; i < tall; i++) {
+                    norm += q[j][i] * q[j][i];
+                }
+                norm = Math.sqrt(norm);
+                for (int i = 0; i < tall; i++) {
+                    q[j][i] /= norm;
+                }
+            }
+            float[] v = new float[shape.size()];
+            for (int i = 0; i < rows; i++) {
+                for (int j = 0; j < cols; j++) {
+                    v[i * cols + j] = (float) (rows >= cols ? q[j][i] : q[i][j]);
+                }
+            }
+            return Tensor.wrap(v, 0, shape);
+        };
+    }
+
     private static double gaussian(SplittableRandom r) {
         double u1 = r.nextDouble();
         double u2 = r.nextDouble();

@@ -128,5 +128,18 @@ public enum OpType {
      */
     EMBEDDING_GRAD,
     /** 1 where an INT32 input is not zero, else 0, as floats: the padding mask of {@code Embedding(maskZero)}. */
-    NONZERO_MASK
+    NONZERO_MASK,
+    /**
+     * A recurrent layer over a whole sequence ({@link RecurrentAttrs}): inputs are {@code x [batch, steps, inputs]},
+     * the kernel, the recurrent kernel and the bias (Keras' layouts, {@link RecurrentCell}); the output is every
+     * step's hidden state or the last. Keeps what its gradient needs (gates, states) as its aux value
+     * ({@link RecurrentGeometry}), which also serves its kernel as workspace.
+     */
+    RECURRENT_SEQUENCE,
+    /**
+     * Backward through time of RECURRENT_SEQUENCE: inputs are the upstream gradient, the RECURRENT_SEQUENCE node
+     * (whose state it reads), its kernel and recurrent kernel. The result is flat: the input's gradient (when
+     * {@link RecurrentAttrs#inputGradient}), then the kernel's, the recurrent kernel's and the bias's.
+     */
+    RECURRENT_SEQUENCE_GRAD
 }

@@ -55,6 +55,8 @@ public final class ShapeInference {
             case EMBEDDING_LOOKUP -> embeddingLookup(inputs.get(0).shape(), inputs.get(1).shape());
             case EMBEDDING_GRAD -> ((ShapeAttrs) attrs).shape();
             case NONZERO_MASK -> inputs.get(0).shape();
+            case RECURRENT_SEQUENCE -> recurrent(inputs, (RecurrentAttrs) attrs);
+            case RECURRENT_SEQUENCE_GRAD -> recurrentGrad(inputs, (RecurrentAttrs) attrs);
         };
     }
 
@@ -96,6 +98,8 @@ public final class ShapeInference {
         return switch (node.op()) {
             case DROPOUT, MAX_POOL -> node.shape();
             case SPARSE_SOFTMAX_XENT -> node.input(0).shape();
+            case RECURRENT_SEQUENCE -> Shape.of(recurrentGeometry(node).stateSize());
+            case RECURRENT_SEQUENCE_GRAD -> Shape.of(recurrentGeometry(node.input(1)).scratchSize());
             default -> null;
         };
     }
@@ -112,6 +116,7 @@ public final class ShapeInference {
             case MAX_POOL_GRAD -> node.input(0);
             case DROPOUT_GRAD -> node.input(1);
             case SPARSE_SOFTMAX_XENT_GRAD -> node.input(2);
+            case RECURRENT_SEQUENCE_GRAD -> node.input(1);
             default -> null;
         };
     }
@@ -402,5 +407,39 @@ public final class ShapeInference {
         int[] dims = Arrays.copyOf(ids.dims(), ids.rank() + 1);
         dims[ids.rank()] = table.dim(1);
         return Shape.of(dims);
+    }
+
+    /**
+     * The geometry of a RECURRENT_SEQUENCE node.
+     *
+     * @param node the node
+     * @return its geometry
+     */
+    public static RecurrentGeometry recurrentGeometry(Node node) {
+        return RecurrentGeometry.of(node.input(0).shape(), node.attrs(RecurrentAttrs.class));
+    }
+
+    private static Shape recurrent(List<Node> inputs, RecurrentAttrs a) {
+        Shape x = inputs.get(0).shape();
+        if (x.rank() != 3) {
+            throw new IllegalArgumentException(a.cell() + " expects input of rank 3 (batch, steps, features), got "
+                    + x);
+        }
+        RecurrentGeometry g = RecurrentGeometry.of(x, a);
+        Shape bias = a.cell() == RecurrentCell.GRU ? Shape.of(2, g.gateWidth()) : Shape.of(g.gateWidth());
+        sameShapes(OpType.RECURRENT_SEQUENCE, inputs.get(1).shape(), Shape.of(g.inputs(), g.gateWidth()));
+        sameShapes(OpType.RECURRENT_SEQUENCE, inputs.get(2).shape(), Shape.of(g.units(), g.gateWidth()));
+        sameShapes(OpType.RECURRENT_SEQUENCE, inputs.get(3).shape(), bias);
+        return a.returnSequences() ? Shape.of(g.batch(), g.steps(), g.units()) : Shape.of(g.batch(), g.units());
+    }
+
+    private static Shape recurrentGrad(List<Node> inputs, RecurrentAttrs a) {
+        Node forward = inputs.get(1);
+        if (forward.op() != OpType.RECURRENT_SEQUENCE) {
+            throw new IllegalArgumentException("RECURRENT_SEQUENCE_GRAD reads a RECURRENT_SEQUENCE node, got "
+                    + forward.op());
+        }
+        sameShapes(OpType.RECURRENT_SEQUENCE_GRAD, inputs.get(0).shape(), forward.shape());
+        return Shape.of(recurrentGeometry(forward).gradientSize(a.inputGradient()));
     }
 }

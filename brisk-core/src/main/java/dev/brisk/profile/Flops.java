@@ -6,8 +6,10 @@ import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGradAttrs;
+import dev.brisk.ops.RecurrentGeometry;
 import dev.brisk.ops.RmspropUpdate;
 import dev.brisk.ops.SgdUpdate;
+import dev.brisk.ops.ShapeInference;
 import dev.brisk.ops.UpdateAttrs;
 import dev.brisk.tensor.Shape;
 
@@ -72,6 +74,8 @@ final class Flops {
             case LAYER_NORM_GRAD -> 10 * size;
             case EMBEDDING_LOOKUP, NONZERO_MASK -> 0; // copies rows / compares bits
             case EMBEDDING_GRAD -> n.input(0).shape().size(); // one add per upstream element
+            case RECURRENT_SEQUENCE -> recurrent(n, false);
+            case RECURRENT_SEQUENCE_GRAD -> recurrent(n.input(1), true);
         };
     }
 
@@ -107,5 +111,15 @@ final class Flops {
         Shape a = n.input(0).shape();
         long inner = t.transA() ? a.dim(-2) : a.dim(-1);
         return 2L * n.shape().size() * inner;
+    }
+
+    /**
+     * A recurrent op's products: the input's and the previous state's with the kernels at every step (forward);
+     * backward, those of the gates' gradients with both kernels and the two weight gradients, twice as many.
+     */
+    private static long recurrent(Node forward, boolean backward) {
+        RecurrentGeometry g = ShapeInference.recurrentGeometry(forward);
+        long products = 2L * g.rows() * g.gateWidth() * (g.inputs() + g.units());
+        return backward ? 2 * products : products;
     }
 }

@@ -22,6 +22,7 @@ final class Scratch {
     private SoftmaxArgs softmaxArgs;
     private ElementwiseArgs elementwiseArgs;
     private TransposeArgs transposeArgs;
+    private RecurrentArgs recurrentArgs;
     private int[] dims = new int[0];
     private float[] tail = new float[0];
     private float[] patch = new float[0];
@@ -206,5 +207,13 @@ final class Scratch {
             partials = new float[size];
         }
         return partials;
+    }
+
+    /** The reusable arguments of this thread's parallel recurrent gate passes. */
+    RecurrentArgs recurrentArgs() {
+        if (recurrentArgs == null) {
+            recurrentArgs = new RecurrentArgs();
+        }
+        return recurrentArgs;
     }
 }

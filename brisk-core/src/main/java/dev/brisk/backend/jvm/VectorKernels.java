@@ -1,9 +1,11 @@
 package dev.brisk.backend.jvm;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.backend.RecurrentLoops;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.PoolGeometry;
+import dev.brisk.ops.RecurrentGeometry;
 import dev.brisk.ops.ReduceFn;
 import dev.brisk.ops.UnaryFn;
 import dev.brisk.parallel.Parallel;
@@ -415,5 +417,23 @@ public final class VectorKernels implements Kernels {
     @Override
     public void nonzeroMask(float[] ids, int idsOff, float[] out, int outOff, int n) {
         reference.nonzeroMask(ids, idsOff, out, outOff, n);
+    }
+
+    /** The recurrent products through this backend's gemm, the gate passes vectorized and split over rows. */
+    @Override
+    public void recurrentForward(RecurrentGeometry g, float[] x, int xOff, float[] w, int wOff, float[] u, int uOff,
+                                 float[] bias, int biasOff, float[] state, int stateOff, float[] y, int yOff,
+                                 boolean returnSequences) {
+        RecurrentLoops.forward(this, VectorRecurrentGates.INSTANCE, g, x, xOff, w, wOff, u, uOff, bias, biasOff,
+                state, stateOff, y, yOff, returnSequences);
+    }
+
+    /** Backward through time with the vectorized gate passes. */
+    @Override
+    public void recurrentBackward(RecurrentGeometry g, float[] dy, int dyOff, boolean returnSequences,
+                                  float[] w, int wOff, float[] u, int uOff, float[] state, int stateOff,
+                                  float[] scratch, int scratchOff, float[] out, int outOff, boolean inputGradient) {
+        RecurrentLoops.backward(this, VectorRecurrentGates.INSTANCE, g, dy, dyOff, returnSequences, w, wOff, u,
+                uOff, state, stateOff, scratch, scratchOff, out, outOff, inputGradient);
     }
 }

@@ -344,4 +344,70 @@ public final class Layers {
     public static GlobalMaxPooling1D globalMaxPooling1d() {
         return new GlobalMaxPooling1D(null);
     }
+
+    /**
+     * A Keras SimpleRNN layer of {@code units} that outputs the last state.
+     *
+     * @param units the state size
+     * @return the layer
+     */
+    public static SimpleRNN simpleRnn(int units) {
+        return new SimpleRNN(units, false, false, null);
+    }
+
+    /**
+     * A Keras SimpleRNN layer of {@code units}.
+     *
+     * @param units the state size
+     * @param returnSequences true to output every step's state, false for the last
+     * @param goBackwards true to process the sequence from its last step
+     * @return the layer
+     */
+    public static SimpleRNN simpleRnn(int units, boolean returnSequences, boolean goBackwards) {
+        return new SimpleRNN(units, returnSequences, goBackwards, null);
+    }
+
+    /**
+     * A Keras LSTM layer of {@code units} that outputs the last state.
+     *
+     * @param units the state size
+     * @return the layer
+     */
+    public static LSTM lstm(int units) {
+        return new LSTM(units, false, false, null);
+    }
+
+    /**
+     * A Keras LSTM layer of {@code units}.
+     *
+     * @param units the state size
+     * @param returnSequences true to output every step's state, false for the last
+     * @param goBackwards true to process the sequence from its last step
+     * @return the layer
+     */
+    public static LSTM lstm(int units, boolean returnSequences, boolean goBackwards) {
+        return new LSTM(units, returnSequences, goBackwards, null);
+    }
+
+    /**
+     * A Keras GRU (reset_after=true) layer of {@code units} that outputs the last state.
+     *
+     * @param units the state size
+     * @return the layer
+     */
+    public static GRU gru(int units) {
+        return new GRU(units, false, false, null);
+    }
+
+    /**
+     * A Keras GRU (reset_after=true) layer of {@code units}.
+     *
+     * @param units the state size
+     * @param returnSequences true to output every step's state, false for the last
+     * @param goBackwards true to process the sequence from its last step
+     * @return the layer
+     */
+    public static GRU gru(int units, boolean returnSequences, boolean goBackwards) {
+        return new GRU(units, returnSequences, goBackwards, null);
+    }
 }

@@ -1,0 +1,20 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.nn.Initializer;
+import dev.brisk.ops.RecurrentCell;
+
+/** Keras' {@code SimpleRNN}: {@code h = tanh(x kernel + h recurrent_kernel + bias)}, bias {@code [units]}. */
+public final class SimpleRNN extends Recurrent {
+    /**
+     * A simple recurrent layer with Keras' initializers (Glorot uniform, orthogonal, zeros).
+     *
+     * @param units the state size
+     * @param returnSequences true to output every step's state
+     * @param goBackwards true to process the sequence from its last step
+     * @param name the layer's name, or null for an automatic one
+     */
+    public SimpleRNN(int units, boolean returnSequences, boolean goBackwards, String name) {
+        super(RecurrentCell.SIMPLE, units, returnSequences, goBackwards, Initializer.glorotUniform(),
+                Initializer.orthogonal(), Initializer.zeros(), name);
+    }
+}
