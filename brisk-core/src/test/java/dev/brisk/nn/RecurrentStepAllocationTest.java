@@ -3,16 +3,12 @@ package dev.brisk.nn;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.brisk.backend.KernelTimer;
 import dev.brisk.exec.Plan;
 import dev.brisk.losses.Losses;
 import dev.brisk.nn.layers.Layers;
-import dev.brisk.ops.Node;
 import dev.brisk.optimizers.Optimizers;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.Tensor;
-import java.lang.management.ManagementFactory;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,61 +23,6 @@ class RecurrentStepAllocationTest {
     @AfterEach
     void resetBudget() {
         ThreadBudget.reset();
-    }
-
-    private static long allocated(com.sun.management.ThreadMXBean bean, long[] ids) {
-        long sum = 0;
-        for (long id : ids) {
-            sum += bean.getThreadAllocatedBytes(id);
-        }
-        return sum;
-    }
-
-    /** The fewest bytes per step over rounds of warm-up and measurement (the steady state, once compiled). */
-    private static long bytesPerStep(Plan plan) {
-        com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long best = Long.MAX_VALUE;
-        for (int round = 0; round < 30 && best > 0; round++) {
-            for (int i = 0; i < 300; i++) {
-                plan.run();
-            }
-            long[] ids = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t == Thread.currentThread() || t.getName().startsWith("brisk-compute-"))
-                    .mapToLong(Thread::threadId)
-                    .toArray();
-            long before = allocated(bean, ids);
-            int steps = 50;
-            for (int i = 0; i < steps; i++) {
-                plan.run();
-            }
-            best = Math.min(best, (allocated(bean, ids) - before) / steps);
-        }
-        return best;
-    }
-
-    /** For a failure message: the instructions that allocated on the calling thread, with their bytes per step. */
-    private static String byInstruction(Plan plan) {
-        com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        List<Node> nodes = plan.instructionNodes();
-        long[] bytes = new long[nodes.size()];
-        long[] last = new long[1];
-        KernelTimer timer = (node, start, end) -> {
-            long now = bean.getCurrentThreadAllocatedBytes();
-            bytes[nodes.indexOf(node)] += now - last[0];
-            last[0] = now;
-        };
-        int steps = 50;
-        for (int i = 0; i < steps; i++) {
-            last[0] = bean.getCurrentThreadAllocatedBytes();
-            plan.run(timer);
-        }
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] >= steps) {
-                out.append("\n  ").append(nodes.get(i)).append(": ").append(bytes[i] / steps).append(" bytes per step");
-            }
-        }
-        return out.toString();
     }
 
     @Test
@@ -99,11 +40,12 @@ class RecurrentStepAllocationTest {
         model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(32).verbose(0));
         Plan plan = model.trainPlan(32);
         assertNotNull(plan);
-        long perStep = bytesPerStep(plan);
+        long perStep = PlanAllocation.bytesPerStep(plan);
         System.out.printf("compiled recurrent step, 2 threads: %d bytes allocated per step%n", perStep);
         if (perStep != 0) {
             ThreadBudget.set(1);
-            fail("a compiled recurrent step allocated " + perStep + " bytes; on one thread:" + byInstruction(plan));
+            fail("a compiled recurrent step allocated " + perStep + " bytes; on one thread:"
+                    + PlanAllocation.allocatingInstructions(plan));
         }
     }
 }

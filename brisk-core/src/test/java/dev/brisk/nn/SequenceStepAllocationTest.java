@@ -11,7 +11,6 @@ import dev.brisk.optimizers.Optimizers;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Tensor;
-import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,23 +22,6 @@ class SequenceStepAllocationTest {
     @AfterEach
     void resetBudget() {
         ThreadBudget.reset();
-    }
-
-    private static long bytesPerStep(Plan plan) {
-        com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long best = Long.MAX_VALUE;
-        for (int round = 0; round < 30 && best > 0; round++) {
-            for (int i = 0; i < 500; i++) {
-                plan.run();
-            }
-            long before = bean.getCurrentThreadAllocatedBytes();
-            int steps = 50;
-            for (int i = 0; i < steps; i++) {
-                plan.run();
-            }
-            best = Math.min(best, (bean.getCurrentThreadAllocatedBytes() - before) / steps);
-        }
-        return best;
     }
 
     @Test
@@ -65,7 +47,7 @@ class SequenceStepAllocationTest {
             model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(32).verbose(0));
             Plan plan = model.trainPlan(32);
             assertNotNull(plan);
-            long perStep = bytesPerStep(plan);
+            long perStep = PlanAllocation.bytesPerStep(plan);
             System.out.printf("compiled sequence step, 1 thread: %d kernels, %d bytes allocated per step%n",
                     plan.instructionCount(), perStep);
             assertEquals(0, perStep, "bytes allocated per compiled step");
