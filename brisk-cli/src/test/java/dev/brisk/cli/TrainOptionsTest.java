@@ -43,7 +43,7 @@ class TrainOptionsTest {
         TrainCommand t = parse("train", "--workload", "w1");
         assertEquals(Workload.W1, t.workload);
         assertEquals(5, t.effectiveEpochs());
-        assertEquals(128, t.batchSize);
+        assertEquals(128, t.effectiveBatchSize());
         assertEquals(1, t.verbose);
         assertEquals("compiled", t.mode());
         assertEquals(FashionMnist.DEFAULT_DIR, t.data);
