@@ -191,6 +191,10 @@ public final class TrainCommand extends Subcommand {
         if (profileSteps != null && profile == null) {
             throw new UsageException("--profile-steps needs --profile FILE");
         }
+        if (pipeline && workload != null && workload.text()) {
+            throw new UsageException("--pipeline feeds Fashion-MNIST images; " + workload.id() + " trains on windows"
+                    + " of text; run it without --pipeline");
+        }
         if (pipeline && workload != null && !workload.trainsThroughPipeline()) {
             throw new UsageException("--pipeline cannot feed workload " + workload.id() + ": the pipeline scales the"
                     + " features only, and " + workload.id() + "'s targets are its input pixels; run it without"
@@ -202,6 +206,10 @@ public final class TrainCommand extends Subcommand {
         if (master != null && replicas != null) {
             throw new UsageException("--replicas and --master do not go together: replicas share this JVM, --master"
                     + " trains on Spark workers (--workers N)");
+        }
+        if (workload != null && workload.text() && (master != null || replicas != null)) {
+            throw new UsageException((master != null ? "--master" : "--replicas") + " trains the Fashion-MNIST"
+                    + " workloads; " + workload.id() + " trains on one JVM's compute pool");
         }
         if (master == null && checkpoint != null) {
             throw new UsageException("--checkpoint needs --master (checkpoints are written by the Spark workers)");
