@@ -23,6 +23,7 @@ public abstract class Layer {
     private final List<Variable> weights = new ArrayList<>();
     private final List<Variable> regularizedWeights = new ArrayList<>();
     private final List<Regularizer> regularizers = new ArrayList<>();
+    private final List<Layer> sublayers = new ArrayList<>();
     private List<Shape> builtFor;
 
     /**
@@ -320,7 +321,34 @@ public abstract class Layer {
                 out.add(v);
             }
         }
+        for (Layer sub : sublayers) {
+            out.addAll(sub.weightsWhere(trainable));
+        }
         return Collections.unmodifiableList(out);
+    }
+
+    /**
+     * Makes {@code sub} part of this layer (a wrapper's inner layers: {@code Bidirectional}, {@code TimeDistributed}):
+     * its weights are listed after this layer's own, counted in its parameters and regularized with them.
+     *
+     * @param sub the inner layer
+     * @param <L> its type
+     * @return {@code sub}
+     */
+    protected final <L extends Layer> L track(L sub) {
+        sublayers.add(sub);
+        return sub;
+    }
+
+    /**
+     * Builds an inner layer for inputs of the given per-sample shapes (from this layer's {@link #build}), so that
+     * its weights exist before the first call, as this layer's own do.
+     *
+     * @param sub the inner layer
+     * @param inputShapes the per-sample shape of each of its inputs
+     */
+    protected static void buildSublayer(Layer sub, List<Shape> inputShapes) {
+        sub.ensureBuilt(inputShapes);
     }
 
     /**
@@ -329,7 +357,8 @@ public abstract class Layer {
      * @return the parameter count, trainable and not
      */
     public long parameterCount() {
-        return weights.stream().mapToLong(v -> v.shape().size()).sum();
+        return weights.stream().mapToLong(v -> v.shape().size()).sum()
+                + sublayers.stream().mapToLong(Layer::parameterCount).sum();
     }
 
     /**
@@ -353,6 +382,12 @@ public abstract class Layer {
         for (int i = 0; i < regularizedWeights.size(); i++) {
             Node penalty = regularizers.get(i).penalty(g, g.variable(regularizedWeights.get(i)));
             total = total == null ? penalty : g.add(total, penalty);
+        }
+        for (Layer sub : sublayers) {
+            Node penalty = sub.regularizationLoss(g);
+            if (penalty != null) {
+                total = total == null ? penalty : g.add(total, penalty);
+            }
         }
         return total;
     }

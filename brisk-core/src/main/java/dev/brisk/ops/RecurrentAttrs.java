@@ -24,7 +24,7 @@ package dev.brisk.ops;
  */
 public record RecurrentAttrs(RecurrentCell cell, int units, boolean returnSequences, boolean goBackwards,
                              boolean inputGradient, boolean returnState, boolean masked, boolean initialState,
-                             boolean zeroOutputForMask) implements Attrs {
+                             boolean zeroOutputForMask, boolean outputInTimeOrder) implements Attrs {
     /**
      * A recurrent op without state output, mask or initial state.
      *
@@ -36,7 +36,7 @@ public record RecurrentAttrs(RecurrentCell cell, int units, boolean returnSequen
      */
     public RecurrentAttrs(RecurrentCell cell, int units, boolean returnSequences, boolean goBackwards,
                           boolean inputGradient) {
-        this(cell, units, returnSequences, goBackwards, inputGradient, false, false, false, false);
+        this(cell, units, returnSequences, goBackwards, inputGradient, false, false, false, false, false);
     }
 
     /**
@@ -47,7 +47,7 @@ public record RecurrentAttrs(RecurrentCell cell, int units, boolean returnSequen
      */
     public RecurrentAttrs withInputGradient(boolean needed) {
         return new RecurrentAttrs(cell, units, returnSequences, goBackwards, needed, returnState, masked,
-                initialState, zeroOutputForMask);
+                initialState, zeroOutputForMask, outputInTimeOrder);
     }
 
     /**

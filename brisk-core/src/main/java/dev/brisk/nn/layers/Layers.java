@@ -2,6 +2,7 @@ package dev.brisk.nn.layers;
 
 import dev.brisk.nn.Activation;
 import dev.brisk.nn.InputLayer;
+import dev.brisk.nn.Layer;
 import dev.brisk.nn.Initializer;
 import dev.brisk.nn.Regularizer;
 import dev.brisk.tensor.DType;
@@ -451,5 +452,36 @@ public final class Layers {
      */
     public static GRU gru(int units, boolean returnSequences, boolean goBackwards, boolean returnState) {
         return new GRU(units, returnSequences, goBackwards, returnState, null);
+    }
+
+    /**
+     * Keras' {@code Bidirectional(layer)}, the directions' outputs joined along the last axis.
+     *
+     * @param layer the recurrent layer, a template for the two copies
+     * @return the layer
+     */
+    public static Bidirectional bidirectional(Recurrent layer) {
+        return new Bidirectional(layer, Bidirectional.MergeMode.CONCAT, null);
+    }
+
+    /**
+     * Keras' {@code Bidirectional(layer, merge_mode)}.
+     *
+     * @param layer the recurrent layer, a template for the two copies
+     * @param mergeMode how the directions' outputs are combined
+     * @return the layer
+     */
+    public static Bidirectional bidirectional(Recurrent layer, Bidirectional.MergeMode mergeMode) {
+        return new Bidirectional(layer, mergeMode, null);
+    }
+
+    /**
+     * Keras' {@code TimeDistributed(layer)}: {@code layer} applied to every step of a sequence.
+     *
+     * @param layer the layer applied to each step
+     * @return the layer
+     */
+    public static TimeDistributed timeDistributed(Layer layer) {
+        return new TimeDistributed(layer, null);
     }
 }
