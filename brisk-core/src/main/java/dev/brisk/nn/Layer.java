@@ -184,7 +184,32 @@ public abstract class Layer {
             shapes.add(n.shape().dropFirst());
         }
         ensureBuilt(shapes);
-        return g.inScope(name, () -> call(g, inputs, ctx));
+        Node out = g.inScope(name, () -> call(g, inputs, ctx));
+        passMask(g, inputs, out);
+        return out;
+    }
+
+    /**
+     * Keras' {@code supports_masking}: whether the layer's output keeps its input's padding mask unchanged (a layer
+     * that works on each step alone: Dense, Dropout, Activation, LayerNormalization). Layers that compute a mask of
+     * their own set it in {@link #call} ({@link Graph#setMask}).
+     *
+     * @return true to pass the mask on
+     */
+    protected boolean passesMask() {
+        return false;
+    }
+
+    /** Attaches the input's mask to the output when the layer passes masks and the output still has its steps. */
+    private void passMask(Graph g, List<Node> inputs, Node out) {
+        if (!passesMask() || inputs.size() != 1 || g.maskOf(out) != null) {
+            return;
+        }
+        Node mask = g.maskOf(inputs.get(0));
+        if (mask != null && out.shape().rank() > mask.shape().rank()
+                && Arrays.equals(Arrays.copyOf(out.shape().dims(), mask.shape().rank()), mask.shape().dims())) {
+            g.setMask(out, mask);
+        }
     }
 
     /**

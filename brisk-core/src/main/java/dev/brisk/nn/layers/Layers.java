@@ -309,6 +309,22 @@ public final class Layers {
     }
 
     /**
+     * Conv1D with a dilation rate (Keras' {@code dilation_rate}; stride 1), VALID, SAME or CAUSAL padding.
+     *
+     * @param filters output channels
+     * @param kernelSize the window length in steps
+     * @param padding VALID, SAME or CAUSAL
+     * @param dilationRate the spacing of the window's taps
+     * @param activation applied to the output
+     * @return the layer (Glorot uniform kernel, zero bias)
+     */
+    public static Conv1D conv1d(int filters, int kernelSize, Padding padding, int dilationRate,
+                                Activation activation) {
+        return new Conv1D(filters, kernelSize, 1, padding, dilationRate, activation, true,
+                Initializer.glorotUniform(), Initializer.zeros(), null, null);
+    }
+
+    /**
      * MaxPooling1D with stride equal to the pool size and "valid" padding (Keras' defaults).
      *
      * @param poolSize the window length
