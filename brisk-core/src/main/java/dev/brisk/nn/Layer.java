@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Base class of layers. A layer is built lazily on its first call, from the per-sample shapes of its inputs (the
@@ -24,6 +25,14 @@ public abstract class Layer {
     private final List<Variable> regularizedWeights = new ArrayList<>();
     private final List<Regularizer> regularizers = new ArrayList<>();
     private List<Shape> builtFor;
+    /** Keras' {@code layer.trainable}: false freezes every weight of the layer (see {@link #setTrainable}). */
+    private volatile boolean trainable = true;
+    /**
+     * Bumped whenever any layer's or model's trainability changes, so that a step runner sees it with one volatile
+     * read per step and traces its train step again (the frozen weights leave the optimizer's update list and a
+     * frozen BatchNormalization switches to inference mode: both change the graph).
+     */
+    private static final AtomicLong TRAINABILITY_VERSION = new AtomicLong();
 
     /**
      * A layer named {@code name}, or a unique Keras-style name ("dense_2") when null.
@@ -207,32 +216,71 @@ public abstract class Layer {
     }
 
     /**
-     * All weights, trainable first in creation order (as Keras' get_weights).
+     * Freezes ({@code false}) or unfreezes the layer, as Keras' {@code layer.trainable = ...}: a frozen layer's
+     * weights leave {@link #trainableWeights()} (the optimizer no longer updates them and keeps their slots for a
+     * later unfreeze), and a frozen layer that behaves differently in training (BatchNormalization) runs in
+     * inference mode, as in Keras. A model re-plans its compiled train step at its next step.
+     *
+     * @param value false to freeze, true to train the layer's weights again
+     * @return this layer
+     */
+    public Layer setTrainable(boolean value) {
+        if (trainable != value) {
+            trainable = value;
+            TRAINABILITY_VERSION.incrementAndGet();
+        }
+        return this;
+    }
+
+    /**
+     * Whether the layer is trainable (Keras' {@code layer.trainable}); see {@link #setTrainable}.
+     *
+     * @return false when the layer is frozen
+     */
+    public boolean isTrainable() {
+        return trainable;
+    }
+
+    /** The count of trainability changes so far, process-wide: a step runner re-traces when it moves. */
+    static long trainabilityVersion() {
+        return TRAINABILITY_VERSION.get();
+    }
+
+    /** Records a trainability change made outside a layer (a model's own flag). */
+    static void trainabilityChanged() {
+        TRAINABILITY_VERSION.incrementAndGet();
+    }
+
+    /**
+     * All weights, trainable first in creation order (as Keras' get_weights). The order follows each weight's own
+     * kind (gamma before moving_mean), not the layer's trainability, so freezing a layer does not reorder its
+     * weights in files or in {@code getWeights()} (Keras keeps its variable order the same way).
      *
      * @return the weights
      */
     public List<Variable> weights() {
-        List<Variable> out = new ArrayList<>(trainableWeights());
-        out.addAll(nonTrainableWeights());
+        List<Variable> out = new ArrayList<>(weightsWhere(true));
+        out.addAll(weightsWhere(false));
         return out;
     }
 
     /**
-     * The weights the optimizer updates, in creation order.
+     * The weights the optimizer updates, in creation order: none while the layer is frozen.
      *
      * @return the trainable weights
      */
     public List<Variable> trainableWeights() {
-        return weightsWhere(true);
+        return trainable ? weightsWhere(true) : List.of();
     }
 
     /**
-     * The weights only a forward pass updates (batch-norm statistics), in creation order.
+     * The weights the optimizer does not update, in creation order: the ones only a forward pass updates
+     * (batch-norm statistics), and while the layer is frozen all of them (trainable kind first, as Keras).
      *
      * @return the non-trainable weights
      */
     public List<Variable> nonTrainableWeights() {
-        return weightsWhere(false);
+        return trainable ? weightsWhere(false) : weights();
     }
 
     // A loop, not a stream: every eager train step asks for the trainable weights, and the stream machinery would

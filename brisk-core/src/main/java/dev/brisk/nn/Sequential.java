@@ -99,6 +99,16 @@ public final class Sequential extends Model {
     }
 
     @Override
+    List<Layer> allLayers() {
+        List<Layer> all = new ArrayList<>();
+        if (input != null) {
+            all.add(input);
+        }
+        all.addAll(stack);
+        return all;
+    }
+
+    @Override
     boolean isFunctional() {
         return false;
     }

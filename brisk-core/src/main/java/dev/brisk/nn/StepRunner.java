@@ -73,6 +73,8 @@ final class StepRunner {
      */
     private static final int JIT_WARM_UP_STEPS = Settings.jitWarmUpSteps();
     private long trainSteps;
+    /** {@link Layer#trainabilityVersion()} when this runner's train plans were traced. */
+    private long trainabilityVersion = Layer.trainabilityVersion();
 
     StepRunner(Model model, Kernels kernels, boolean eager, Object traceLock, int generation) {
         this.model = model;
@@ -128,6 +130,9 @@ final class StepRunner {
                 return runEagerly(kind, batch, timer, hyper, seed, yieldToJit);
             }
         }
+        if (kind == Kind.TRAIN) {
+            dropStaleTrainPlans();
+        }
         Compiled c = plans.get(new Key(kind, batch.size()));
         if (c == null) {
             synchronized (traceLock) {
@@ -164,6 +169,19 @@ final class StepRunner {
             preds[i] = plan.output(t.predictions()[i]);
         }
         return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds);
+    }
+
+    /**
+     * A layer frozen or unfrozen since the train plans were traced changes which weights the optimizer updates and
+     * how a BatchNormalization normalizes: those plans are dropped and the step traced again. Evaluation and
+     * prediction plans do not depend on trainability and stay.
+     */
+    private void dropStaleTrainPlans() {
+        long version = Layer.trainabilityVersion();
+        if (version != trainabilityVersion) {
+            trainabilityVersion = version;
+            plans.keySet().removeIf(k -> k.kind() == Kind.TRAIN);
+        }
     }
 
     private Result runEagerly(Kind kind, StepBatch batch, KernelTimer timer, float[] hyper, float seed,

@@ -62,7 +62,10 @@ public final class BatchNormalization extends Layer {
         // One fused op per pass, whose kernels add runs of rows in double: composed of float reductions and
         // elementwise ops, the statistics and the gradients lost digits in proportion to the batch's mean over its
         // spread.
-        if (ctx.training()) {
+        // A frozen BatchNormalization normalizes with its moving statistics even in a training step and leaves them
+        // alone, as Keras 3 does: fine-tuning on a small dataset would otherwise drag the statistics the frozen
+        // base was trained with towards the new data's.
+        if (ctx.training() && isTrainable()) {
             Node statistics = g.batchNormStatistics(x);
             Node mean = g.reshape(g.slice(statistics, 0, 0, 1), channels);
             Node variance = g.reshape(g.slice(statistics, 0, 1, 1), channels);
