@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * batch axis is never part of a layer's shapes), and then emits graph ops on every call. The same code serves
  * eager and compiled execution.
  */
-public abstract class Layer {
+public abstract class Layer implements dev.brisk.io.KerasObject {
     private static final Map<String, AtomicInteger> NAME_COUNTS = new ConcurrentHashMap<>();
     private final String name;
     private final List<Variable> weights = new ArrayList<>();
@@ -62,6 +62,58 @@ public abstract class Layer {
      */
     public String name() {
         return name;
+    }
+
+    @Override
+    public String kerasClassName() {
+        return typeName();
+    }
+
+    /**
+     * Keras' {@code get_config()}: {@code name}, {@code trainable} and {@code dtype} here, each layer's own
+     * arguments added by its class, under Keras 3's names (a whole-model file records them; a loader makes the
+     * layer again from them).
+     *
+     * @return the configuration
+     */
+    @Override
+    public Map<String, Object> kerasConfig() {
+        Map<String, Object> c = new java.util.LinkedHashMap<>();
+        c.put("name", name);
+        c.put("trainable", trainable);
+        c.put("dtype", DTypePolicy.FLOAT32);
+        return c;
+    }
+
+    /**
+     * The layer's own random seed (Keras' {@code seed} of Dropout and MultiHeadAttention), which each train step's
+     * seed is mixed with to draw the layer's random numbers; empty for layers that draw none. Whole-model files and
+     * backups save it, so a restored model draws what the original would have.
+     *
+     * @return the seed, or empty
+     */
+    public java.util.OptionalLong seed() {
+        return java.util.OptionalLong.empty();
+    }
+
+    /**
+     * Sets the layer's random seed (see {@link #seed()}).
+     *
+     * @param seed the seed
+     * @return this layer
+     * @throws IllegalStateException for a layer that draws no random numbers
+     */
+    public Layer setSeed(long seed) {
+        throw new IllegalStateException("layer '" + name + "' (" + typeName() + ") draws no random numbers");
+    }
+
+    /**
+     * The per-sample shapes of the inputs the layer was built for, or null before it is built.
+     *
+     * @return the input shapes, batch axis excluded
+     */
+    public List<Shape> builtInputShapes() {
+        return builtFor;
     }
 
     /**
@@ -205,6 +257,7 @@ public abstract class Layer {
      */
     protected final Variable addWeight(String weightName, Shape shape, Initializer init, boolean trainable,
                                        Regularizer regularizer, int fanIn, int fanOut) {
+        WeightBudget.take(name, weightName, shape);
         Variable v = new Variable(name + "/" + weightName, init.create(shape, fanIn, fanOut, RandomSeed.next()),
                 trainable);
         weights.add(v);

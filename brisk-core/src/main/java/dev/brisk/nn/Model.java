@@ -50,6 +50,8 @@ public class Model implements TrainingTarget {
     private List<Loss> losses;
     private List<MetricSpec> metricSpecs = List.of();
     private boolean runEagerly;
+    /** Train steps run so far: each step's random seed (see {@link #randomState()}). */
+    private final java.util.concurrent.atomic.AtomicLong trainSeeds = new java.util.concurrent.atomic.AtomicLong();
     /** Keras' {@code model.trainable}: false freezes the whole model whatever its layers say. */
     private volatile boolean trainable = true;
     private Kernels kernels = Backends.get();
@@ -72,6 +74,23 @@ public class Model implements TrainingTarget {
      */
     public static Model of(List<SymbolicTensor> inputs, List<SymbolicTensor> outputs) {
         Model m = new Model("functional" + suffix(FUNCTIONAL_COUNT.getAndIncrement()));
+        m.wire(inputs, outputs);
+        return m;
+    }
+
+    /**
+     * A functional model named {@code name} (a loaded model keeps its saved name).
+     *
+     * @param name the model's name
+     * @param inputs the model's inputs, made by {@link Input}
+     * @param outputs tensors computed from those inputs by applying layers
+     * @return the model
+     */
+    public static Model of(String name, List<SymbolicTensor> inputs, List<SymbolicTensor> outputs) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("a model name must not be empty");
+        }
+        Model m = new Model(name);
         m.wire(inputs, outputs);
         return m;
     }
@@ -388,6 +407,42 @@ public class Model implements TrainingTarget {
         return metricSpecs;
     }
 
+    /**
+     * The losses given to {@code compile}, one per output (or one for all), or null before {@code compile}.
+     *
+     * @return the compiled losses, or null
+     */
+    public List<Loss> compiledLosses() {
+        return losses;
+    }
+
+    /**
+     * The metrics given to {@code compile} (empty before {@code compile}).
+     *
+     * @return the compiled metrics
+     */
+    public List<MetricSpec> compiledMetrics() {
+        return metricSpecs;
+    }
+
+    /**
+     * Whether the layer calls form a functional graph (false for {@link Sequential}, whose layers are a stack).
+     *
+     * @return true for functional models
+     */
+    public boolean functional() {
+        return isFunctional();
+    }
+
+    /**
+     * The layer calls in execution order (input layers excluded): each call's layer and the tensors it read.
+     *
+     * @return the calls
+     */
+    public List<SymbolicTensor> layerCalls() {
+        return order;
+    }
+
     /** A step runner for one call; give it back with {@link #releaseRunner}. */
     StepRunner acquireRunner() {
         return runners.acquire(kernels, runEagerly);
@@ -592,6 +647,34 @@ public class Model implements TrainingTarget {
             throw new IllegalArgumentException(call + " on model '" + name + "': batchSize must be at least 1, got "
                     + batchSize);
         }
+    }
+
+    /**
+     * The state of the model's random stream: the number of train steps run so far, from which each train step's
+     * dropout seed comes. Saving it with the weights and the optimizer's state lets a restored model continue
+     * training exactly as the original would have.
+     *
+     * @return the random state
+     */
+    public long randomState() {
+        return trainSeeds.get();
+    }
+
+    /**
+     * Restores the random state saved by {@link #randomState()}.
+     *
+     * @param state the saved state, at least 0
+     */
+    public void restoreRandomState(long state) {
+        if (state < 0) {
+            throw new IllegalArgumentException("random state must be at least 0, got " + state);
+        }
+        trainSeeds.set(state);
+    }
+
+    /** The next train step's seed. */
+    long nextTrainSeed() {
+        return trainSeeds.getAndIncrement();
     }
 
     /**

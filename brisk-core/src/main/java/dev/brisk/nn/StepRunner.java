@@ -60,7 +60,6 @@ final class StepRunner {
     private final int generation;
     private final Map<Key, Compiled> plans = new HashMap<>();
     private final EagerBuffers eagerBuffers = new EagerBuffers();
-    private long seedCounter;
     /**
      * How many of a model's first training steps run one compute thread short of the budget, leaving a core to the
      * JIT compiler ({@code -Dbrisk.jitWarmUpSteps}, default 1; 0 turns it off). The first step runs Vector API
@@ -120,7 +119,10 @@ final class StepRunner {
     Result run(Kind kind, StepBatch batch, KernelTimer timer) {
         Optimizer opt = model.optimizer();
         float[] hyper = kind == Kind.TRAIN ? opt.hyperParameters() : null;
-        float seed = (float) (seedCounter++ & 0xFFFFFF);
+        // The seed of a train step's random stream (dropout masks) is the model's count of train steps, a state
+        // that whole-model files and backups save, so a restored model draws the same masks as the original would.
+        // Inference steps draw nothing random.
+        float seed = kind == Kind.TRAIN ? (float) (model.nextTrainSeed() & 0xFFFFFF) : 0f;
         if (kind == Kind.TRAIN && model.takeGradientRequest()) {
             model.setCapturedGradients(gradients(batch, seed));
         }

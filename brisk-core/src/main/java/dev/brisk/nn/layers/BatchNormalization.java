@@ -118,4 +118,25 @@ public final class BatchNormalization extends Layer {
     public Variable movingVariance() {
         return movingVariance;
     }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("axis", -1);
+        c.put("momentum", momentum);
+        c.put("epsilon", epsilon);
+        c.put("center", true);
+        c.put("scale", true);
+        c.put("beta_initializer", Initializer.zeros());
+        c.put("gamma_initializer", Initializer.ones());
+        c.put("moving_mean_initializer", Initializer.zeros());
+        c.put("moving_variance_initializer", Initializer.ones());
+        c.put("beta_regularizer", null);
+        c.put("gamma_regularizer", null);
+        c.put("beta_constraint", null);
+        c.put("gamma_constraint", null);
+        c.put("synchronized", false);
+        return c;
+    }
 }
