@@ -25,6 +25,8 @@ public final class Fit {
     Tensor[] validationY;
     Pipeline<Batch> validationPipeline;
     int stepsPerEpoch;
+    /** Keras' {@code initial_epoch}: the epoch training starts at (epochs before it count as done). */
+    int initialEpoch;
     /** Whether this fit profiles some steps ({@link #profile}, {@link #profileSteps}). */
     boolean profiled;
     /** Where the profile's Chrome trace goes, or null for none. */
@@ -48,6 +50,23 @@ public final class Fit {
         Fit f = new Fit();
         f.epochs = n;
         return f;
+    }
+
+    /**
+     * Starts at epoch {@code epoch} (Keras' {@code initial_epoch}), as a run resumed after an interruption does:
+     * epochs {@code epoch} to {@code epochs - 1} are trained, numbered as in the interrupted run, and each shuffles
+     * with the seed that epoch had ({@code seed + epoch}).
+     *
+     * @param epoch the first epoch to train, from 0 to {@code epochs - 1}
+     * @return these options
+     */
+    public Fit initialEpoch(int epoch) {
+        if (epoch < 0 || epoch >= epochs) {
+            throw new IllegalArgumentException("initialEpoch must be from 0 to epochs - 1 = " + (epochs - 1)
+                    + ", got " + epoch);
+        }
+        this.initialEpoch = epoch;
+        return this;
     }
 
     /**

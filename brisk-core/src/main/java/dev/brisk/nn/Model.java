@@ -684,6 +684,37 @@ public class Model implements TrainingTarget {
         trainSeeds.set(state);
     }
 
+    /** Where the next fit resumes, set by a restored backup: {epoch, batches of it already trained}. */
+    private int[] resume;
+
+    @Override
+    public void resumeAt(int epoch, int batch) {
+        if (epoch < 0 || batch < 0) {
+            throw new IllegalArgumentException("cannot resume at epoch " + epoch + ", batch " + batch);
+        }
+        resume = new int[] {epoch, batch};
+    }
+
+    /** The resume point of the fit starting now, taken once (null when none). */
+    int[] takeResume() {
+        int[] r = resume;
+        resume = null;
+        return r;
+    }
+
+    @Override
+    public Map<String, Tensor> trainingState() {
+        return guard.shared("trainingState", () -> TrainingState.capture(this));
+    }
+
+    @Override
+    public void restoreTrainingState(Map<String, Tensor> state) {
+        guard.exclusive("restoreTrainingState", () -> {
+            TrainingState.restore(this, state);
+            return null;
+        });
+    }
+
     /** The next train step's seed. */
     long nextTrainSeed() {
         return trainSeeds.getAndIncrement();

@@ -103,7 +103,13 @@ final class Training {
     private void trainEpochs(BatchSource train, Fit options, StepRunner runner, List<List<Metric>> metrics,
                              Mean loss, List<Callback> callbacks, StepTimeline timeline, long seed, int threads) {
         int globalStep = 0;
-        for (int epoch = 0; epoch < options.epochs && !model.stopRequested(); epoch++) {
+        // A backup restored in onTrainBegin (BackupAndRestore) says where the interrupted run stopped; otherwise
+        // Fit.initialEpoch. Batches a restored epoch had already trained are drawn (so the rest come in the same
+        // order) and skipped.
+        int[] resume = model.takeResume();
+        int start = resume != null ? resume[0] : options.initialEpoch;
+        int skip = resume != null ? resume[1] : 0;
+        for (int epoch = start; epoch < options.epochs && !model.stopRequested(); epoch++) {
             int e = epoch;
             callbacks.forEach(cb -> cb.onEpochBegin(e, new LinkedHashMap<>()));
             loss.reset();
@@ -124,6 +130,12 @@ final class Training {
                 }
                 StepBatch batch = batches.next();
                 globalStep++;
+                if (epoch == start && batchIndex < skip) {
+                    timeline.batchReady();
+                    timeline.endStep();
+                    batchIndex++;
+                    continue;
+                }
                 timeline.batchReady();
                 int b = batchIndex;
                 callbacks.forEach(cb -> cb.onTrainBatchBegin(b, logs));

@@ -258,7 +258,7 @@ public abstract class Recurrent extends Layer {
         c.put("dropout", 0f);
         c.put("recurrent_dropout", 0f);
         c.put("return_sequences", returnSequences);
-        c.put("return_state", false);
+        c.put("return_state", returnState);
         c.put("go_backwards", goBackwards);
         c.put("stateful", false);
         c.put("unroll", false);
