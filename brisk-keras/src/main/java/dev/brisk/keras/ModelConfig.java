@@ -33,6 +33,10 @@ final class ModelConfig {
                     + "layer), so it has no weights to save");
         }
         for (Layer l : m.layers()) {
+            if (l.kerasClassName().equals("Bidirectional") || l.kerasClassName().equals("TimeDistributed")) {
+                throw new ConfigError("layer '" + l.name() + "' (" + l.kerasClassName() + ") wraps another layer, "
+                        + "which Brisk cannot save in a .keras file yet");
+            }
             if (l instanceof dev.brisk.nn.layers.Recurrent r && r.returnState()) {
                 throw new ConfigError("layer '" + l.name() + "' (" + l.kerasClassName() + ") returns its states "
                         + "(return_state: several outputs), which Brisk cannot save yet");
