@@ -224,6 +224,32 @@ class KerasRoundTripTest {
     }
 
     @Test
+    void everyScheduleRoundTripsWithItsConfiguration() throws IOException {
+        LearningRateSchedule[] schedules = {
+            LearningRateSchedule.piecewiseConstantDecay(new long[] {3, 7}, new float[] {0.1f, 0.05f, 0.01f}),
+            LearningRateSchedule.polynomialDecay(0.1f, 8, 0.01f, 2f, true),
+            LearningRateSchedule.inverseTimeDecay(0.1f, 5, 0.5f, true),
+            LearningRateSchedule.cosineDecayRestarts(0.1f, 4, 2f, 0.5f, 0.01f),
+            LearningRateSchedule.cosineDecay(0f, 20, 0.1f, 0.05f, 5)};
+        Tensor[] xy = images(16);
+        for (int i = 0; i < schedules.length; i++) {
+            Model m = cnn();
+            m.compile(Optimizers.sgd(schedules[i], 0.9f, false), Losses.sparseCategoricalCrossentropy(true));
+            m.fit(xy[0], xy[1], Fit.epochs(2).batchSize(4).seed(1).verbose(0));
+            Path file = dir.resolve("schedule" + i + ".keras");
+            KerasModels.save(m, file);
+            Model loaded = KerasModels.load(file);
+            LearningRateSchedule back = loaded.optimizer().schedule();
+            for (long step = 0; step < 40; step++) {
+                assertEquals(schedules[i].at(step), back.at(step), "schedule " + i + " at step " + step);
+            }
+            m.fit(xy[0], xy[1], Fit.epochs(1).batchSize(4).seed(2).verbose(0));
+            loaded.fit(xy[0], xy[1], Fit.epochs(1).batchSize(4).seed(2).verbose(0));
+            assertSameWeights(m, loaded);
+        }
+    }
+
+    @Test
     void rmspropAndFrozenLayersRoundTrip() throws IOException {
         Tensor[] xy = images(32);
         Model m = cnn();
