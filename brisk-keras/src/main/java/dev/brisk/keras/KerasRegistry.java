@@ -121,7 +121,7 @@ public final class KerasRegistry {
                     name(c));
         });
         m.put("Conv2D", c -> {
-            convChecks(c, 2);
+            convChecks(c, 2, false);
             int[] k = c.ints("kernel_size", 2, 1, MAX_SIZE);
             int[] s = strides(c, 2, new int[] {1, 1});
             if (k == null) {
@@ -134,13 +134,14 @@ public final class KerasRegistry {
                     name(c));
         });
         m.put("Conv1D", c -> {
-            convChecks(c, 1);
+            convChecks(c, 1, true);
             int[] k = c.ints("kernel_size", 1, 1, MAX_SIZE);
             int[] s = strides(c, 1, new int[] {1});
+            int[] d = c.ints("dilation_rate", 1, 1, MAX_SIZE);
             if (k == null) {
                 throw c.error("kernel_size", "missing");
             }
-            return new Conv1D(c.requiredInt("filters", 1, MAX_SIZE), k[0], s[0], padding(c, true), 1,
+            return new Conv1D(c.requiredInt("filters", 1, MAX_SIZE), k[0], s[0], padding(c, true), d == null ? 1 : d[0],
                     activation(c, "activation"), c.bool("use_bias", true),
                     initializer(c, "kernel_initializer", Initializer.glorotUniform()),
                     initializer(c, "bias_initializer", Initializer.zeros()), regularizer(c, "kernel_regularizer"),
@@ -367,13 +368,13 @@ public final class KerasRegistry {
         c.requireAbsentOr("keepdims", false);
     }
 
-    private static void convChecks(ConfigView c, int rank) {
+    private static void convChecks(ConfigView c, int rank, boolean dilated) {
         channelsLast(c);
         int[] dilation = c.ints("dilation_rate", rank, 1, MAX_SIZE);
-        if (dilation != null) {
+        if (dilation != null && !dilated) {
             for (int d : dilation) {
                 if (d != 1) {
-                    throw c.error("dilation_rate", "Brisk's convolutions have no dilation, found "
+                    throw c.error("dilation_rate", "Brisk's Conv2D has no dilation, found "
                             + java.util.Arrays.toString(dilation));
                 }
             }

@@ -177,7 +177,9 @@ class KerasRoundTripTest {
         SymbolicTensor gru = Layers.gru(5, true, true).apply(lstm);
         SymbolicTensor rnn = Layers.simpleRnn(4).apply(gru);
         SymbolicTensor pooled = Layers.globalMaxPooling1d().apply(Layers.maxPooling1d(2).apply(gru));
-        SymbolicTensor avg1 = Layers.globalAveragePooling1d().apply(Layers.averagePooling1d(2).apply(seq));
+        SymbolicTensor dilated = new dev.brisk.nn.layers.Conv1D(4, 3, 1, Padding.CAUSAL, 2, Activation.LINEAR, true,
+                dev.brisk.nn.Initializer.glorotUniform(), dev.brisk.nn.Initializer.zeros(), null, null).apply(seq);
+        SymbolicTensor avg1 = Layers.globalAveragePooling1d().apply(Layers.averagePooling1d(2).apply(dilated));
         SymbolicTensor conv = Layers.conv2d(4, 3, 1, Padding.SAME, Activation.TANH).apply(image);
         SymbolicTensor a = Layers.averagePooling2d(2).apply(conv);
         SymbolicTensor g = Layers.globalAveragePooling2d().apply(a);
