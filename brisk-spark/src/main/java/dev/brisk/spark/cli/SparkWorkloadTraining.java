@@ -64,7 +64,7 @@ public final class SparkWorkloadTraining implements ClusterTraining {
         }
         SparkConf conf = new SparkConf().setMaster(master).setAppName("brisk-" + cmd.workload().id())
                 .set("spark.ui.enabled", "false")
-                .setIfMissing("spark.executor.extraClassPath", System.getProperty("java.class.path"));
+                .setIfMissing("spark.executor.extraClassPath", absoluteClassPath());
         if (master.startsWith("local")) {
             conf.set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1");
         }
@@ -93,6 +93,17 @@ public final class SparkWorkloadTraining implements ClusterTraining {
         } finally {
             spark.stop();
         }
+    }
+
+    /** This JVM's class path with every entry absolute: executors start in their own working directories. */
+    private static String absoluteClassPath() {
+        StringBuilder sb = new StringBuilder();
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (!entry.isEmpty()) {
+                sb.append(sb.isEmpty() ? "" : java.io.File.pathSeparator).append(Path.of(entry).toAbsolutePath());
+            }
+        }
+        return sb.toString();
     }
 
     private static int taskCpus(JavaSparkContext sc) {
