@@ -1,5 +1,6 @@
 package dev.brisk.cli;
 
+import dev.brisk.callbacks.History;
 import java.io.IOException;
 import java.io.PrintStream;
 
@@ -10,11 +11,21 @@ import java.io.PrintStream;
  */
 public interface ClusterTraining {
     /**
-     * Trains {@code job} and prints its progress, the test result and the RESULT line to {@code out}.
+     * What a cluster run gives back to the command, which then evaluates the model and prints the RESULT line.
+     *
+     * @param history each epoch's logs, averaged over the workers ({@code epoch_s} and {@code allreduce_ms} included)
+     * @param threadsPerWorker the threads each worker's kernels used
+     */
+    record Run(History history, int threadsPerWorker) {
+    }
+
+    /**
+     * Trains {@code job} (the trained weights end up in {@code job.model()}) and prints its progress to {@code out}.
      *
      * @param job what to train, and where
-     * @param out where the report goes
+     * @param out where the progress goes
+     * @return the run's history
      * @throws IOException when data or checkpoints cannot be read or written
      */
-    void train(ClusterJob job, PrintStream out) throws IOException;
+    Run train(ClusterJob job, PrintStream out) throws IOException;
 }

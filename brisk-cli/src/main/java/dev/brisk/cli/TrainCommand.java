@@ -276,9 +276,19 @@ public final class TrainCommand extends Subcommand {
             ClusterTraining cluster = java.util.ServiceLoader.load(ClusterTraining.class).findFirst()
                     .orElseThrow(() -> new UsageException("--master needs brisk-spark and Apache Spark on the class"
                             + " path; run through ./brisk, which adds them (docs/distributed.md)"));
-            cluster.train(new ClusterJob(workload, data, train.size(), test, model, n, batchSize,
-                    seed != null ? seed : RandomSeed.next(), master, workers, checkpoint, checkpointEvery, mode()),
-                    out);
+            ClusterTraining.Run run = cluster.train(new ClusterJob(workload, data, train.size(), test, model, n,
+                    batchSize, seed != null ? seed : RandomSeed.next(), master, workers, checkpoint, checkpointEvery,
+                    mode()), out);
+            Map<String, Double> eval = model.evaluate(test, batchSize);
+            TestMetric metric = workload.testMetric();
+            out.printf(Locale.ROOT, "test: loss %.4f - accuracy %.4f (%d samples)%n",
+                    eval.getOrDefault("loss", Double.NaN), eval.getOrDefault("accuracy", Double.NaN), test.size());
+            History h = run.history();
+            ResultLine result = new ResultLine("brisk", mode(), workload.id(), run.threadsPerWorker(),
+                    train.size() / h.last("epoch_s"), 0, metric, metric.of(eval), n, ProcStatus.peakRssMb());
+            out.println(result.format() + String.format(Locale.ROOT, " workers=%d allreduce_ms_per_step=%.3f",
+                    workers, h.last("allreduce_ms")));
+            out.flush();
             return;
         }
         List<Callback> callbacks = new ArrayList<>();
