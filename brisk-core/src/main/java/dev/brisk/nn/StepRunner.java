@@ -357,7 +357,10 @@ final class StepRunner {
         List<Loss> losses = model.losses();
         Node total = null;
         for (int i = 0; i < preds.size(); i++) {
-            Node l = losses.get(i).compute(g, y[i], preds.get(i));
+            // An output carrying a padding mask is averaged over its real steps only, as Keras does.
+            Node mask = g.maskOf(preds.get(i));
+            Node l = mask == null ? losses.get(i).compute(g, y[i], preds.get(i))
+                    : losses.get(i).computeMasked(g, y[i], preds.get(i), mask);
             total = total == null ? l : g.add(total, l);
         }
         for (Layer layer : model.layers()) {
