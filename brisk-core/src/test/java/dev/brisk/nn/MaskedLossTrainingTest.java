@@ -118,6 +118,7 @@ class MaskedLossTrainingTest {
 
     private static void assertSame(Step expected, Step actual, double tol, String what) {
         assertEquals(expected.loss(), actual.loss(), tol, what + ": loss");
+        assertEquals(expected.accuracy(), actual.accuracy(), 1e-12, what + ": accuracy");
         double largest = 0;
         for (int i = 0; i < expected.gradients().size(); i++) {
             float[] e = expected.gradients().get(i);
