@@ -24,10 +24,12 @@ public interface LearningRateSchedule {
         if (decaySteps <= 0) {
             throw new IllegalArgumentException("decaySteps must be positive, got " + decaySteps);
         }
-        return step -> {
+        return new NamedSchedule("ExponentialDecay", NamedSchedule.config("initial_learning_rate", initial,
+                "decay_steps", decaySteps, "decay_rate", decayRate, "staircase", staircase, "name",
+                "ExponentialDecay"), step -> {
             double p = (double) step / decaySteps;
             return (float) (initial * Math.pow(decayRate, staircase ? Math.floor(p) : p));
-        };
+        });
     }
 
     /**
@@ -42,10 +44,12 @@ public interface LearningRateSchedule {
         if (decaySteps <= 0) {
             throw new IllegalArgumentException("decaySteps must be positive, got " + decaySteps);
         }
-        return step -> {
+        return new NamedSchedule("CosineDecay", NamedSchedule.config("initial_learning_rate", initial,
+                "decay_steps", decaySteps, "alpha", alpha, "name", "CosineDecay", "warmup_target", null,
+                "warmup_steps", 0), step -> {
             double p = Math.min(step, decaySteps) / (double) decaySteps;
             double cosine = 0.5 * (1 + Math.cos(Math.PI * p));
             return (float) (initial * ((1 - alpha) * cosine + alpha));
-        };
+        });
     }
 }
