@@ -262,14 +262,46 @@ final class CompileConfig {
             case "ExponentialDecay" -> LearningRateSchedule.exponentialDecay(c.decimal("initial_learning_rate", 0f),
                     positive(c, "decay_steps"), c.decimal("decay_rate", 0f), c.bool("staircase", false));
             case "CosineDecay" -> {
-                c.requireAbsentOr("warmup_target");
-                c.requireAbsentOr("warmup_steps", 0);
+                Float target = c.raw("warmup_target") == null ? null : c.decimal("warmup_target", 0f);
                 yield LearningRateSchedule.cosineDecay(c.decimal("initial_learning_rate", 0f),
-                        positive(c, "decay_steps"), c.decimal("alpha", 0f));
+                        positive(c, "decay_steps"), c.decimal("alpha", 0f), target,
+                        target == null ? 0 : c.longValue("warmup_steps", 0));
             }
+            case "PiecewiseConstantDecay" -> {
+                List<Object> b = c.list("boundaries");
+                List<Object> v = c.list("values");
+                if (b == null || v == null || b.size() > KerasRegistry.MAX_SIZE || v.size() > KerasRegistry.MAX_SIZE) {
+                    throw c.error("boundaries", "boundaries and values must be lists");
+                }
+                long[] boundaries = new long[b.size()];
+                float[] values = new float[v.size()];
+                for (int i = 0; i < boundaries.length; i++) {
+                    boundaries[i] = number(c, "boundaries", b.get(i)).longValue();
+                }
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = number(c, "values", v.get(i)).floatValue();
+                }
+                yield LearningRateSchedule.piecewiseConstantDecay(boundaries, values);
+            }
+            case "PolynomialDecay" -> LearningRateSchedule.polynomialDecay(c.decimal("initial_learning_rate", 0f),
+                    positive(c, "decay_steps"), c.decimal("end_learning_rate", 1e-4f), c.decimal("power", 1f),
+                    c.bool("cycle", false));
+            case "InverseTimeDecay" -> LearningRateSchedule.inverseTimeDecay(c.decimal("initial_learning_rate", 0f),
+                    positive(c, "decay_steps"), c.decimal("decay_rate", 0f), c.bool("staircase", false));
+            case "CosineDecayRestarts" -> LearningRateSchedule.cosineDecayRestarts(
+                    c.decimal("initial_learning_rate", 0f), positive(c, "first_decay_steps"), c.decimal("t_mul", 2f),
+                    c.decimal("m_mul", 1f), c.decimal("alpha", 0f));
             default -> throw new ConfigError("unknown learning-rate schedule class '" + cls
-                    + "' (Brisk has ExponentialDecay, CosineDecay)");
+                    + "' (Brisk has ExponentialDecay, CosineDecay, PiecewiseConstantDecay, PolynomialDecay, "
+                    + "InverseTimeDecay, CosineDecayRestarts)");
         };
+    }
+
+    private static Number number(ConfigView c, String key, Object value) {
+        if (!(value instanceof Number n)) {
+            throw c.error(key, "holds " + value + ", not a number");
+        }
+        return n;
     }
 
     private static long positive(ConfigView c, String key) {
