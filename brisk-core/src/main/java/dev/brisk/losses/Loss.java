@@ -23,6 +23,43 @@ public interface Loss {
     Node compute(Graph g, Node yTrue, Node yPred);
 
     /**
+     * The loss of each step before the batch mean: one value per sample, or per step of a sequence output
+     * ({@code yPred}'s shape without its last axis; the sparse cross-entropy gives them as one row per step). The
+     * mean of these values is {@link #compute}'s scalar. The built-in losses all give them; a loss that does not
+     * returns null and cannot be used on an output that carries a mask.
+     *
+     * @param g the graph the loss nodes are added to
+     * @param yTrue the targets, as for {@link #compute}
+     * @param yPred the model's outputs, batch first
+     * @return the per-step loss values, or null when this loss only gives the scalar
+     */
+    default Node perStep(Graph g, Node yTrue, Node yPred) {
+        return null;
+    }
+
+    /**
+     * The scalar loss of an output that carries a padding mask (Keras' {@code _keras_mask}, e.g. from
+     * {@code Embedding(maskZero)} through {@code LSTM(returnSequences)}): the per-step values times the mask,
+     * summed, over the number of unmasked steps, as Keras 3's {@code reduce_weighted_values} does with the mask as
+     * sample weight. Masked steps add nothing to the loss or its gradients.
+     *
+     * @param g the graph the loss nodes are added to
+     * @param yTrue the targets, as for {@link #compute}
+     * @param yPred the model's outputs, batch first
+     * @param mask 1 for real steps and 0 for padding, one value per per-step loss value
+     * @return a scalar node: the loss averaged over the unmasked steps
+     * @throws IllegalArgumentException if this loss gives no per-step values or the mask does not fit them
+     */
+    default Node computeMasked(Graph g, Node yTrue, Node yPred, Node mask) {
+        Node values = perStep(g, yTrue, yPred);
+        if (values == null) {
+            throw new IllegalArgumentException("loss " + name() + " gives no per-step values (Loss.perStep), so it"
+                    + " cannot skip the masked steps of predictions " + yPred.shape());
+        }
+        return MaskedMean.of(g, values, mask, name());
+    }
+
+    /**
      * Whether targets are class indexes (one per sample) rather than tensors shaped like the predictions.
      *
      * @return true for sparse losses, which take one class index per sample

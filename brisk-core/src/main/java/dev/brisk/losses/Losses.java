@@ -20,14 +20,23 @@ public final class Losses {
      * @return the loss, named {@code sparse_categorical_crossentropy}
      */
     public static Loss sparseCategoricalCrossentropy(boolean fromLogits) {
-        return loss("sparse_categorical_crossentropy", true, fromLogits, (g, labels, yPred) -> {
+        LossFn perRow = (g, labels, yPred) -> {
             Node logits = flattenClasses(g, yPred);
             Node index = g.reshape(labels, Shape.of(labels.shape().size()));
             if (fromLogits) {
                 // One kernel each way instead of log-softmax, gather, negation and their gradients (the same loss,
                 // bit for bit, but for the sign of an exact zero): small kernels each cost a pass over memory.
-                return g.meanAll(g.sparseSoftmaxCrossEntropy(logits, index));
+                return g.sparseSoftmaxCrossEntropy(logits, index);
             }
+            return g.neg(g.gatherRows(logOfNormalized(g, logits), index));
+        };
+        if (fromLogits) {
+            return loss("sparse_categorical_crossentropy", true, true, perRow);
+        }
+        // The unmasked loss negates the mean rather than each row, as it always has (one negation, not a pass).
+        return loss("sparse_categorical_crossentropy", true, false, perRow, (g, labels, yPred) -> {
+            Node logits = flattenClasses(g, yPred);
+            Node index = g.reshape(labels, Shape.of(labels.shape().size()));
             return g.neg(g.meanAll(g.gatherRows(logOfNormalized(g, logits), index)));
         });
     }
@@ -65,8 +74,7 @@ public final class Losses {
             Node logProbs = fromLogits ? g.logSoftmax(yPred) : logOfNormalized(g, yPred);
             Node targets = LossBodies.smoothLabels(g, matchShape(g, yTrue, yPred), labelSmoothing,
                     yPred.shape().dim(-1));
-            Node perSample = g.neg(g.sum(g.mul(targets, logProbs), false, -1));
-            return g.meanAll(perSample);
+            return g.neg(g.sum(g.mul(targets, logProbs), false, -1));
         });
     }
 
@@ -112,7 +120,7 @@ public final class Losses {
                 Node neg = g.mul(g.addScalar(g.neg(z), 1f), g.log(g.addScalar(g.neg(p), 1f)));
                 perElement = g.neg(g.add(pos, neg));
             }
-            return meanLastThenBatch(g, perElement);
+            return meanLast(g, perElement);
         });
     }
 
@@ -132,7 +140,7 @@ public final class Losses {
      */
     public static Loss meanSquaredError() {
         return loss("mean_squared_error", false, false, (g, yTrue, yPred) -> {
-            return meanLastThenBatch(g, g.square(g.sub(yPred, matchShape(g, yTrue, yPred))));
+            return meanLast(g, g.square(g.sub(yPred, matchShape(g, yTrue, yPred))));
         });
     }
 
@@ -143,7 +151,7 @@ public final class Losses {
      */
     public static Loss meanAbsoluteError() {
         return loss("mean_absolute_error", false, false, (g, yTrue, yPred) -> {
-            return meanLastThenBatch(g, g.unary(UnaryFn.ABS, g.sub(yPred, matchShape(g, yTrue, yPred))));
+            return meanLast(g, g.unary(UnaryFn.ABS, g.sub(yPred, matchShape(g, yTrue, yPred))));
         });
     }
 
@@ -261,22 +269,28 @@ public final class Losses {
     /** A loss whose body gives one value per element, averaged over the last axis and then the batch. */
     private static Loss elementwise(String name, LossFn perElement) {
         return loss(name, false, false, (g, yTrue, yPred) ->
-                meanLastThenBatch(g, perElement.compute(g, matchShape(g, yTrue, yPred), yPred)));
+                meanLast(g, perElement.compute(g, matchShape(g, yTrue, yPred), yPred)));
     }
 
     /** A loss whose body reduces the last axis itself, giving one value per sample, averaged over the batch. */
     private static Loss perSample(String name, LossFn perSampleBody) {
         return loss(name, false, false, (g, yTrue, yPred) ->
-                g.meanAll(perSampleBody.compute(g, matchShape(g, yTrue, yPred), yPred)));
+                perSampleBody.compute(g, matchShape(g, yTrue, yPred), yPred));
     }
 
-    /** The body of a loss: the scalar loss of {@code yPred} against {@code yTrue}. */
+    /** The body of a loss: the loss of {@code yPred} against {@code yTrue}, per step or as a scalar. */
     @FunctionalInterface
     private interface LossFn {
         Node compute(Graph g, Node yTrue, Node yPred);
     }
 
-    private static Loss loss(String name, boolean sparseTargets, boolean fromLogits, LossFn fn) {
+    /** A loss whose scalar is the mean of its per-step values over the batch (and steps), Keras' reduction. */
+    private static Loss loss(String name, boolean sparseTargets, boolean fromLogits, LossFn perStep) {
+        return loss(name, sparseTargets, fromLogits, perStep,
+                (g, yTrue, yPred) -> g.meanAll(perStep.compute(g, yTrue, yPred)));
+    }
+
+    private static Loss loss(String name, boolean sparseTargets, boolean fromLogits, LossFn perStep, LossFn fn) {
         return new Loss() {
             @Override
             public String name() {
@@ -297,14 +311,20 @@ public final class Losses {
             public Node compute(Graph g, Node yTrue, Node yPred) {
                 return fn.compute(g, yTrue, yPred);
             }
+
+            @Override
+            public Node perStep(Graph g, Node yTrue, Node yPred) {
+                return perStep.compute(g, yTrue, yPred);
+            }
         };
     }
 
-    private static Node meanLastThenBatch(Graph g, Node perElement) {
+    /** Per-step values from per-element ones: the mean over the last axis (one value per sample for rank 1). */
+    private static Node meanLast(Graph g, Node perElement) {
         if (perElement.shape().rank() <= 1) {
-            return g.meanAll(perElement);
+            return perElement;
         }
-        return g.meanAll(g.mean(perElement, false, -1));
+        return g.mean(perElement, false, -1);
     }
 
     /** Targets shaped like the predictions: (batch,) labels become (batch, 1) where the predictions are. */

@@ -52,37 +52,46 @@ public final class Accuracy implements Metric {
 
     @Override
     public void update(Tensor yTrue, Tensor yPred) {
-        int rows = yPred.shape().dim(0);
-        switch (kind) {
-            case SPARSE_CATEGORICAL -> {
-                int cols = yPred.size() / rows;
-                for (int r = 0; r < rows; r++) {
-                    if (argmax(yPred, r * cols, cols) == (int) yTrue.get(r)) {
-                        correct++;
-                    }
-                }
-                total += rows;
+        update(yTrue, yPred, null);
+    }
+
+    /**
+     * Adds one batch, counting only the steps the mask keeps (without copying them out). The categorical forms
+     * compare one row of the predictions' last axis at a time (a {@code [batch, steps, classes]} output has one row
+     * a step, as Keras compares along the last axis); the binary form compares every element, a step's elements
+     * sharing its mask value.
+     *
+     * @param yTrue the batch's targets
+     * @param yPred the batch's predictions
+     * @param mask 1 for real steps and 0 for padding, or null to count every row
+     */
+    @Override
+    public void update(Tensor yTrue, Tensor yPred, Tensor mask) {
+        int n = yPred.size();
+        int cols = kind == Kind.BINARY || yPred.shape().rank() < 2 ? 1 : yPred.shape().dim(-1);
+        int rows = n / cols;
+        // Elements (binary) or rows (categorical) per mask element.
+        int perStep = 1;
+        if (mask != null) {
+            if (mask.size() == 0 || rows % mask.size() != 0) {
+                throw new IllegalArgumentException(name + ": the mask " + mask.shape()
+                        + " does not fit the predictions " + yPred.shape());
             }
-            case CATEGORICAL -> {
-                int cols = yPred.size() / rows;
-                for (int r = 0; r < rows; r++) {
-                    if (argmax(yPred, r * cols, cols) == argmax(yTrue, r * cols, cols)) {
-                        correct++;
-                    }
-                }
-                total += rows;
+            perStep = rows / mask.size();
+        }
+        for (int r = 0; r < rows; r++) {
+            if (mask != null && mask.get(r / perStep) == 0) {
+                continue;
             }
-            case BINARY -> {
-                int n = yPred.size();
-                for (int i = 0; i < n; i++) {
-                    boolean predicted = yPred.get(i) > threshold;
-                    boolean actual = yTrue.get(i) > 0.5f;
-                    if (predicted == actual) {
-                        correct++;
-                    }
-                }
-                total += n;
+            boolean hit = switch (kind) {
+                case SPARSE_CATEGORICAL -> argmax(yPred, r * cols, cols) == (int) Values.at(yTrue, r);
+                case CATEGORICAL -> argmax(yPred, r * cols, cols) == argmax(yTrue, r * cols, cols);
+                case BINARY -> (yPred.get(r) > threshold) == (yTrue.get(r) > 0.5f);
+            };
+            if (hit) {
+                correct++;
             }
+            total++;
         }
     }
 

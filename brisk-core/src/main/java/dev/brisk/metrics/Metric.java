@@ -23,6 +23,30 @@ public interface Metric {
     void update(Tensor yTrue, Tensor yPred);
 
     /**
+     * Adds one batch of an output that carries a padding mask (Keras' {@code _keras_mask}): only the steps the mask
+     * keeps count, as Keras counts them with the mask as sample weight. A step is one element of the mask: a row of
+     * the predictions' last axis ({@code [batch, steps, classes]} predictions have a {@code [batch, steps]} mask)
+     * and the matching target row. This default copies the kept rows out and adds them with
+     * {@link #update(Tensor, Tensor)}, so every metric that reads rows independently counts them correctly;
+     * {@link Accuracy} counts in place.
+     *
+     * @param yTrue the batch's targets
+     * @param yPred the batch's predictions
+     * @param mask 1 for real steps and 0 for padding, or null for an output without a mask
+     * @throws IllegalArgumentException naming the metric and the shapes when the mask does not fit the batch
+     */
+    default void update(Tensor yTrue, Tensor yPred, Tensor mask) {
+        if (mask == null) {
+            update(yTrue, yPred);
+            return;
+        }
+        MaskedRows kept = MaskedRows.of(name(), yTrue, yPred, mask);
+        if (kept.count() > 0) {
+            update(kept.yTrue(), kept.yPred());
+        }
+    }
+
+    /**
      * The value over everything added since the last reset.
      *
      * @return the metric's value, e.g. a fraction from 0 to 1 for accuracy

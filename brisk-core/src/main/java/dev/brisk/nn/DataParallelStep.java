@@ -142,7 +142,7 @@ final class DataParallelStep {
             }
             for (int i = 0; i < metrics.size(); i++) {
                 for (Metric m : metrics.get(i)) {
-                    m.update(shards[k].y()[i], results[k].predictions()[i]);
+                    m.update(shards[k].y()[i], results[k].predictions()[i], results[k].mask(i));
                 }
             }
         }

@@ -38,21 +38,33 @@ final class StepRunner {
      * A step's outputs; in compiled mode they live in the plan's buffers until the next step. {@code gradients} is
      * set by a GRADIENTS step only, one tensor per trainable variable in the model's order.
      */
-    record Result(float loss, Tensor[] predictions, Tensor[] gradients) {
+    record Result(float loss, Tensor[] predictions, Tensor[] gradients, Tensor[] masks) {
         Result(float loss, Tensor[] predictions) {
-            this(loss, predictions, null);
+            this(loss, predictions, null, null);
+        }
+
+        /** The padding mask of output {@code i} (for its metrics), or null when it has none. */
+        Tensor mask(int i) {
+            return masks == null ? null : masks[i];
         }
     }
 
     /** The nodes of one traced step; {@code gradients} are outputs of a GRADIENTS step, inputs of an UPDATE one. */
     private record Traced(Node[] x, Node[] y, Node seed, Node hyper, Node loss, Node[] predictions,
-                          Node[] gradients, boolean gradientsAreOutputs) {
+                          Node[] gradients, boolean gradientsAreOutputs, Node[] masks) {
         List<Node> outputs() {
             List<Node> out = new ArrayList<>();
             if (loss != null) {
                 out.add(loss);
             }
             out.addAll(List.of(predictions));
+            if (masks != null) {
+                for (Node m : masks) {
+                    if (m != null && !out.contains(m)) {
+                        out.add(m);
+                    }
+                }
+            }
             if (gradientsAreOutputs && gradients != null) {
                 out.addAll(List.of(gradients));
             }
@@ -216,7 +228,14 @@ final class StepRunner {
                 grads[i] = plan.output(t.gradients()[i]);
             }
         }
-        return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds, grads);
+        Tensor[] masks = null;
+        if (t.masks() != null) {
+            masks = new Tensor[t.masks().length];
+            for (int i = 0; i < masks.length; i++) {
+                masks[i] = t.masks()[i] == null ? null : plan.output(t.masks()[i]);
+            }
+        }
+        return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds, grads, masks);
     }
 
     /**
@@ -256,7 +275,14 @@ final class StepRunner {
                 grads[i] = t.gradients()[i].value();
             }
         }
-        return new Result(t.loss() == null ? Float.NaN : t.loss().value().get(0), preds, grads);
+        Tensor[] masks = null;
+        if (t.masks() != null) {
+            masks = new Tensor[t.masks().length];
+            for (int i = 0; i < masks.length; i++) {
+                masks[i] = t.masks()[i] == null ? null : t.masks()[i].value();
+            }
+        }
+        return new Result(t.loss() == null ? Float.NaN : t.loss().value().get(0), preds, grads, masks);
     }
 
     /**
@@ -356,7 +382,8 @@ final class StepRunner {
                 return Autodiff.gradients(g, l, varNodes).toArray(new Node[0]);
             });
         }
-        return new Traced(x, y, seedNode, hyperNode, loss, preds.toArray(new Node[0]), gradients, true);
+        return new Traced(x, y, seedNode, hyperNode, loss, preds.toArray(new Node[0]), gradients, true,
+                kind == Kind.PREDICT ? null : masksOf(g, preds));
     }
 
     /** The optimizer alone: one INPUT per trainable variable's gradient, then the fused update ops. */
@@ -371,14 +398,28 @@ final class StepRunner {
             model.optimizer().apply(g, vars, List.of(grads), hyperNode);
             return null;
         });
-        return new Traced(new Node[0], new Node[0], null, hyperNode, null, new Node[0], grads, false);
+        return new Traced(new Node[0], new Node[0], null, hyperNode, null, new Node[0], grads, false, null);
+    }
+
+    /** The outputs' padding masks, which their metrics read (null entries for outputs without one), or null. */
+    private static Node[] masksOf(Graph g, List<Node> preds) {
+        Node[] masks = new Node[preds.size()];
+        boolean any = false;
+        for (int i = 0; i < masks.length; i++) {
+            masks[i] = g.maskOf(preds.get(i));
+            any |= masks[i] != null;
+        }
+        return any ? masks : null;
     }
 
     private Node totalLoss(Graph g, Node[] y, List<Node> preds) {
         List<Loss> losses = model.losses();
         Node total = null;
         for (int i = 0; i < preds.size(); i++) {
-            Node l = losses.get(i).compute(g, y[i], preds.get(i));
+            // An output carrying a padding mask is averaged over its real steps only, as Keras does.
+            Node mask = g.maskOf(preds.get(i));
+            Node l = mask == null ? losses.get(i).compute(g, y[i], preds.get(i))
+                    : losses.get(i).computeMasked(g, y[i], preds.get(i), mask);
             total = total == null ? l : g.add(total, l);
         }
         for (Layer layer : model.layers()) {

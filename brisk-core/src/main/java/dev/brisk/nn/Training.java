@@ -407,7 +407,7 @@ final class Training {
     private static void update(List<List<Metric>> metrics, StepBatch batch, StepRunner.Result r) {
         for (int i = 0; i < metrics.size(); i++) {
             for (Metric m : metrics.get(i)) {
-                m.update(batch.y()[i], r.predictions()[i]);
+                m.update(batch.y()[i], r.predictions()[i], r.mask(i));
             }
         }
     }
