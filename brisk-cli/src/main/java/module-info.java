@@ -6,6 +6,7 @@
 module dev.brisk.cli {
     requires dev.brisk.core;
     requires dev.brisk.plot;
+    requires dev.brisk.onnx;
     requires org.apache.commons.cli;
     // Optional: info describes the Vector API's preferred vector size when the incubator module is present.
     requires static jdk.incubator.vector;

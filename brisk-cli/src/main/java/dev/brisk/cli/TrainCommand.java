@@ -13,6 +13,7 @@ import dev.brisk.io.tensorboard.ProfileTraces;
 import dev.brisk.nn.Fit;
 import dev.brisk.nn.Model;
 import dev.brisk.nn.RandomSeed;
+import dev.brisk.onnx.OnnxExport;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.plot.HistoryPlot;
 import dev.brisk.profile.ProfileWindow;
@@ -70,7 +71,9 @@ public final class TrainCommand extends Subcommand {
                     + " budget (a 1024 square and the MLP's 128x512x784, about 2 s) and add it to the TIMING line;"
                     + " brisk bench divides the run's useful GFLOP/s by it."),
             CliOptions.valued("plot", "PNG",
-                    "Save the training and validation curves (loss and accuracy by epoch) as a PNG image."));
+                    "Save the training and validation curves (loss and accuracy by epoch) as a PNG image."),
+            CliOptions.valued("onnx", "FILE", "After training, export the model for inference as an ONNX model"
+                    + " (opset " + OnnxExport.OPSET + ") to FILE (docs/onnx.md)."));
 
     Workload workload;
     Integer epochs;
@@ -88,6 +91,7 @@ public final class TrainCommand extends Subcommand {
     int histogramFreq = 1;
     int updateFreq = 100;
     Path plot;
+    Path onnx;
     boolean gemmPeak;
 
     TrainCommand() {
@@ -112,6 +116,7 @@ public final class TrainCommand extends Subcommand {
         histogramFreq = v.integer("histogram-freq", histogramFreq);
         updateFreq = v.integer("update-freq", updateFreq);
         plot = v.path("plot", null);
+        onnx = v.path("onnx", null);
         gemmPeak = v.flag("gemm-peak");
     }
 
@@ -144,6 +149,10 @@ public final class TrainCommand extends Subcommand {
         if (plot != null && java.nio.file.Files.isDirectory(plot)) {
             throw new UsageException("Invalid value for option '--plot': " + plot
                     + " is a directory; give a file name such as " + plot.resolve("curves.png"));
+        }
+        if (onnx != null && java.nio.file.Files.isDirectory(onnx)) {
+            throw new UsageException("Invalid value for option '--onnx': " + onnx
+                    + " is a directory; give a file name such as " + onnx.resolve("model.onnx"));
         }
         if (profileSteps != null && profile == null) {
             throw new UsageException("--profile-steps needs --profile FILE");
@@ -223,6 +232,11 @@ public final class TrainCommand extends Subcommand {
         if (plot != null) {
             HistoryPlot.save(history, plot);
             out.printf(Locale.ROOT, "training curves saved to %s%n", plot);
+        }
+
+        if (onnx != null) {
+            OnnxExport.export(model, onnx);
+            out.printf(Locale.ROOT, "ONNX model (opset %d) written to %s%n", OnnxExport.OPSET, onnx);
         }
 
         Map<String, Double> eval = model.evaluate(test, batchSize);
