@@ -904,8 +904,9 @@ public interface Kernels {
     /**
      * A recurrent layer over a whole sequence ({@link RecurrentGeometry}): the input's product with the kernel for all
      * steps in one gemm, then per step one gemm of the previous hidden state with the recurrent kernel and one pass
-     * over the gates. Keeps in {@code state} what {@link #recurrentBackward} reads. The default composes
-     * {@link #gemm} and {@link #gemmBiasActivation} with scalar passes over the gates.
+     * over the gates. Keeps in {@code state} what {@link #recurrentBackward} reads. With a mask, a masked step
+     * carries each row's state through unchanged. The default composes {@link #gemm} with scalar passes over the
+     * gates.
      *
      * @param g the geometry
      * @param x the input {@code [batch, steps, inputs]}
@@ -916,33 +917,39 @@ public interface Kernels {
      * @param uOff index of its first element
      * @param bias the bias ({@link RecurrentGeometry#biasSize} floats)
      * @param biasOff index of its first element
+     * @param mask the mask {@code [batch, steps]}, nonzero for real steps (read only when {@link RecurrentGeometry#masked})
+     * @param maskOff index of its first element
+     * @param init the initial state {@code [batch, states units]} (read only when
+     *     {@link RecurrentGeometry#initialState})
+     * @param initOff index of its first element
      * @param state receives the kept state ({@link RecurrentGeometry#stateSize} floats)
      * @param stateOff index of its first element
-     * @param y receives the output: {@code [batch, steps, units]} or, without {@code returnSequences}, the last
-     *     state {@code [batch, units]}
+     * @param y receives the output, {@link RecurrentGeometry#outputRowWidth} floats per row: every step's state
+     *     {@code [steps, units]} or the last one, then the final states when they are returned
      * @param yOff index of its first element
-     * @param returnSequences whether every step's state is output
      */
     default void recurrentForward(RecurrentGeometry g, float[] x, int xOff, float[] w, int wOff, float[] u, int uOff,
-                                  float[] bias, int biasOff, float[] state, int stateOff, float[] y, int yOff,
-                                  boolean returnSequences) {
+                                  float[] bias, int biasOff, float[] mask, int maskOff, float[] init, int initOff,
+                                  float[] state, int stateOff, float[] y, int yOff) {
         RecurrentLoops.forward(this, ScalarRecurrentGates.INSTANCE, g, x, xOff, w, wOff, u, uOff, bias, biasOff,
-                state, stateOff, y, yOff, returnSequences);
+                mask, maskOff, init, initOff, state, stateOff, y, yOff);
     }
 
     /**
      * Backward through time of {@link #recurrentForward}: per step (last first) one pass for the gates'
      * gradients and one gemm for the previous state's, then one gemm each for the kernel's, the recurrent kernel's
-     * and the bias's gradients over all steps, and one for the input's.
+     * and the bias's gradients over all steps, and one for the input's. A masked step's gates get no gradient and
+     * its state's gradient passes to the previous step unchanged.
      *
      * @param g the geometry
      * @param dy the upstream gradient, shaped like the forward output
      * @param dyOff index of its first element
-     * @param returnSequences whether the forward output was every step's state
      * @param w the kernel
      * @param wOff index of its first element
      * @param u the recurrent kernel
      * @param uOff index of its first element
+     * @param mask the forward call's mask (read only when {@link RecurrentGeometry#masked})
+     * @param maskOff index of its first element
      * @param state the state the forward call kept
      * @param stateOff index of its first element
      * @param scratch workspace ({@link RecurrentGeometry#scratchSize} floats)
@@ -951,10 +958,10 @@ public interface Kernels {
      * @param outOff index of its first element
      * @param inputGradient whether the input's gradient is computed (first in {@code out})
      */
-    default void recurrentBackward(RecurrentGeometry g, float[] dy, int dyOff, boolean returnSequences,
-                                   float[] w, int wOff, float[] u, int uOff, float[] state, int stateOff,
+    default void recurrentBackward(RecurrentGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] u,
+                                   int uOff, float[] mask, int maskOff, float[] state, int stateOff,
                                    float[] scratch, int scratchOff, float[] out, int outOff, boolean inputGradient) {
-        RecurrentLoops.backward(this, ScalarRecurrentGates.INSTANCE, g, dy, dyOff, returnSequences, w, wOff, u,
-                uOff, state, stateOff, scratch, scratchOff, out, outOff, inputGradient);
+        RecurrentLoops.backward(this, ScalarRecurrentGates.INSTANCE, g, dy, dyOff, w, wOff, u, uOff, mask, maskOff,
+                state, stateOff, scratch, scratchOff, out, outOff, inputGradient);
     }
 }

@@ -460,8 +460,12 @@ public final class KernelBinder {
         Tensor w = in[1];
         Tensor u = in[2];
         Tensor b = in[3];
+        Tensor mask = a.masked() ? in[a.maskInput()] : null;
+        Tensor init = a.initialState() ? in[a.initialStateInput()] : null;
         return () -> k.recurrentForward(g, x.data(), x.offset(), w.data(), w.offset(), u.data(), u.offset(),
-                b.data(), b.offset(), state.data(), state.offset(), out.data(), out.offset(), a.returnSequences());
+                b.data(), b.offset(), mask == null ? null : mask.data(), mask == null ? 0 : mask.offset(),
+                init == null ? null : init.data(), init == null ? 0 : init.offset(), state.data(), state.offset(),
+                out.data(), out.offset());
     }
 
     private static Instruction recurrentGrad(Node node, Tensor[] in, Tensor state, Tensor scratch, Tensor out,
@@ -471,8 +475,9 @@ public final class KernelBinder {
         Tensor dy = in[0];
         Tensor w = in[2];
         Tensor u = in[3];
-        return () -> k.recurrentBackward(g, dy.data(), dy.offset(), a.returnSequences(), w.data(), w.offset(),
-                u.data(), u.offset(), state.data(), state.offset(), scratch.data(), scratch.offset(), out.data(),
-                out.offset(), a.inputGradient());
+        Tensor mask = a.masked() ? in[4] : null;
+        return () -> k.recurrentBackward(g, dy.data(), dy.offset(), w.data(), w.offset(), u.data(), u.offset(),
+                mask == null ? null : mask.data(), mask == null ? 0 : mask.offset(), state.data(), state.offset(),
+                scratch.data(), scratch.offset(), out.data(), out.offset(), a.inputGradient());
     }
 }

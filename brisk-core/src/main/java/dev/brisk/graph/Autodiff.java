@@ -8,6 +8,7 @@ import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PermuteAttrs;
 import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.RecurrentAttrs;
 import dev.brisk.ops.ReduceAttrs;
 import dev.brisk.ops.ReduceFn;
 import dev.brisk.ops.ShapeInference;
@@ -15,6 +16,7 @@ import dev.brisk.ops.SoftmaxAttrs;
 import dev.brisk.ops.UnaryAttrs;
 import dev.brisk.ops.UnaryFn;
 import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -117,7 +119,7 @@ public final class Autodiff {
             case RESHAPE -> new Node[] {g.reshape(dy, in[0].shape())};
             case TRANSPOSE -> new Node[] {g.transpose(dy)};
             case CONCAT -> concat(g, n.attrs(AxisAttrs.class), in, dy);
-            case SLICE -> throw new UnsupportedOperationException("SLICE is only used as the backward of CONCAT");
+            case SLICE -> new Node[] {slice(g, n.attrs(AxisAttrs.class), in[0], dy)};
             case REDUCE -> new Node[] {reduce(g, n.attrs(ReduceAttrs.class), in[0], n, dy)};
             case BROADCAST_TO -> new Node[] {unbroadcast(g, dy, in[0].shape())};
             case SOFTMAX -> new Node[] {g.softmaxGrad(n.attrs(SoftmaxAttrs.class), n, dy)};
@@ -160,12 +162,14 @@ public final class Autodiff {
 
     /**
      * A RECURRENT_SEQUENCE's gradients from one backward-through-time node, whose flat result holds the input's
-     * (when needed), the kernel's, the recurrent kernel's and the bias's, each sliced out and reshaped.
+     * (when needed), the kernel's, the recurrent kernel's, the bias's and the initial state's (when it is an input),
+     * each sliced out and reshaped. The mask gets none.
      */
     private static Node[] recurrent(Graph g, Node n, Node dy, boolean[] needed) {
+        RecurrentAttrs a = n.attrs(RecurrentAttrs.class);
         boolean dx = any(needed, n, 0);
         Node packed = g.recurrentSequenceGrad(dy, n, dx);
-        Node[] out = new Node[4];
+        Node[] out = new Node[n.inputs().size()];
         int start = 0;
         for (int i = dx ? 0 : 1; i < 4; i++) {
             Shape shape = n.input(i).shape();
@@ -175,7 +179,30 @@ public final class Autodiff {
             }
             start += size;
         }
+        if (a.initialState() && any(needed, n, a.initialStateInput())) {
+            Shape shape = n.input(a.initialStateInput()).shape();
+            out[a.initialStateInput()] = g.reshape(g.slice(packed, 0, start, shape.size()), shape);
+        }
         return out;
+    }
+
+    /**
+     * SLICE's gradient: {@code dy} in its place along the axis, zeros elsewhere (a CONCAT with zero constants).
+     */
+    private static Node slice(Graph g, AxisAttrs a, Node x, Node dy) {
+        Shape shape = x.shape();
+        int axis = a.axis() < 0 ? a.axis() + shape.rank() : a.axis();
+        int full = shape.dim(axis);
+        int after = full - a.start() - a.length();
+        List<Node> parts = new ArrayList<>(3);
+        if (a.start() > 0) {
+            parts.add(g.constant(Tensor.zeros(shape.withDim(axis, a.start()))));
+        }
+        parts.add(dy);
+        if (after > 0) {
+            parts.add(g.constant(Tensor.zeros(shape.withDim(axis, after))));
+        }
+        return parts.size() == 1 ? dy : g.concat(axis, parts);
     }
 
     private static Node[] concat(Graph g, AxisAttrs a, Node[] in, Node dy) {

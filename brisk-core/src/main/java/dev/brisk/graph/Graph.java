@@ -697,10 +697,27 @@ public final class Graph {
      * @param kernel the kernel {@code [inputs, gates units]}
      * @param recurrentKernel the recurrent kernel {@code [units, gates units]}
      * @param bias the bias ({@code [gates units]}, or {@code [2, gates units]} for GRU)
-     * @return every step's hidden state {@code [batch, steps, units]} or the last {@code [batch, units]}
+     * @param mask the mask {@code [batch, steps]} (nonzero for real steps), or null; {@code attrs.masked()} must
+     *     say whether there is one
+     * @param initialState the initial state {@code [batch, states units]}, or null for zeros;
+     *     {@code attrs.initialState()} must say whether there is one
+     * @return every step's hidden state {@code [batch, steps, units]} or the last {@code [batch, units]}; with
+     *     {@code returnState}, {@code [batch, width]} rows of that output followed by the final states
      */
-    public Node recurrentSequence(RecurrentAttrs attrs, Node x, Node kernel, Node recurrentKernel, Node bias) {
-        return op(OpType.RECURRENT_SEQUENCE, attrs, x, kernel, recurrentKernel, bias);
+    public Node recurrentSequence(RecurrentAttrs attrs, Node x, Node kernel, Node recurrentKernel, Node bias,
+                                  Node mask, Node initialState) {
+        if ((mask != null) != attrs.masked() || (initialState != null) != attrs.initialState()) {
+            throw new IllegalArgumentException("RECURRENT_SEQUENCE: masked=" + attrs.masked() + " and initialState="
+                    + attrs.initialState() + " do not match the inputs given");
+        }
+        List<Node> in = new ArrayList<>(List.of(x, kernel, recurrentKernel, bias));
+        if (mask != null) {
+            in.add(mask);
+        }
+        if (initialState != null) {
+            in.add(initialState);
+        }
+        return op(OpType.RECURRENT_SEQUENCE, attrs, in.toArray(new Node[0]));
     }
 
     // ---- side effects ----
@@ -786,9 +803,12 @@ public final class Graph {
 
     /** The packed gradients of a RECURRENT_SEQUENCE ({@link OpType#RECURRENT_SEQUENCE_GRAD}). */
     Node recurrentSequenceGrad(Node dy, Node forward, boolean inputGradient) {
-        return op(OpType.RECURRENT_SEQUENCE_GRAD,
-                forward.attrs(RecurrentAttrs.class).withInputGradient(inputGradient), dy, forward, forward.input(1),
-                forward.input(2));
+        RecurrentAttrs a = forward.attrs(RecurrentAttrs.class).withInputGradient(inputGradient);
+        if (a.masked()) {
+            return op(OpType.RECURRENT_SEQUENCE_GRAD, a, dy, forward, forward.input(1), forward.input(2),
+                    forward.input(a.maskInput()));
+        }
+        return op(OpType.RECURRENT_SEQUENCE_GRAD, a, dy, forward, forward.input(1), forward.input(2));
     }
 
     // ---- plumbing ----

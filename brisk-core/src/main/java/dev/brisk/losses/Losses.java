@@ -48,9 +48,24 @@ public final class Losses {
      * @return the loss, named {@code categorical_crossentropy}
      */
     public static Loss categoricalCrossentropy(boolean fromLogits) {
+        return categoricalCrossentropy(fromLogits, 0f);
+    }
+
+    /**
+     * Cross-entropy between one-hot (or soft) targets and predictions, with Keras' label smoothing: the targets
+     * become {@code t (1 - s) + s / classes}.
+     *
+     * @param fromLogits true when the model outputs raw scores (no softmax)
+     * @param labelSmoothing {@code s}, in [0, 1]
+     * @return the loss, named {@code categorical_crossentropy}
+     */
+    public static Loss categoricalCrossentropy(boolean fromLogits, float labelSmoothing) {
+        checkSmoothing(labelSmoothing);
         return loss("categorical_crossentropy", false, fromLogits, (g, yTrue, yPred) -> {
             Node logProbs = fromLogits ? g.logSoftmax(yPred) : logOfNormalized(g, yPred);
-            Node perSample = g.neg(g.sum(g.mul(matchShape(g, yTrue, yPred), logProbs), false, -1));
+            Node targets = LossBodies.smoothLabels(g, matchShape(g, yTrue, yPred), labelSmoothing,
+                    yPred.shape().dim(-1));
+            Node perSample = g.neg(g.sum(g.mul(targets, logProbs), false, -1));
             return g.meanAll(perSample);
         });
     }
@@ -71,8 +86,20 @@ public final class Losses {
      * @return the loss, named {@code binary_crossentropy}
      */
     public static Loss binaryCrossentropy(boolean fromLogits) {
+        return binaryCrossentropy(fromLogits, 0f);
+    }
+
+    /**
+     * Binary cross-entropy with Keras' label smoothing: the targets become {@code t (1 - s) + s / 2}.
+     *
+     * @param fromLogits true when the model outputs raw scores (no sigmoid)
+     * @param labelSmoothing {@code s}, in [0, 1]
+     * @return the loss, named {@code binary_crossentropy}
+     */
+    public static Loss binaryCrossentropy(boolean fromLogits, float labelSmoothing) {
+        checkSmoothing(labelSmoothing);
         return loss("binary_crossentropy", false, fromLogits, (g, yTrue, yPred) -> {
-            Node z = matchShape(g, yTrue, yPred);
+            Node z = LossBodies.smoothLabels(g, matchShape(g, yTrue, yPred), labelSmoothing, 2);
             Node perElement;
             if (fromLogits) {
                 // max(x, 0) - x z + log(1 + exp(-|x|)): stable for large |x|.
@@ -118,6 +145,129 @@ public final class Losses {
         return loss("mean_absolute_error", false, false, (g, yTrue, yPred) -> {
             return meanLastThenBatch(g, g.unary(UnaryFn.ABS, g.sub(yPred, matchShape(g, yTrue, yPred))));
         });
+    }
+
+    /**
+     * Keras' {@code Huber} loss: quadratic for errors up to {@code delta}, linear beyond.
+     *
+     * @param delta where the loss turns from quadratic to linear (Keras' default 1)
+     * @return the loss, named {@code huber_loss}
+     */
+    public static Loss huber(float delta) {
+        if (!(delta > 0)) {
+            throw new IllegalArgumentException("Huber's delta must be positive, got " + delta);
+        }
+        return elementwise("huber_loss", (g, t, p) -> LossBodies.huber(g, t, p, delta));
+    }
+
+    /**
+     * Keras' {@code Huber} loss with {@code delta = 1}.
+     *
+     * @return the loss, named {@code huber_loss}
+     */
+    public static Loss huber() {
+        return huber(1f);
+    }
+
+    /**
+     * Keras' {@code LogCosh}: the mean of {@code log(cosh(yPred - yTrue))}.
+     *
+     * @return the loss, named {@code log_cosh}
+     */
+    public static Loss logCosh() {
+        return elementwise("log_cosh", LossBodies::logCosh);
+    }
+
+    /**
+     * Keras' {@code KLDivergence}: {@code sum(t log(t / p))} over the last axis, both clipped to [1e-7, 1].
+     *
+     * @return the loss, named {@code kl_divergence}
+     */
+    public static Loss klDivergence() {
+        return perSample("kl_divergence", LossBodies::klDivergence);
+    }
+
+    /**
+     * Keras' {@code Poisson}: the mean of {@code p - t log(p + 1e-7)}.
+     *
+     * @return the loss, named {@code poisson}
+     */
+    public static Loss poisson() {
+        return elementwise("poisson", LossBodies::poisson);
+    }
+
+    /**
+     * Keras' {@code Hinge}: the mean of {@code max(1 - t p, 0)}, targets -1/1 (0/1 targets are converted).
+     *
+     * @return the loss, named {@code hinge}
+     */
+    public static Loss hinge() {
+        return elementwise("hinge", (g, t, p) -> LossBodies.hinge(g, t, p, false));
+    }
+
+    /**
+     * Keras' {@code SquaredHinge}: the mean of {@code max(1 - t p, 0)^2}, targets -1/1 (0/1 are converted).
+     *
+     * @return the loss, named {@code squared_hinge}
+     */
+    public static Loss squaredHinge() {
+        return elementwise("squared_hinge", (g, t, p) -> LossBodies.hinge(g, t, p, true));
+    }
+
+    /**
+     * Keras' {@code CategoricalHinge}: {@code max(max((1 - t) p) - sum(t p) + 1, 0)} per sample, one-hot targets.
+     *
+     * @return the loss, named {@code categorical_hinge}
+     */
+    public static Loss categoricalHinge() {
+        return perSample("categorical_hinge", LossBodies::categoricalHinge);
+    }
+
+    /**
+     * Keras' {@code CosineSimilarity} loss: minus the cosine similarity of targets and predictions along the last
+     * axis (so that minimising it aligns them).
+     *
+     * @return the loss, named {@code cosine_similarity}
+     */
+    public static Loss cosineSimilarity() {
+        return perSample("cosine_similarity", LossBodies::cosineSimilarity);
+    }
+
+    /**
+     * Keras' {@code MeanAbsolutePercentageError}: the mean of {@code 100 |t - p| / max(|t|, 1e-7)}.
+     *
+     * @return the loss, named {@code mean_absolute_percentage_error}
+     */
+    public static Loss meanAbsolutePercentageError() {
+        return elementwise("mean_absolute_percentage_error", LossBodies::absolutePercentage);
+    }
+
+    /**
+     * Keras' {@code MeanSquaredLogarithmicError}: the mean of the squared difference of {@code log(x + 1)}, both
+     * sides floored at 1e-7.
+     *
+     * @return the loss, named {@code mean_squared_logarithmic_error}
+     */
+    public static Loss meanSquaredLogarithmicError() {
+        return elementwise("mean_squared_logarithmic_error", LossBodies::squaredLogarithmic);
+    }
+
+    private static void checkSmoothing(float labelSmoothing) {
+        if (!(labelSmoothing >= 0 && labelSmoothing <= 1)) {
+            throw new IllegalArgumentException("label smoothing must be in [0, 1], got " + labelSmoothing);
+        }
+    }
+
+    /** A loss whose body gives one value per element, averaged over the last axis and then the batch. */
+    private static Loss elementwise(String name, LossFn perElement) {
+        return loss(name, false, false, (g, yTrue, yPred) ->
+                meanLastThenBatch(g, perElement.compute(g, matchShape(g, yTrue, yPred), yPred)));
+    }
+
+    /** A loss whose body reduces the last axis itself, giving one value per sample, averaged over the batch. */
+    private static Loss perSample(String name, LossFn perSampleBody) {
+        return loss(name, false, false, (g, yTrue, yPred) ->
+                g.meanAll(perSampleBody.compute(g, matchShape(g, yTrue, yPred), yPred)));
     }
 
     /** The body of a loss: the scalar loss of {@code yPred} against {@code yTrue}. */

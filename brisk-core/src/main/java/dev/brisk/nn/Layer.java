@@ -73,6 +73,18 @@ public abstract class Layer {
     public abstract Shape outputShape(List<Shape> inputShapes);
 
     /**
+     * The per-sample shape of each output, for inputs of the given per-sample shapes. A layer of one output (most)
+     * has {@link #outputShape}'s; a layer of several (a recurrent layer with {@code returnState}) lists them all, its
+     * {@code outputShape} being the first.
+     *
+     * @param inputShapes the per-sample shape of each input
+     * @return the per-sample shape of each output
+     */
+    public List<Shape> outputShapes(List<Shape> inputShapes) {
+        return List.of(outputShape(inputShapes));
+    }
+
+    /**
      * Creates the layer's weights for inputs of the given per-sample shapes.
      *
      * @param inputShapes the per-sample shape of each input
@@ -91,6 +103,19 @@ public abstract class Layer {
     protected abstract Node call(Graph g, List<Node> inputs, CallContext ctx);
 
     /**
+     * Emits the layer's ops and returns every output ({@link #outputShapes}); a layer of several outputs overrides
+     * it, and its {@link #call} gives the first.
+     *
+     * @param g the graph the ops are added to
+     * @param inputs the input nodes, batch axis first
+     * @param ctx training or inference, and the random seed
+     * @return the output nodes
+     */
+    protected List<Node> callAll(Graph g, List<Node> inputs, CallContext ctx) {
+        return List.of(call(g, inputs, ctx));
+    }
+
+    /**
      * Applies the layer in the functional API.
      *
      * @param inputs the tensors to apply the layer to
@@ -101,6 +126,46 @@ public abstract class Layer {
         List<Shape> shapes = in.stream().map(SymbolicTensor::shape).toList();
         ensureBuilt(shapes);
         return new SymbolicTensor(this, in, checkedOutputShape(shapes));
+    }
+
+    /**
+     * Applies a layer of several outputs in the functional API (Keras' {@code out, h, c = lstm(x)}); for a layer of
+     * one output it is {@code List.of(apply(inputs))}.
+     *
+     * @param inputs the tensors to apply the layer to
+     * @return one tensor per output ({@link #outputShapes})
+     */
+    public final List<SymbolicTensor> applyAll(SymbolicTensor... inputs) {
+        List<SymbolicTensor> in = List.of(inputs);
+        List<Shape> shapes = in.stream().map(SymbolicTensor::shape).toList();
+        ensureBuilt(shapes);
+        List<Shape> outs = checkedOutputShapes(shapes);
+        if (outs.size() == 1) {
+            return List.of(new SymbolicTensor(this, in, outs.get(0)));
+        }
+        SymbolicTensor call = new SymbolicTensor(this, in, outs.get(0), SymbolicTensor.SEVERAL);
+        List<SymbolicTensor> out = new ArrayList<>(outs.size());
+        for (int i = 0; i < outs.size(); i++) {
+            out.add(new SymbolicTensor(this, List.of(call), outs.get(i), i));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Builds the layer if needed and emits its ops, returning every output ({@link #callAll}).
+     *
+     * @param g the graph the ops are added to
+     * @param inputs the input nodes, batch axis first
+     * @param ctx training or inference, and the random seed
+     * @return the output nodes
+     */
+    public final List<Node> invokeAll(Graph g, List<Node> inputs, CallContext ctx) {
+        List<Shape> shapes = new ArrayList<>(inputs.size());
+        for (Node n : inputs) {
+            shapes.add(n.shape().dropFirst());
+        }
+        ensureBuilt(shapes);
+        return g.inScope(name, () -> callAll(g, inputs, ctx));
     }
 
     /**
@@ -130,6 +195,17 @@ public abstract class Layer {
     public final Shape checkedOutputShape(List<Shape> inputShapes) {
         try {
             return outputShape(inputShapes);
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("layer '")) {
+                throw e;
+            }
+            throw new IllegalArgumentException("layer '" + name + "' (" + typeName() + "): " + e.getMessage(), e);
+        }
+    }
+
+    private List<Shape> checkedOutputShapes(List<Shape> inputShapes) {
+        try {
+            return outputShapes(inputShapes);
         } catch (IllegalArgumentException e) {
             if (e.getMessage() != null && e.getMessage().startsWith("layer '")) {
                 throw e;

@@ -252,8 +252,20 @@ public class Model implements TrainingTarget {
                 }
                 values.put(inputs.get(i), x);
             }
+            Map<SymbolicTensor, List<Node>> several = new IdentityHashMap<>();
             for (SymbolicTensor t : order) {
-                Node out = t.layer().invoke(g, nodesOf(t.inputs(), values), ctx);
+                if (t.isOutputOfSeveral()) {
+                    values.put(t, several.get(t.inputs().get(0)).get(t.output()));
+                    continue;
+                }
+                Node out;
+                if (t.isCallOfSeveral()) {
+                    List<Node> outs = t.layer().invokeAll(g, nodesOf(t.inputs(), values), ctx);
+                    several.put(t, outs);
+                    out = outs.get(0);
+                } else {
+                    out = t.layer().invoke(g, nodesOf(t.inputs(), values), ctx);
+                }
                 if (readTwice.contains(t)) {
                     g.settle(out);
                 }
@@ -832,6 +844,6 @@ public class Model implements TrainingTarget {
 
     /** Layer calls in execution order, for the summary. */
     List<SymbolicTensor> calls() {
-        return order;
+        return order.stream().filter(t -> !t.isOutputOfSeveral()).toList();
     }
 }

@@ -131,15 +131,18 @@ public enum OpType {
     NONZERO_MASK,
     /**
      * A recurrent layer over a whole sequence ({@link RecurrentAttrs}): inputs are {@code x [batch, steps, inputs]},
-     * the kernel, the recurrent kernel and the bias (Keras' layouts, {@link RecurrentCell}); the output is every
-     * step's hidden state or the last. Keeps what its gradient needs (gates, states) as its aux value
+     * the kernel, the recurrent kernel and the bias (Keras' layouts, {@link RecurrentCell}), then optionally a mask
+     * {@code [batch, steps]} and an initial state {@code [batch, states units]}; the output is every step's hidden
+     * state or the last, with the final states appended to each row when they are returned
+     * ({@link RecurrentAttrs#returnState}, output {@code [batch, width]}). Keeps what its gradient needs (gates, states) as its aux value
      * ({@link RecurrentGeometry}), which also serves its kernel as workspace.
      */
     RECURRENT_SEQUENCE,
     /**
      * Backward through time of RECURRENT_SEQUENCE: inputs are the upstream gradient, the RECURRENT_SEQUENCE node
-     * (whose state it reads), its kernel and recurrent kernel. The result is flat: the input's gradient (when
-     * {@link RecurrentAttrs#inputGradient}), then the kernel's, the recurrent kernel's and the bias's.
+     * (whose state it reads), its kernel and recurrent kernel, and its mask when it has one. The result is flat: the
+     * input's gradient (when {@link RecurrentAttrs#inputGradient}), then the kernel's, the recurrent kernel's and
+     * the bias's, then the initial state's when it is an input.
      */
     RECURRENT_SEQUENCE_GRAD
 }

@@ -14,8 +14,11 @@ import dev.brisk.tensor.Shape;
  *   {@code [batch, gates units]};</li>
  *   <li>scratch (backward): the gates' pre-activation gradients {@code [steps, batch, gates units]}, for GRU also
  *   those of the recurrent product, the running state gradients {@code dh} (and LSTM's {@code dc})
- *   {@code [batch, units]}, a row of ones for the bias sums, and the input gradient in processing order.</li>
+ *   {@code [batch, units]}, a row of ones for the bias sums, and the input gradient in processing order; with a
+ *   mask also the masked rows' saved {@code dh} and {@code dc} {@code [batch, units]} each and, per row, the first
+ *   processing step that is not masked {@code [batch]}.</li>
  * </ul>
+ * Row block 0 of the hidden (and cell) states is the initial state: zero, or the op's initial-state input.
  *
  * @param cell the cell
  * @param batch samples
@@ -23,9 +26,31 @@ import dev.brisk.tensor.Shape;
  * @param inputs input features per step
  * @param units state size
  * @param goBackwards whether the input is read from its last step
+ * @param returnSequences whether every step's output is output, or only the last
+ * @param returnState whether the final states follow the output in each row
+ * @param masked whether a mask {@code [batch, steps]} says which steps are real
+ * @param initialState whether the initial state is an input (else zero)
+ * @param zeroOutputForMask whether masked steps output zeros (else the previous output)
  */
 public record RecurrentGeometry(RecurrentCell cell, int batch, int steps, int inputs, int units,
-                                boolean goBackwards) {
+                                boolean goBackwards, boolean returnSequences, boolean returnState, boolean masked,
+                                boolean initialState, boolean zeroOutputForMask) {
+
+    /**
+     * The geometry of an op without state output, mask or initial state.
+     *
+     * @param cell the cell
+     * @param batch samples
+     * @param steps time steps
+     * @param inputs input features per step
+     * @param units state size
+     * @param goBackwards whether the input is read from its last step
+     * @param returnSequences whether every step's output is output
+     */
+    public RecurrentGeometry(RecurrentCell cell, int batch, int steps, int inputs, int units, boolean goBackwards,
+                             boolean returnSequences) {
+        this(cell, batch, steps, inputs, units, goBackwards, returnSequences, false, false, false, false);
+    }
 
     /**
      * The geometry of a recurrent op over an input of shape {@code [batch, steps, inputs]}.
@@ -35,7 +60,35 @@ public record RecurrentGeometry(RecurrentCell cell, int batch, int steps, int in
      * @return the geometry
      */
     public static RecurrentGeometry of(Shape x, RecurrentAttrs a) {
-        return new RecurrentGeometry(a.cell(), x.dim(0), x.dim(1), x.dim(2), a.units(), a.goBackwards());
+        return new RecurrentGeometry(a.cell(), x.dim(0), x.dim(1), x.dim(2), a.units(), a.goBackwards(),
+                a.returnSequences(), a.returnState(), a.masked(), a.initialState(), a.zeroOutputForMask());
+    }
+
+    /**
+     * How many state tensors the cell has: 2 for LSTM ({@code h, c}), else 1.
+     *
+     * @return the state count
+     */
+    public int states() {
+        return cell == RecurrentCell.LSTM ? 2 : 1;
+    }
+
+    /**
+     * Floats of each output row before the states: {@code steps units} with sequences, else {@code units}.
+     *
+     * @return the output width
+     */
+    public int outputWidth() {
+        return returnSequences ? steps * units : units;
+    }
+
+    /**
+     * Floats of each output row: the output, then the final states when they are returned.
+     *
+     * @return the row width of the output
+     */
+    public int outputRowWidth() {
+        return outputWidth() + (returnState ? states() * units : 0);
     }
 
     /**
@@ -193,18 +246,38 @@ public record RecurrentGeometry(RecurrentCell cell, int batch, int steps, int in
      * @return the scratch size
      */
     public int scratchSize() {
+        return masked ? firstRealOffset() + batch : maskSaveOffset();
+    }
+
+    /**
+     * Offset of the masked rows' saved hidden-state gradients {@code [batch, units]} within the scratch (followed by
+     * the saved cell-state gradients, as many).
+     *
+     * @return the offset
+     */
+    public int maskSaveOffset() {
         return inputGradientOffset() + rows() * inputs;
     }
 
     /**
+     * Offset of each row's first processing step that the mask keeps ({@code steps} when none) within the scratch.
+     *
+     * @return the offset
+     */
+    public int firstRealOffset() {
+        return maskSaveOffset() + 2 * batch * units;
+    }
+
+    /**
      * Floats of the backward op's packed result: the input gradient {@code [batch, steps, inputs]} (when asked for),
-     * then those of the kernel, the recurrent kernel and the bias.
+     * then those of the kernel, the recurrent kernel and the bias, then the initial state's
+     * {@code [batch, states units]} when it is an input.
      *
      * @param inputGradient whether the input gradient is included
      * @return the result size
      */
     public int gradientSize(boolean inputGradient) {
         return (inputGradient ? batch * steps * inputs : 0) + inputs * gateWidth() + units * gateWidth()
-                + biasSize();
+                + biasSize() + (initialState ? batch * states() * units : 0);
     }
 }

@@ -430,6 +430,21 @@ public final class ShapeInference {
         sameShapes(OpType.RECURRENT_SEQUENCE, inputs.get(1).shape(), Shape.of(g.inputs(), g.gateWidth()));
         sameShapes(OpType.RECURRENT_SEQUENCE, inputs.get(2).shape(), Shape.of(g.units(), g.gateWidth()));
         sameShapes(OpType.RECURRENT_SEQUENCE, inputs.get(3).shape(), bias);
+        int expected = 4 + (a.masked() ? 1 : 0) + (a.initialState() ? 1 : 0);
+        if (inputs.size() != expected) {
+            throw new IllegalArgumentException("RECURRENT_SEQUENCE with masked=" + a.masked() + " and initialState="
+                    + a.initialState() + " takes " + expected + " inputs, got " + inputs.size());
+        }
+        if (a.masked()) {
+            sameShapes(OpType.RECURRENT_SEQUENCE, inputs.get(a.maskInput()).shape(), Shape.of(g.batch(), g.steps()));
+        }
+        if (a.initialState()) {
+            sameShapes(OpType.RECURRENT_SEQUENCE, inputs.get(a.initialStateInput()).shape(),
+                    Shape.of(g.batch(), g.states() * g.units()));
+        }
+        if (a.returnState()) {
+            return Shape.of(g.batch(), g.outputRowWidth());
+        }
         return a.returnSequences() ? Shape.of(g.batch(), g.steps(), g.units()) : Shape.of(g.batch(), g.units());
     }
 

@@ -8,7 +8,9 @@ import dev.brisk.losses.Losses;
 import dev.brisk.nn.layers.Layers;
 import dev.brisk.optimizers.Optimizers;
 import dev.brisk.parallel.ThreadBudget;
+import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Tensor;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +47,35 @@ class RecurrentStepAllocationTest {
         if (perStep != 0) {
             ThreadBudget.set(1);
             fail("a compiled recurrent step allocated " + perStep + " bytes; on one thread:"
+                    + PlanAllocation.allocatingInstructions(plan));
+        }
+    }
+
+    /**
+     * The same with the kernels' masking, initial states and returned states: an encoder LSTM over masked
+     * embeddings returns its sequence (the mask travels with it) and its states, which start a decoder LSTM.
+     */
+    @Test
+    void maskedStatefulTrainStepAllocatesNothingOnTwoThreads() {
+        ThreadBudget.set(2);
+        RandomSeed.set(2);
+        SymbolicTensor in = Input.of(DType.INT32, 12);
+        SymbolicTensor e = Layers.embedding(20, 16, true).apply(in);
+        List<SymbolicTensor> enc = Layers.lstm(32, true, false, true).applyAll(e);
+        SymbolicTensor dec = Layers.gru(16, false, true).apply(enc.get(0));
+        SymbolicTensor last = Layers.lstm(32, false, false).apply(enc.get(0), enc.get(1), enc.get(2));
+        Model model = Model.of(in, Layers.dense(3).apply(Layers.add().apply(last, Layers.dense(32).apply(dec))));
+        model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
+        Tensor[] xy = SequenceModelTest.sequences(64, 3);
+        model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(32).verbose(0));
+        Plan plan = model.trainPlan(32);
+        assertNotNull(plan);
+        long perStep = PlanAllocation.bytesPerStep(plan);
+        System.out.printf("compiled masked, stateful recurrent step, 2 threads: %d bytes allocated per step%n",
+                perStep);
+        if (perStep != 0) {
+            ThreadBudget.set(1);
+            fail("a compiled masked recurrent step allocated " + perStep + " bytes; on one thread:"
                     + PlanAllocation.allocatingInstructions(plan));
         }
     }

@@ -422,18 +422,18 @@ public final class VectorKernels implements Kernels {
     /** The recurrent products through this backend's gemm, the gate passes vectorized and split over rows. */
     @Override
     public void recurrentForward(RecurrentGeometry g, float[] x, int xOff, float[] w, int wOff, float[] u, int uOff,
-                                 float[] bias, int biasOff, float[] state, int stateOff, float[] y, int yOff,
-                                 boolean returnSequences) {
+                                 float[] bias, int biasOff, float[] mask, int maskOff, float[] init, int initOff,
+                                 float[] state, int stateOff, float[] y, int yOff) {
         RecurrentLoops.forward(this, VectorRecurrentGates.INSTANCE, g, x, xOff, w, wOff, u, uOff, bias, biasOff,
-                state, stateOff, y, yOff, returnSequences);
+                mask, maskOff, init, initOff, state, stateOff, y, yOff);
     }
 
     /** Backward through time with the vectorized gate passes. */
     @Override
-    public void recurrentBackward(RecurrentGeometry g, float[] dy, int dyOff, boolean returnSequences,
-                                  float[] w, int wOff, float[] u, int uOff, float[] state, int stateOff,
+    public void recurrentBackward(RecurrentGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] u,
+                                  int uOff, float[] mask, int maskOff, float[] state, int stateOff,
                                   float[] scratch, int scratchOff, float[] out, int outOff, boolean inputGradient) {
-        RecurrentLoops.backward(this, VectorRecurrentGates.INSTANCE, g, dy, dyOff, returnSequences, w, wOff, u,
-                uOff, state, stateOff, scratch, scratchOff, out, outOff, inputGradient);
+        RecurrentLoops.backward(this, VectorRecurrentGates.INSTANCE, g, dy, dyOff, w, wOff, u, uOff, mask, maskOff,
+                state, stateOff, scratch, scratchOff, out, outOff, inputGradient);
     }
 }

@@ -19,7 +19,21 @@ public final class LSTM extends Recurrent {
      * @param name the layer's name, or null for an automatic one
      */
     public LSTM(int units, boolean returnSequences, boolean goBackwards, String name) {
-        super(RecurrentCell.LSTM, units, returnSequences, goBackwards, Initializer.glorotUniform(),
+        this(units, returnSequences, goBackwards, false, name);
+    }
+
+    /**
+     * The layer with Keras' {@code return_state}: with it the layer has {@link #outputShapes several outputs}, the
+     * output then the final states h and c.
+     *
+     * @param units the state size
+     * @param returnSequences true to output every step's state
+     * @param goBackwards true to process the sequence from its last step
+     * @param returnState true to output the final states too
+     * @param name the layer's name, or null for an automatic one
+     */
+    public LSTM(int units, boolean returnSequences, boolean goBackwards, boolean returnState, String name) {
+        super(RecurrentCell.LSTM, units, returnSequences, goBackwards, returnState, Initializer.glorotUniform(),
                 Initializer.orthogonal(), unitForgetBias(units), name);
     }
 

@@ -368,6 +368,20 @@ public final class Layers {
     }
 
     /**
+     * A Keras SimpleRNN layer of {@code units} with {@code return_state}: call it with {@link
+     * dev.brisk.nn.Layer#applyAll} for the output and the final state.
+     *
+     * @param units the state size
+     * @param returnSequences true to output every step's state, false for the last
+     * @param goBackwards true to process the sequence from its last step
+     * @param returnState true to output the final state too
+     * @return the layer
+     */
+    public static SimpleRNN simpleRnn(int units, boolean returnSequences, boolean goBackwards, boolean returnState) {
+        return new SimpleRNN(units, returnSequences, goBackwards, returnState, null);
+    }
+
+    /**
      * A Keras LSTM layer of {@code units} that outputs the last state.
      *
      * @param units the state size
@@ -390,6 +404,20 @@ public final class Layers {
     }
 
     /**
+     * A Keras LSTM layer of {@code units} with {@code return_state}: call it with {@link
+     * dev.brisk.nn.Layer#applyAll} for the output and the final states h and c.
+     *
+     * @param units the state size
+     * @param returnSequences true to output every step's state, false for the last
+     * @param goBackwards true to process the sequence from its last step
+     * @param returnState true to output the final states too
+     * @return the layer
+     */
+    public static LSTM lstm(int units, boolean returnSequences, boolean goBackwards, boolean returnState) {
+        return new LSTM(units, returnSequences, goBackwards, returnState, null);
+    }
+
+    /**
      * A Keras GRU (reset_after=true) layer of {@code units} that outputs the last state.
      *
      * @param units the state size
@@ -409,5 +437,19 @@ public final class Layers {
      */
     public static GRU gru(int units, boolean returnSequences, boolean goBackwards) {
         return new GRU(units, returnSequences, goBackwards, null);
+    }
+
+    /**
+     * A Keras GRU (reset_after=true) layer of {@code units} with {@code return_state}: call it with {@link
+     * dev.brisk.nn.Layer#applyAll} for the output and the final state.
+     *
+     * @param units the state size
+     * @param returnSequences true to output every step's state, false for the last
+     * @param goBackwards true to process the sequence from its last step
+     * @param returnState true to output the final state too
+     * @return the layer
+     */
+    public static GRU gru(int units, boolean returnSequences, boolean goBackwards, boolean returnState) {
+        return new GRU(units, returnSequences, goBackwards, returnState, null);
     }
 }

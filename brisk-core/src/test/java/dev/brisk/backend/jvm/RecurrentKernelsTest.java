@@ -46,15 +46,26 @@ class RecurrentKernelsTest {
     void vectorKernelsAgreeWithTheScalarReference(RecurrentCell cell) {
         ThreadBudget.set(2);
         for (int units : new int[] {32, 21}) {
-            for (boolean sequences : new boolean[] {false, true}) {
+            for (int variant = 0; variant < 3; variant++) {
+                boolean sequences = variant != 0;
+                // Variant 2 adds a mask with padded steps, an initial state and the final states as outputs.
+                boolean extras = variant == 2;
                 // The sequence output goes with going backwards, the last state with going forwards.
-                RecurrentGeometry g = new RecurrentGeometry(cell, 40, 7, 13, units, sequences);
+                RecurrentGeometry g = new RecurrentGeometry(cell, 40, 7, 13, units, sequences, sequences, extras,
+                        extras, extras, false);
                 int gw = g.gateWidth();
                 float[] x = random(1, g.batch() * g.steps() * g.inputs(), 1);
                 float[] w = random(2, g.inputs() * gw, 0.3);
                 float[] u = random(3, units * gw, 0.3);
                 float[] b = random(4, g.biasSize(), 0.3);
-                int outSize = g.batch() * (sequences ? g.steps() : 1) * units;
+                float[] mask = new float[g.batch() * g.steps()];
+                for (int r = 0; r < g.batch(); r++) {
+                    for (int t = 0; t < g.steps(); t++) {
+                        mask[r * g.steps() + t] = t < g.steps() - r % 4 ? 1f : 0f;
+                    }
+                }
+                float[] init = random(6, g.batch() * g.states() * units, 0.5);
+                int outSize = g.batch() * g.outputRowWidth();
                 float[] dy = random(5, outSize, 1);
                 float[][] y = new float[2][outSize + 64];
                 float[][] grads = new float[2][g.gradientSize(true) + 64];
@@ -63,10 +74,11 @@ class RecurrentKernelsTest {
                     dev.brisk.backend.Kernels k = (dev.brisk.backend.Kernels) kernels[i];
                     float[] state = new float[g.stateSize() + 64];
                     float[] scratch = new float[g.scratchSize() + 64];
-                    k.recurrentForward(g, x, 0, w, 0, u, 0, b, 0, state, 0, y[i], 0, sequences);
-                    k.recurrentBackward(g, dy, 0, sequences, w, 0, u, 0, state, 0, scratch, 0, grads[i], 0, true);
+                    k.recurrentForward(g, x, 0, w, 0, u, 0, b, 0, mask, 0, init, 0, state, 0, y[i], 0);
+                    k.recurrentBackward(g, dy, 0, w, 0, u, 0, mask, 0, state, 0, scratch, 0, grads[i], 0, true);
                 }
-                String what = cell + " units " + units + (sequences ? " sequences" : " last");
+                String what = cell + " units " + units + (sequences ? " sequences" : " last")
+                        + (extras ? " masked, initial and final states" : "");
                 assertClose(y[0], y[1], outSize, what + " y");
                 assertClose(grads[0], grads[1], g.gradientSize(true), what + " gradients");
             }
