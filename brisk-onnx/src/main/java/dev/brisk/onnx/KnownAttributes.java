@@ -60,7 +60,8 @@ final class KnownAttributes {
         KNOWN.put(OpType.EMBEDDING_LOOKUP, new Known(NoAttrs.class, List.of(), 2));
         KNOWN.put(OpType.NONZERO_MASK, new Known(NoAttrs.class, List.of(), 1));
         KNOWN.put(OpType.RECURRENT_SEQUENCE, new Known(RecurrentAttrs.class,
-                List.of("cell", "units", "returnSequences", "goBackwards", "inputGradient"), 4));
+                List.of("cell", "units", "returnSequences", "goBackwards", "inputGradient", "returnState", "masked",
+                        "initialState", "zeroOutputForMask"), -1)); // 4 to 6 inputs: RecurrentTranslation checks
     }
 
     private KnownAttributes() {

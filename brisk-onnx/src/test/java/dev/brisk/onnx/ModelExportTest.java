@@ -38,25 +38,6 @@ class ModelExportTest {
     }
 
     @Test
-    void mlpW1() throws Exception {
-        InMemoryDataset[] d = data();
-        Model model = Sequential.of(Layers.input(784), Layers.dense(512, Activation.RELU),
-                Layers.dense(512, Activation.RELU), Layers.dense(10));
-        trainBriefly(model, d[0].flatten());
-        OnnxRuntimeCheck.assertSamePredictions(model, d[1].flatten().features());
-    }
-
-    @Test
-    void cnnW2() throws Exception {
-        InMemoryDataset[] d = data();
-        Model model = Sequential.of(Layers.input(28, 28, 1), Layers.conv2d(32, 3, Activation.RELU),
-                Layers.maxPooling2d(2), Layers.conv2d(64, 3, Activation.RELU), Layers.maxPooling2d(2),
-                Layers.flatten(), Layers.dense(128, Activation.RELU), Layers.dense(10));
-        trainBriefly(model, d[0]);
-        OnnxRuntimeCheck.assertSamePredictions(model, d[1].features());
-    }
-
-    @Test
     void residualBlocksWithBatchNormalization() throws Exception {
         InMemoryDataset[] d = data();
         SymbolicTensor in = Input.of(28, 28, 1);
