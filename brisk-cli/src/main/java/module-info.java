@@ -12,4 +12,6 @@ module dev.brisk.cli {
     requires static jdk.incubator.vector;
     // JitClock reads the JIT compilers' time (java.lang.management).
     requires java.management;
+    // brisk train --master: brisk-spark's implementation, when it is on the path.
+    uses dev.brisk.cli.ClusterTraining;
 }

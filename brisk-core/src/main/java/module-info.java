@@ -18,6 +18,7 @@ module dev.brisk.core {
     exports dev.brisk.config;
     exports dev.brisk.tensor;
     exports dev.brisk.parallel;
+    exports dev.brisk.distribute;
     exports dev.brisk.io;
     exports dev.brisk.io.tensorboard;
     exports dev.brisk.profile;

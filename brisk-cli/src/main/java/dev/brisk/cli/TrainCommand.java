@@ -10,6 +10,7 @@ import dev.brisk.data.InMemoryDataset;
 import dev.brisk.data.TrainTestSplit;
 import dev.brisk.data.UnpackedCache;
 import dev.brisk.io.tensorboard.ProfileTraces;
+import dev.brisk.nn.Distribution;
 import dev.brisk.nn.Fit;
 import dev.brisk.nn.Model;
 import dev.brisk.nn.RandomSeed;
@@ -72,6 +73,15 @@ public final class TrainCommand extends Subcommand {
                     + " brisk bench divides the run's useful GFLOP/s by it."),
             CliOptions.valued("plot", "PNG",
                     "Save the training and validation curves (loss and accuracy by epoch) as a PNG image."),
+            CliOptions.valued("replicas", "N", "Data-parallel replicas in this JVM, each computing its share of every"
+                    + " batch on one thread; the gradients are summed in memory (docs/distributed.md)."),
+            CliOptions.valued("master", "URL", "Train on Apache Spark: local[N], local-cluster[N,CORES,MB] or"
+                    + " spark://host:port (the launcher puts Spark on the class path; docs/distributed.md)."),
+            CliOptions.valued("workers", "N", "With --master: the number of Spark workers (tasks of one barrier"
+                    + " stage; default 2)."),
+            CliOptions.valued("checkpoint", "DIR", "With --master: rank 0 checkpoints here (a Hadoop-compatible"
+                    + " path every executor reaches); a retried stage resumes from it."),
+            CliOptions.valued("checkpoint-every", "K", "With --checkpoint: steps between checkpoints (default 200)."),
             CliOptions.valued("onnx", "FILE", "After training, export the model for inference as an ONNX model"
                     + " (opset " + OnnxExport.OPSET + ") to FILE (docs/onnx.md)."));
 
@@ -93,6 +103,11 @@ public final class TrainCommand extends Subcommand {
     Path plot;
     Path onnx;
     boolean gemmPeak;
+    Integer replicas;
+    String master;
+    int workers = 2;
+    String checkpoint;
+    int checkpointEvery = 200;
 
     TrainCommand() {
         super("train", DESCRIPTION, OPTIONS);
@@ -118,6 +133,11 @@ public final class TrainCommand extends Subcommand {
         plot = v.path("plot", null);
         onnx = v.path("onnx", null);
         gemmPeak = v.flag("gemm-peak");
+        replicas = v.integer("replicas", null);
+        master = v.get("master", s -> s, null);
+        workers = v.integer("workers", workers);
+        checkpoint = v.get("checkpoint", s -> s, null);
+        checkpointEvery = v.integer("checkpoint-every", checkpointEvery);
     }
 
     /** Epochs this run trains: {@code --epochs} or the workload's default. */
@@ -162,6 +182,24 @@ public final class TrainCommand extends Subcommand {
                     + " features only, and " + workload.id() + "'s targets are its input pixels; run it without"
                     + " --pipeline");
         }
+        requireAtLeast("--replicas", replicas, 1);
+        requireAtLeast("--workers", workers, 1);
+        requireAtLeast("--checkpoint-every", checkpointEvery, 1);
+        if (master != null && replicas != null) {
+            throw new UsageException("--replicas and --master do not go together: replicas share this JVM, --master"
+                    + " trains on Spark workers (--workers N)");
+        }
+        if (master != null && onnx != null) {
+            throw new UsageException("--onnx does not go with --master: the model trained on Spark stays with the"
+                    + " workers; export a saved model instead");
+        }
+        if (master == null && checkpoint != null) {
+            throw new UsageException("--checkpoint needs --master (checkpoints are written by the Spark workers)");
+        }
+        if ((master != null || replicas != null) && (pipeline || profile != null || tensorboard != null || eager)) {
+            throw new UsageException("--replicas and --master train from arrays with compiled steps: leave out"
+                    + " --pipeline, --profile, --tensorboard and --eager");
+        }
         if (verbose < 0 || verbose > 2) {
             throw new UsageException("Invalid value for option '--verbose': expected 0, 1 or 2 but was " + verbose);
         }
@@ -203,6 +241,15 @@ public final class TrainCommand extends Subcommand {
         Model model = workload.compiledModel();
         model.runEagerly(eager);
         model.printSummary();
+        if (master != null) {
+            ClusterTraining cluster = java.util.ServiceLoader.load(ClusterTraining.class).findFirst()
+                    .orElseThrow(() -> new UsageException("--master needs brisk-spark and Apache Spark on the class"
+                            + " path; run through ./brisk, which adds them (docs/distributed.md)"));
+            cluster.train(new ClusterJob(workload, data, train.size(), test, model, n, batchSize,
+                    seed != null ? seed : RandomSeed.next(), master, workers, checkpoint, checkpointEvery, mode()),
+                    out);
+            return;
+        }
         List<Callback> callbacks = new ArrayList<>();
         callbacks.add(clock);
         JitClock jit = new JitClock();
@@ -212,6 +259,9 @@ public final class TrainCommand extends Subcommand {
         }
         Fit fit = Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose)
                 .callbacks(callbacks.toArray(new Callback[0]));
+        if (replicas != null) {
+            fit.distribution(Distribution.replicas(replicas));
+        }
         if (profile != null) {
             fit = profileSteps == null ? fit.profile(profile)
                     : fit.profile(profile, profileSteps.first(), profileSteps.last());
@@ -254,7 +304,8 @@ public final class TrainCommand extends Subcommand {
                 metric.of(eval), n, ProcStatus.peakRssMb());
         out.println(FirstStepClock.format(clock.firstStepMillis(), dataLoaded) + " " + jit.fields()
                 + (gemmPeak ? " " + GemmPeak.fields() : ""));
-        out.println(result.format());
+        out.println(result.format() + (replicas == null ? "" : String.format(Locale.ROOT,
+                " replicas=%d allreduce_ms_per_step=%.3f", replicas, history.last("allreduce_ms"))));
         out.flush();
     }
 }

@@ -246,6 +246,11 @@ public final class Autodiff {
     }
 
     private static Node[] binary(Graph g, BinaryAttrs a, Node x1, Node x2, Node y, Node dy) {
+        if (a.fn() == BinaryFn.GREATER) {
+            // A comparison is piecewise constant: no gradient reaches either side (as in Keras and PyTorch), so a
+            // mask such as x * (x > t) differentiates as x times a constant mask.
+            return new Node[] {null, null};
+        }
         Node d1;
         Node d2;
         switch (a.fn()) {

@@ -308,6 +308,18 @@ public final class Graph {
     }
 
     /**
+     * Softplus {@code log(1 + exp(x))}, composed as {@code relu(x) + log(1 + exp(-|x|))} so that it does not
+     * overflow for large {@code |x|} (used by the softplus and mish activations and the log-cosh loss).
+     *
+     * @param x the input
+     * @return the softplus of {@code x}, shaped like it
+     */
+    public Node softplus(Node x) {
+        Node tail = log(addScalar(unary(UnaryFn.EXP, neg(unary(UnaryFn.ABS, x))), 1f));
+        return add(unary(UnaryFn.RELU, x), tail);
+    }
+
+    /**
      * {@code a + b}, broadcast.
      *
      * @param a the first input

@@ -28,13 +28,7 @@ final class LossBodies {
     /** log(cosh(e)) as {@code e + softplus(-2e) - log 2}, stable for large {@code |e|}. */
     static Node logCosh(Graph g, Node yTrue, Node yPred) {
         Node error = g.sub(yPred, yTrue);
-        return g.addScalar(g.add(error, softplus(g, g.scale(error, -2f))), (float) -Math.log(2));
-    }
-
-    /** {@code log(1 + exp(z))} as {@code relu(z) + log(1 + exp(-|z|))}: no overflow for large {@code |z|}. */
-    static Node softplus(Graph g, Node z) {
-        Node tail = g.log(g.addScalar(g.unary(UnaryFn.EXP, g.neg(g.unary(UnaryFn.ABS, z))), 1f));
-        return g.add(g.unary(UnaryFn.RELU, z), tail);
+        return g.addScalar(g.add(error, g.softplus(g.scale(error, -2f))), (float) -Math.log(2));
     }
 
     /** Kullback-Leibler divergence {@code sum(t log(t / p))} over the last axis, both clipped to [1e-7, 1]. */

@@ -31,6 +31,9 @@ public final class Fit {
     Path profileTrace;
     ProfileWindow profileSteps;
     final List<Callback> callbacks = new ArrayList<>();
+    Distribution distribution = Distribution.singleProcess();
+    int initialEpoch;
+    int initialStep;
 
     private Fit() {
     }
@@ -202,6 +205,39 @@ public final class Fit {
         this.profileTrace = null;
         this.profileSteps = new ProfileWindow(firstStep, lastStep);
         this.profiled = true;
+        return this;
+    }
+
+    /**
+     * Spreads each step over replicas: in this process ({@link Distribution#replicas}) or over workers
+     * ({@link Distribution#worker}); the batch size stays the global one. The default is
+     * {@link Distribution#singleProcess()}.
+     *
+     * @param distribution how steps are spread
+     * @return this
+     */
+    public Fit distribution(Distribution distribution) {
+        this.distribution = Objects.requireNonNull(distribution, "distribution");
+        return this;
+    }
+
+    /**
+     * Starts at epoch {@code epoch} (0-based, Keras' {@code initial_epoch}) and skips its first {@code step}
+     * batches, to resume a run that stopped there: the shuffle is seeded per epoch, so with the same
+     * {@link #seed} the remaining batches are the ones the interrupted run would have drawn. Restore the weights,
+     * the optimizer's state and its {@link dev.brisk.optimizers.Optimizer#setIterations iterations} first.
+     *
+     * @param epoch the epoch to start in, below {@link #epochs}
+     * @param step the batches of that epoch already trained, at least 0
+     * @return this
+     */
+    public Fit resumeAt(int epoch, int step) {
+        if (epoch < 0 || epoch >= epochs || step < 0) {
+            throw new IllegalArgumentException("cannot resume at epoch " + epoch + ", step " + step + " of a fit of "
+                    + epochs + " epoch(s)");
+        }
+        this.initialEpoch = epoch;
+        this.initialStep = step;
         return this;
     }
 }

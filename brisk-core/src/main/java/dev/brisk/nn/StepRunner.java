@@ -27,21 +27,35 @@ import java.util.Map;
  * and kind, planned, and then replayed with new data.
  */
 final class StepRunner {
-    /** What a step computes. */
-    enum Kind { TRAIN, EVAL, PREDICT }
+    /**
+     * What a step computes. A data-parallel step is split in two: GRADIENTS (forward, loss and backward, no update)
+     * on each replica's shard, then, once the gradients are reduced over the replicas, UPDATE (the optimizer alone,
+     * fed the reduced gradients).
+     */
+    enum Kind { TRAIN, EVAL, PREDICT, GRADIENTS, UPDATE }
 
-    /** A step's outputs; in compiled mode they live in the plan's buffers until the next step. */
-    record Result(float loss, Tensor[] predictions) {
+    /**
+     * A step's outputs; in compiled mode they live in the plan's buffers until the next step. {@code gradients} is
+     * set by a GRADIENTS step only, one tensor per trainable variable in the model's order.
+     */
+    record Result(float loss, Tensor[] predictions, Tensor[] gradients) {
+        Result(float loss, Tensor[] predictions) {
+            this(loss, predictions, null);
+        }
     }
 
-    /** The nodes of one traced step. */
-    private record Traced(Node[] x, Node[] y, Node seed, Node hyper, Node loss, Node[] predictions) {
+    /** The nodes of one traced step; {@code gradients} are outputs of a GRADIENTS step, inputs of an UPDATE one. */
+    private record Traced(Node[] x, Node[] y, Node seed, Node hyper, Node loss, Node[] predictions,
+                          Node[] gradients, boolean gradientsAreOutputs) {
         List<Node> outputs() {
             List<Node> out = new ArrayList<>();
             if (loss != null) {
                 out.add(loss);
             }
             out.addAll(List.of(predictions));
+            if (gradientsAreOutputs && gradients != null) {
+                out.addAll(List.of(gradients));
+            }
             return out;
         }
     }
@@ -116,34 +130,58 @@ final class StepRunner {
 
     /** Runs one step; a non-null {@code timer} is told the time of every kernel call (a profiled step). */
     Result run(Kind kind, StepBatch batch, KernelTimer timer) {
+        return run(kind, batch, timer, (float) (seedCounter++ & 0xFFFFFF), null);
+    }
+
+    /**
+     * Runs the GRADIENTS step of one replica's shard with the dropout seed {@code seed} (an integer below 2^24),
+     * which the caller chooses so that replicas draw different masks.
+     */
+    Result shardGradients(StepBatch shard, float seed) {
+        return run(Kind.GRADIENTS, shard, null, seed, null);
+    }
+
+    /**
+     * Runs the UPDATE step: the optimizer applied to {@code gradients}, one tensor per trainable variable in the
+     * model's order, with this step's hyper-parameters.
+     */
+    void update(Tensor[] gradients) {
+        run(Kind.UPDATE, null, null, 0f, gradients);
+    }
+
+    private Result run(Kind kind, StepBatch batch, KernelTimer timer, float seed, Tensor[] gradientsIn) {
         Optimizer opt = model.optimizer();
-        float[] hyper = kind == Kind.TRAIN ? opt.hyperParameters() : null;
-        float seed = (float) (seedCounter++ & 0xFFFFFF);
+        float[] hyper = kind == Kind.TRAIN || kind == Kind.UPDATE ? opt.hyperParameters() : null;
         if (kind == Kind.TRAIN && model.takeGradientRequest()) {
             model.setCapturedGradients(gradients(batch, seed));
         }
         boolean yieldToJit = kind == Kind.TRAIN && trainSteps++ < JIT_WARM_UP_STEPS && ThreadBudget.threads() > 1;
         if (eager) {
             synchronized (traceLock) {
-                return runEagerly(kind, batch, timer, hyper, seed, yieldToJit);
+                return runEagerly(kind, batch, timer, hyper, seed, yieldToJit, gradientsIn);
             }
         }
-        Compiled c = plans.get(new Key(kind, batch.size()));
+        int size = batch == null ? 0 : batch.size();
+        Compiled c = plans.get(new Key(kind, size));
         if (c == null) {
             synchronized (traceLock) {
                 Graph g = Graph.symbolic(kernels);
-                Traced t = trace(g, kind, batch, hyper, seed);
+                Traced t = trace(g, kind, batch, hyper, seed, gradientsIn);
                 c = new Compiled(t, Planner.compile(g.nodes(), t.outputs(), kernels));
             }
-            plans.put(new Key(kind, batch.size()), c);
+            plans.put(new Key(kind, size), c);
         }
         Traced t = c.traced();
         Plan plan = c.plan();
-        feed(plan, t.x(), batch.x());
-        if (kind != Kind.PREDICT) {
+        if (kind == Kind.UPDATE) {
+            feed(plan, t.gradients(), gradientsIn);
+        } else {
+            feed(plan, t.x(), batch.x());
+        }
+        if (kind != Kind.PREDICT && kind != Kind.UPDATE) {
             feed(plan, t.y(), batch.y());
         }
-        if (plan.hasInput(t.seed())) {
+        if (t.seed() != null && plan.hasInput(t.seed())) {
             plan.input(t.seed()).set(0, seed);
         }
         if (hyper != null && plan.hasInput(t.hyper())) {
@@ -163,27 +201,41 @@ final class StepRunner {
         for (int i = 0; i < preds.length; i++) {
             preds[i] = plan.output(t.predictions()[i]);
         }
-        return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds);
+        Tensor[] grads = null;
+        if (kind == Kind.GRADIENTS) {
+            grads = new Tensor[t.gradients().length];
+            for (int i = 0; i < grads.length; i++) {
+                grads[i] = plan.output(t.gradients()[i]);
+            }
+        }
+        return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds, grads);
     }
 
     private Result runEagerly(Kind kind, StepBatch batch, KernelTimer timer, float[] hyper, float seed,
-                              boolean yieldToJit) {
+                              boolean yieldToJit, Tensor[] gradientsIn) {
         // The previous step's values are no longer read (callers copy what they keep, as in compiled mode).
         eagerBuffers.reclaim();
         Graph g = Graph.eager(kernels, eagerBuffers, timer);
         Traced t;
         if (yieldToJit) {
             try (Reservation jit = ThreadBudget.reserve(1)) {
-                t = trace(g, kind, batch, hyper, seed);
+                t = trace(g, kind, batch, hyper, seed, gradientsIn);
             }
         } else {
-            t = trace(g, kind, batch, hyper, seed);
+            t = trace(g, kind, batch, hyper, seed, gradientsIn);
         }
         Tensor[] preds = new Tensor[t.predictions().length];
         for (int i = 0; i < preds.length; i++) {
             preds[i] = t.predictions()[i].value();
         }
-        return new Result(t.loss() == null ? Float.NaN : t.loss().value().get(0), preds);
+        Tensor[] grads = null;
+        if (kind == Kind.GRADIENTS) {
+            grads = new Tensor[t.gradients().length];
+            for (int i = 0; i < grads.length; i++) {
+                grads[i] = t.gradients()[i].value();
+            }
+        }
+        return new Result(t.loss() == null ? Float.NaN : t.loss().value().get(0), preds, grads);
     }
 
     /**
@@ -238,19 +290,23 @@ final class StepRunner {
         }
     }
 
-    private Traced trace(Graph g, Kind kind, StepBatch batch, float[] hyper, float seed) {
+    private Traced trace(Graph g, Kind kind, StepBatch batch, float[] hyper, float seed, Tensor[] gradientsIn) {
+        if (kind == Kind.UPDATE) {
+            return traceUpdate(g, hyper, gradientsIn);
+        }
         List<SymbolicTensor> inputs = model.inputs();
         Node[] x = new Node[batch.x().length];
         for (int i = 0; i < x.length; i++) {
             x[i] = g.input(inputs.get(i).layer().name(), batch.x()[i]);
         }
         Node[] y = new Node[kind == Kind.PREDICT ? 0 : batch.y().length];
+        boolean training = kind == Kind.TRAIN || kind == Kind.GRADIENTS;
         for (int i = 0; i < y.length; i++) {
             y[i] = g.input("target_" + i, batch.y()[i]);
         }
         Node seedNode = g.input("seed", Tensor.scalar(seed));
         Node hyperNode = hyper == null ? null : g.input("hyper", Tensor.of(hyper, hyper.length));
-        List<Node> preds = model.forward(g, List.of(x), new CallContext(kind == Kind.TRAIN, seedNode));
+        List<Node> preds = model.forward(g, List.of(x), new CallContext(training, seedNode));
         Node loss = null;
         if (kind != Kind.PREDICT) {
             loss = g.inScope("loss", () -> totalLoss(g, y, preds));
@@ -268,7 +324,33 @@ final class StepRunner {
                 return null;
             });
         }
-        return new Traced(x, y, seedNode, hyperNode, loss, preds.toArray(new Node[0]));
+        Node[] gradients = null;
+        if (kind == Kind.GRADIENTS) {
+            Node l = loss;
+            gradients = g.inScope("gradients", () -> {
+                List<Node> varNodes = new ArrayList<>();
+                for (Variable v : model.trainableVariables()) {
+                    varNodes.add(g.variable(v));
+                }
+                return Autodiff.gradients(g, l, varNodes).toArray(new Node[0]);
+            });
+        }
+        return new Traced(x, y, seedNode, hyperNode, loss, preds.toArray(new Node[0]), gradients, true);
+    }
+
+    /** The optimizer alone: one INPUT per trainable variable's gradient, then the fused update ops. */
+    private Traced traceUpdate(Graph g, float[] hyper, Tensor[] gradientsIn) {
+        List<Variable> vars = model.trainableVariables();
+        Node hyperNode = g.input("hyper", Tensor.of(hyper, hyper.length));
+        Node[] grads = new Node[vars.size()];
+        for (int i = 0; i < grads.length; i++) {
+            grads[i] = g.input("gradient/" + vars.get(i).name(), gradientsIn[i]);
+        }
+        g.inScope("optimizer", () -> {
+            model.optimizer().apply(g, vars, List.of(grads), hyperNode);
+            return null;
+        });
+        return new Traced(new Node[0], new Node[0], null, hyperNode, null, new Node[0], grads, false);
     }
 
     private Node totalLoss(Graph g, Node[] y, List<Node> preds) {

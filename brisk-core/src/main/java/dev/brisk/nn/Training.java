@@ -40,15 +40,48 @@ final class Training {
         checkTargets(train);
         checkValidationData(options);
         warnIfProbabilitiesReadAsLogits();
-        StepRunner runner = model.acquireRunner();
+        Distribution distribution = options.distribution;
+        if (distribution.mode() == Distribution.Mode.SINGLE) {
+            StepRunner runner = model.acquireRunner();
+            try {
+                return fit(train, options, runner, null);
+            } finally {
+                model.releaseRunner(runner);
+            }
+        }
+        List<StepRunner> runners = new ArrayList<>();
         try {
-            return fit(train, options, runner);
+            int local = distribution.mode() == Distribution.Mode.REPLICAS ? distribution.replicaCount() : 1;
+            for (int k = 0; k < local; k++) {
+                runners.add(model.acquireRunner());
+            }
+            return fit(train, options, runners.get(0), new DataParallelStep(model, distribution, runners));
         } finally {
-            model.releaseRunner(runner);
+            runners.forEach(model::releaseRunner);
         }
     }
 
-    private History fit(BatchSource train, Fit options, StepRunner runner) {
+    /**
+     * The batch size this process draws from its data: the global batch, or a worker's part of it (the parts of
+     * {@link DataParallelStep#shardStart}).
+     */
+    private static int localBatchSize(Fit options) {
+        Distribution d = options.distribution;
+        if (d.mode() != Distribution.Mode.WORKER) {
+            return options.batchSize;
+        }
+        int n = d.ring().size();
+        int r = d.ring().rank();
+        int size = DataParallelStep.shardStart(options.batchSize, n, r + 1) - DataParallelStep.shardStart(
+                options.batchSize, n, r);
+        if (size == 0) {
+            throw new IllegalArgumentException("the global batch size " + options.batchSize + " is smaller than the "
+                    + n + " workers that share it");
+        }
+        return size;
+    }
+
+    private History fit(BatchSource train, Fit options, StepRunner runner, DataParallelStep parallel) {
         List<List<Metric>> metrics = createMetrics();
         Mean loss = new Mean("loss");
         History history = new History();
@@ -59,7 +92,10 @@ final class Training {
         if (options.verbose > 0) {
             callbacks.add(new ProgressBar());
         }
-        int steps = train.steps(options.batchSize);
+        int steps = train.steps(localBatchSize(options));
+        if (parallel != null) {
+            steps = parallel.agreeOnSteps(steps);
+        }
         TrainingParams params = new TrainingParams(options.epochs, steps, train.size(), options.verbose);
         for (Callback cb : callbacks) {
             cb.setModel(model);
@@ -68,7 +104,8 @@ final class Training {
         int threads = ThreadBudget.resolve().threads();
         if (options.verbose > 0) {
             System.out.println("brisk: thread budget " + ThreadBudget.resolve() + ", kernels "
-                    + model.kernels().name() + ", " + (runner.eager() ? "eager" : "compiled") + " execution");
+                    + model.kernels().name() + ", " + (runner.eager() ? "eager" : "compiled") + " execution"
+                    + (parallel == null ? "" : ", " + options.distribution + ", global batch " + options.batchSize));
         }
         Profiler profiler = profiler(options, steps, threads, runner.eager());
         StepTimeline timeline = new StepTimeline(profiler);
@@ -77,7 +114,7 @@ final class Training {
         Map<String, Double> none = new LinkedHashMap<>();
         try {
             callbacks.forEach(cb -> cb.onTrainBegin(none));
-            trainEpochs(train, options, runner, metrics, loss, callbacks, timeline, seed, threads);
+            trainEpochs(train, options, runner, parallel, steps, metrics, loss, callbacks, timeline, seed, threads);
         } catch (RuntimeException | Error e) {
             failed(callbacks, e);
             throw e;
@@ -100,10 +137,11 @@ final class Training {
         }
     }
 
-    private void trainEpochs(BatchSource train, Fit options, StepRunner runner, List<List<Metric>> metrics,
-                             Mean loss, List<Callback> callbacks, StepTimeline timeline, long seed, int threads) {
-        int globalStep = 0;
-        for (int epoch = 0; epoch < options.epochs && !model.stopRequested(); epoch++) {
+    private void trainEpochs(BatchSource train, Fit options, StepRunner runner, DataParallelStep parallel,
+                             int steps, List<List<Metric>> metrics, Mean loss, List<Callback> callbacks,
+                             StepTimeline timeline, long seed, int threads) {
+        int globalStep = options.initialEpoch * steps + options.initialStep;
+        for (int epoch = options.initialEpoch; epoch < options.epochs && !model.stopRequested(); epoch++) {
             int e = epoch;
             callbacks.forEach(cb -> cb.onEpochBegin(e, new LinkedHashMap<>()));
             loss.reset();
@@ -114,26 +152,44 @@ final class Training {
             long samples = 0;
             int batchIndex = 0;
             Map<String, Double> logs = new LinkedHashMap<>();
-            // Gathered batches go straight into the compiled step's input buffer, once it exists.
-            Iterator<StepBatch> batches = train.batches(options.batchSize, options.shuffle, seed + epoch,
-                    runner::trainFeatures).iterator();
+            // Gathered batches go straight into the compiled step's input buffer, once it exists (not when
+            // replicas split them).
+            Iterator<StepBatch> batches = parallel == null
+                    ? train.batches(options.batchSize, options.shuffle, seed + epoch, runner::trainFeatures).iterator()
+                    : train.batches(localBatchSize(options), options.shuffle, seed + epoch).iterator();
+            if (epoch == options.initialEpoch) {
+                // Resuming: the epoch's order is the interrupted run's (seeded per epoch); skip what it finished.
+                for (int k = 0; k < options.initialStep && batches.hasNext(); k++) {
+                    batches.next();
+                    batchIndex++;
+                }
+            }
             while (true) {
                 timeline.beginStep(globalStep + 1);
-                if (!batches.hasNext()) {
+                boolean more = batches.hasNext();
+                // A worker out of data keeps stepping (with an empty shard) until every worker is done.
+                if (!more && (parallel == null || options.distribution.mode() != Distribution.Mode.WORKER
+                        || batchIndex >= steps)) {
                     break;
                 }
-                StepBatch batch = batches.next();
+                StepBatch batch = more ? batches.next() : null;
                 globalStep++;
                 timeline.batchReady();
                 int b = batchIndex;
                 callbacks.forEach(cb -> cb.onTrainBatchBegin(b, logs));
                 timeline.phaseEnd(Phase.CALLBACKS);
-                StepRunner.Result r = runner.run(StepRunner.Kind.TRAIN, batch, timeline.kernelTimer());
-                timeline.phaseEnd(Phase.COMPUTE);
-                model.optimizer().finishStep();
-                loss.add(r.loss(), batch.size());
-                update(metrics, batch, r);
-                samples += batch.size();
+                if (parallel == null) {
+                    StepRunner.Result r = runner.run(StepRunner.Kind.TRAIN, batch, timeline.kernelTimer());
+                    timeline.phaseEnd(Phase.COMPUTE);
+                    model.optimizer().finishStep();
+                    loss.add(r.loss(), batch.size());
+                    update(metrics, batch, r);
+                } else {
+                    float[] lossAndSize = parallel.run(batch, metrics);
+                    timeline.phaseEnd(Phase.COMPUTE);
+                    loss.add(lossAndSize[0], lossAndSize[1]);
+                }
+                samples += batch == null ? 0 : batch.size();
                 logs.clear();
                 collect(logs, "", loss, metrics);
                 timeline.phaseEnd(Phase.METRICS);
@@ -149,6 +205,13 @@ final class Training {
                     (CpuTime.processNanos() - cpuStart) / 1e9, timeline.takeInputWaitNanos() / 1e9, threads);
             model.setLastEpochStats(stats);
             Map<String, Double> epochLogs = new LinkedHashMap<>(logs);
+            if (parallel != null) {
+                // The reduction's time per step, as the ring's cost model needs it (averaged over the workers).
+                epochLogs.put("allreduce_ms", parallel.takeReduceMillisPerStep());
+                // The epoch's wall time: a worker's own samples/s is not the job's.
+                epochLogs.put("epoch_s", stats.wallSeconds());
+                parallel.averageLogs(epochLogs, samples);
+            }
             BatchSource validation = validationSource(options);
             if (validation != null) {
                 if (options.validationPipeline != null) {

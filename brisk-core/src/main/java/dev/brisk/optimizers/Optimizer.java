@@ -132,6 +132,19 @@ public abstract class Optimizer {
      */
     public abstract float[] hyperParameters();
 
+    /**
+     * Sets the update count, as when restoring a checkpoint (Keras' {@code optimizer.iterations.assign}): Adam's
+     * bias corrections and learning-rate schedules read it.
+     *
+     * @param iterations the number of updates already applied, at least 0
+     */
+    public void setIterations(long iterations) {
+        if (iterations < 0) {
+            throw new IllegalArgumentException("iterations must be at least 0, got " + iterations);
+        }
+        this.iterations = iterations;
+    }
+
     /** Counts one applied update (called by the trainer after each step). */
     public void finishStep() {
         iterations++;
@@ -151,6 +164,18 @@ public abstract class Optimizer {
             Variable v = vars.get(i);
             List<Variable> s = slots.computeIfAbsent(v, this::createSlots);
             update(g, v, clipped.get(i), s, hyper);
+        }
+    }
+
+    /**
+     * Creates the state of every variable in {@code vars} that has none yet (Keras' {@code optimizer.build}), so
+     * that saved state can be restored into {@link #slotVariables()} before the first step.
+     *
+     * @param vars the trainable variables, in the model's order
+     */
+    public void build(List<Variable> vars) {
+        for (Variable v : vars) {
+            slots.computeIfAbsent(v, this::createSlots);
         }
     }
 

@@ -22,6 +22,7 @@ class LayeringTest {
             "config",      // settings read from system properties and the environment
             "tensor",      // shapes and float storage
             "parallel",    // the thread budget and the shared pool
+            "distribute",  // the ring all-reduce and its transports (JDK only)
             "ops",         // the IR: nodes, op types, attributes, elementwise functions, geometry
             "backend",     // the kernel SPI and the JVM kernels
             "exec",        // compiled plans: fusion, planning passes, binding, scheduling

@@ -149,17 +149,25 @@ final class NodeTranslator {
         if (!batchDependent(factors)) {
             return graph.initializer(base(n), value);
         }
-        // A constant as large as the batch (Conv1D's causal zero steps): one value repeated, expanded to the shape.
-        float first = value.size() == 0 ? 0f : value.get(0);
+        // A constant as large as the batch (Conv1D's causal zero steps, position ids): the same row for every batch
+        // entry, written once and expanded to the batch at run time.
+        if (factors[0] != 1) {
+            throw new OnnxExportException(trace.describe(n) + ": a constant of shape " + n.shape() + " depends on"
+                    + " the batch size in an axis other than the first; it cannot be exported");
+        }
         for (Tensor t : new Tensor[] {value, twin.value()}) {
-            for (int i = 0; i < t.size(); i++) {
-                if (Float.floatToRawIntBits(t.get(i)) != Float.floatToRawIntBits(first)) {
-                    throw new OnnxExportException(trace.describe(n) + ": a constant whose shape "
-                            + n.shape() + " depends on the batch size holds different values; it cannot be exported");
+            int row = t.size() / t.shape().dim(0);
+            for (int i = row; i < t.size(); i++) {
+                if (Float.floatToRawIntBits(t.get(i)) != Float.floatToRawIntBits(t.get(i % row))) {
+                    throw new OnnxExportException(trace.describe(n) + ": a constant of shape " + n.shape()
+                            + " depends on the batch size and differs from one batch entry to the next; it cannot be"
+                            + " exported");
                 }
             }
         }
-        return graph.node("Expand", base(n), List.of(graph.floatScalar(first), shape(n.shape().dims(), factors)));
+        Tensor first = Tensor.wrap(value.data(), value.offset(), value.shape().withDim(0, 1), value.dtype());
+        return graph.node("Expand", base(n), List.of(graph.initializer(base(n) + "/row", first),
+                shape(n.shape().dims(), factors)));
     }
 
     private String matmul(Node n) {

@@ -5,14 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.data.InMemoryDataset;
+import dev.brisk.graph.Graph;
 import dev.brisk.nn.Activation;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Layer;
 import dev.brisk.nn.Input;
 import dev.brisk.nn.Model;
 import dev.brisk.nn.Sequential;
 import dev.brisk.nn.SymbolicTensor;
 import dev.brisk.nn.layers.Layers;
 import dev.brisk.nn.layers.Padding;
+import dev.brisk.ops.Node;
 import dev.brisk.tensor.DType;
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,6 +71,40 @@ class LayerExportTest {
             e[i] = (float) Math.cos(i);
         }
         OnnxRuntimeCheck.assertSamePredictions(model, test.flatten().features(), Tensor.of(e, 8, 5));
+    }
+
+    /** Adds each step's position to it: a constant {@code [batch, steps, 1]} as large as the batch, rows alike. */
+    private static final class AddPositions extends Layer {
+        AddPositions() {
+            super(null);
+        }
+
+        @Override
+        public Shape outputShape(List<Shape> inputShapes) {
+            return single(inputShapes);
+        }
+
+        @Override
+        protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+            Shape s = inputs.get(0).shape();
+            float[] positions = new float[s.dim(0) * s.dim(1)];
+            for (int i = 0; i < positions.length; i++) {
+                positions[i] = i % s.dim(1);
+            }
+            return g.add(inputs.get(0), g.constant(Tensor.of(positions, s.dim(0), s.dim(1), 1)));
+        }
+    }
+
+    @Test
+    void aConstantAsLargeAsTheBatchIsExpandedFromItsRow() throws Exception {
+        Model model = Sequential.of(Layers.input(7, 3), new AddPositions(), Layers.dense(2));
+        for (int batch : new int[] {1, 4}) {
+            float[] x = new float[batch * 21];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = (float) Math.sin(i);
+            }
+            OnnxRuntimeCheck.assertSamePredictions(model, Tensor.of(x, batch, 7, 3));
+        }
     }
 
     @Test

@@ -440,6 +440,161 @@ public final class Layers {
     }
 
     /**
+     * Keras' {@code ReLU} layer with its defaults: {@code max(x, 0)}.
+     *
+     * @return the layer
+     */
+    public static ReLU relu() {
+        return new ReLU(null, 0f, 0f, null);
+    }
+
+    /**
+     * Keras' {@code ReLU} layer with its options.
+     *
+     * @param maxValue the largest output, or null for none
+     * @param negativeSlope the slope below the threshold
+     * @param threshold where the unit turns on
+     * @return the layer
+     */
+    public static ReLU relu(Float maxValue, float negativeSlope, float threshold) {
+        return new ReLU(maxValue, negativeSlope, threshold, null);
+    }
+
+    /**
+     * Keras' {@code LeakyReLU} layer with its default slope 0.3.
+     *
+     * @return the layer
+     */
+    public static LeakyReLU leakyRelu() {
+        return new LeakyReLU(LeakyReLU.DEFAULT_NEGATIVE_SLOPE, null);
+    }
+
+    /**
+     * Keras' {@code LeakyReLU} layer.
+     *
+     * @param negativeSlope the slope for negative inputs
+     * @return the layer
+     */
+    public static LeakyReLU leakyRelu(float negativeSlope) {
+        return new LeakyReLU(negativeSlope, null);
+    }
+
+    /**
+     * Keras' {@code PReLU}: a learned slope per element, shared along {@code sharedAxes} (1-based sample axes).
+     *
+     * @param sharedAxes axes that share one slope, e.g. {@code 1, 2} for one slope per image channel
+     * @return the layer
+     */
+    public static PReLU prelu(int... sharedAxes) {
+        return new PReLU(sharedAxes, null);
+    }
+
+    /**
+     * Keras' {@code ELU} layer.
+     *
+     * @param alpha the negative saturation's magnitude (Keras' default 1)
+     * @return the layer
+     */
+    public static ELU elu(float alpha) {
+        return new ELU(alpha, null);
+    }
+
+    /**
+     * Keras' {@code Softmax} layer along {@code axis}.
+     *
+     * @param axis the axis (Keras' default -1); the batch axis 0 is refused
+     * @return the layer
+     */
+    public static Softmax softmax(int axis) {
+        return new Softmax(axis, null);
+    }
+
+    /**
+     * Keras' {@code Multiply} merge layer.
+     *
+     * @return the layer
+     */
+    public static Multiply multiply() {
+        return new Multiply(null);
+    }
+
+    /**
+     * Keras' {@code Subtract} merge layer (two inputs).
+     *
+     * @return the layer
+     */
+    public static Subtract subtract() {
+        return new Subtract(null);
+    }
+
+    /**
+     * Keras' {@code Average} merge layer.
+     *
+     * @return the layer
+     */
+    public static Average average() {
+        return new Average(null);
+    }
+
+    /**
+     * Keras' {@code Maximum} merge layer.
+     *
+     * @return the layer
+     */
+    public static Maximum maximum() {
+        return new Maximum(null);
+    }
+
+    /**
+     * Keras' {@code Minimum} merge layer.
+     *
+     * @return the layer
+     */
+    public static Minimum minimum() {
+        return new Minimum(null);
+    }
+
+    /**
+     * Keras' {@code Permute} of the sample axes.
+     *
+     * @param dims the new order of the sample axes, 1-based
+     * @return the layer
+     */
+    public static Permute permute(int... dims) {
+        return new Permute(dims, null);
+    }
+
+    /**
+     * Keras' {@code RepeatVector}.
+     *
+     * @param n how many times each sample is repeated
+     * @return the layer
+     */
+    public static RepeatVector repeatVector(int n) {
+        return new RepeatVector(n, null);
+    }
+
+    /**
+     * Keras' {@code UpSampling2D} (nearest neighbour) by the same factor along both axes.
+     *
+     * @param size the factor (Keras' default 2)
+     * @return the layer
+     */
+    public static UpSampling2D upSampling2d(int size) {
+        return new UpSampling2D(size, size, null);
+    }
+
+    /**
+     * Keras' {@code ZeroPadding2D} with the same padding on every side.
+     *
+     * @param padding rows and columns of zeros on each side (Keras' default 1)
+     * @return the layer
+     */
+    public static ZeroPadding2D zeroPadding2d(int padding) {
+        return new ZeroPadding2D(padding, padding, padding, padding, null);
+    }
+
+    /**
      * A Keras GRU (reset_after=true) layer of {@code units} with {@code return_state}: call it with {@link
      * dev.brisk.nn.Layer#applyAll} for the output and the final state.
      *

@@ -1,0 +1,259 @@
+package dev.brisk.nn;
+
+import dev.brisk.distribute.RingAllReduce;
+import dev.brisk.distribute.RingOrder;
+import dev.brisk.metrics.Metric;
+import dev.brisk.ops.Variable;
+import dev.brisk.parallel.Parallel;
+import dev.brisk.tensor.Tensor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One synchronous data-parallel training step: each replica's GRADIENTS step on its shard, the gradients summed in
+ * the ring's order, then one UPDATE step.
+ *
+ * <p>Each replica writes into its row of a flat vector {@code [n g_1 .. n g_P | n | n loss | n s_1 .. n s_S]}: its
+ * gradients, its shard size {@code n}, its loss and (workers only) the model's non-trainable state, all times
+ * {@code n}. After the sum, dividing by the summed {@code n} gives the gradient, loss and state of the global
+ * batch's mean loss, whatever the shard sizes (the last batch of an epoch, a worker with less data), and a replica
+ * with an empty shard simply adds zeros. With equal shards of a power-of-two size the scaling is exact.
+ */
+final class DataParallelStep {
+    private final Model model;
+    private final Distribution distribution;
+    private final List<StepRunner> runners;
+    private final List<Variable> trainable;
+    private final List<Variable> state;
+    private final int gradientLength;
+    private final int length;
+    private final float[][] flat;
+    private final Tensor[] reduced;
+    private final RingAllReduce allReduce;
+    private final StepBatch[] shards;
+    private final StepRunner.Result[] results;
+    private long seedCounter;
+    private long reduceNanos;
+    private int reduceSteps;
+
+    DataParallelStep(Model model, Distribution distribution, List<StepRunner> runners) {
+        this.model = model;
+        this.distribution = distribution;
+        this.runners = runners;
+        this.trainable = model.trainableVariables();
+        boolean worker = distribution.mode() == Distribution.Mode.WORKER;
+        this.state = worker ? model.variables().stream().filter(v -> !v.trainable()).toList() : List.of();
+        if (!worker) {
+            for (Variable v : model.variables()) {
+                if (!v.trainable()) {
+                    throw new IllegalArgumentException("in-process replicas share the model's variables, and each "
+                            + "replica's training step would write non-trainable variable '" + v.name()
+                            + "' at once; train model '" + model.name() + "' in one process or on workers");
+                }
+            }
+        }
+        int p = 0;
+        for (Variable v : trainable) {
+            p += v.shape().size();
+        }
+        this.gradientLength = p;
+        int s = 0;
+        for (Variable v : state) {
+            s += v.shape().size();
+        }
+        this.length = p + 2 + s;
+        int rows = runners.size();
+        this.flat = new float[rows][length];
+        this.reduced = new Tensor[trainable.size()];
+        int offset = 0;
+        for (int i = 0; i < reduced.length; i++) {
+            reduced[i] = Tensor.wrap(flat[0], offset, trainable.get(i).shape());
+            offset += trainable.get(i).shape().size();
+        }
+        this.allReduce = worker ? new RingAllReduce(distribution.ring()) : null;
+        this.shards = new StepBatch[rows];
+        this.results = new StepRunner.Result[rows];
+    }
+
+    /** The size of shard {@code k} of {@code n} of a batch of {@code size}: sizes differ by at most one. */
+    static int shardStart(int size, int n, int k) {
+        return k * (size / n) + Math.min(k, size % n);
+    }
+
+    /**
+     * Runs one step: {@code batch} is the global batch (in-process replicas) or this worker's part of it (null when
+     * this worker has no data left for the step). Updates {@code metrics} with every local shard's predictions and
+     * returns the global batch's mean loss and size.
+     */
+    float[] run(StepBatch batch, List<List<Metric>> metrics) {
+        int rows = runners.size();
+        int size = batch == null ? 0 : batch.size();
+        for (int k = 0; k < rows; k++) {
+            int from = shardStart(size, rows, k);
+            int to = shardStart(size, rows, k + 1);
+            shards[k] = to > from ? slice(batch, from, to) : null;
+        }
+        long step = seedCounter++;
+        int seedBase = distribution.mode() == Distribution.Mode.WORKER ? distribution.ring().rank() : 0;
+        int seedStride = distribution.replicaCount();
+        // Each replica on one thread: a region started inside this one runs its kernels inline.
+        Parallel.forRange(rows, 1, (lo, hi) -> {
+            for (int k = lo; k < hi; k++) {
+                float seed = (float) ((step * seedStride + seedBase + k) & 0xFFFFFF);
+                gradientsOf(k, seed);
+            }
+        });
+        long reduceStart = System.nanoTime();
+        if (allReduce != null) {
+            try {
+                allReduce.sum(flat[0], 0, length);
+            } catch (IOException e) {
+                throw new UncheckedIOException("worker " + distribution.ring().rank() + " of "
+                        + distribution.ring().size() + ": the gradient all-reduce failed: " + e.getMessage(), e);
+            }
+        } else if (rows > 1) {
+            Parallel.forRange(length, 1 << 14, 4, (lo, hi) -> RingOrder.sum(flat, flat[0], lo, hi, length));
+        }
+        reduceNanos += System.nanoTime() - reduceStart;
+        reduceSteps++;
+        float[] sum = flat[0];
+        float total = sum[gradientLength];
+        Parallel.forRange(gradientLength, 1 << 14, 4, (lo, hi) -> {
+            for (int i = lo; i < hi; i++) {
+                sum[i] = sum[i] / total;
+            }
+        });
+        float loss = sum[gradientLength + 1] / total;
+        int offset = gradientLength + 2;
+        for (Variable v : state) {
+            Tensor value = v.value();
+            for (int i = 0; i < value.size(); i++) {
+                value.set(i, sum[offset + i] / total);
+            }
+            offset += value.size();
+        }
+        runners.get(0).update(reduced);
+        model.optimizer().finishStep();
+        for (int k = 0; k < rows; k++) {
+            if (shards[k] == null) {
+                continue;
+            }
+            for (int i = 0; i < metrics.size(); i++) {
+                for (Metric m : metrics.get(i)) {
+                    m.update(shards[k].y()[i], results[k].predictions()[i]);
+                }
+            }
+        }
+        return new float[] {loss, total};
+    }
+
+    /** Replica {@code k}'s gradients, loss and state times its shard size, into its row of the flat vector. */
+    private void gradientsOf(int k, float seed) {
+        float[] row = flat[k];
+        StepBatch shard = shards[k];
+        if (shard == null) {
+            java.util.Arrays.fill(row, 0f);
+            results[k] = null;
+            return;
+        }
+        StepRunner.Result r = runners.get(k).shardGradients(shard, seed);
+        results[k] = r;
+        float n = shard.size();
+        int offset = 0;
+        for (Tensor g : r.gradients()) {
+            float[] data = g.data();
+            int start = g.offset();
+            for (int i = 0; i < g.size(); i++) {
+                row[offset + i] = data[start + i] * n;
+            }
+            offset += g.size();
+        }
+        row[offset++] = n;
+        row[offset++] = r.loss() * n;
+        for (Variable v : state) {
+            Tensor value = v.value();
+            for (int i = 0; i < value.size(); i++) {
+                row[offset + i] = value.get(i) * n;
+            }
+            offset += value.size();
+        }
+    }
+
+    private static StepBatch slice(StepBatch batch, int from, int to) {
+        if (from == 0 && to == batch.size()) {
+            return batch;
+        }
+        Tensor[] x = new Tensor[batch.x().length];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = batch.x()[i].slice(from, to);
+        }
+        Tensor[] y = new Tensor[batch.y().length];
+        for (int i = 0; i < y.length; i++) {
+            y[i] = batch.y()[i].slice(from, to);
+        }
+        return new StepBatch(x, y, to - from);
+    }
+
+    /**
+     * The mean time of the gradient reduction per step since the last call (the ring all-reduce, or the in-memory
+     * sum), in milliseconds, and starts counting again.
+     */
+    double takeReduceMillisPerStep() {
+        double ms = reduceSteps == 0 ? 0 : reduceNanos / 1e6 / reduceSteps;
+        reduceNanos = 0;
+        reduceSteps = 0;
+        return ms;
+    }
+
+    /**
+     * Workers: the number of steps every worker runs in an epoch, the largest of the workers' own counts (a
+     * worker with less data sends empty shards at the end). In-process replicas: {@code localSteps}.
+     */
+    int agreeOnSteps(int localSteps) {
+        if (allReduce == null) {
+            return localSteps;
+        }
+        float[] counts = new float[distribution.ring().size()];
+        counts[distribution.ring().rank()] = localSteps;
+        sumOverWorkers(counts, "agreeing on the steps per epoch");
+        int max = 0;
+        for (float c : counts) {
+            max = Math.max(max, (int) c);
+        }
+        return max;
+    }
+
+    /**
+     * Workers: replaces each value of {@code logs} by its average over the workers, weighted by their
+     * {@code samples} of the epoch (the logs' keys are the same on every worker). In-process replicas: nothing to do.
+     */
+    void averageLogs(Map<String, Double> logs, long samples) {
+        if (allReduce == null) {
+            return;
+        }
+        float[] v = new float[logs.size() + 1];
+        int i = 0;
+        for (double value : logs.values()) {
+            v[i++] = (float) (value * samples);
+        }
+        v[i] = samples;
+        sumOverWorkers(v, "averaging the epoch's metrics");
+        float all = v[logs.size()];
+        i = 0;
+        for (Map.Entry<String, Double> e : logs.entrySet()) {
+            e.setValue(all > 0 ? (double) v[i] / all : e.getValue());
+            i++;
+        }
+    }
+
+    private void sumOverWorkers(float[] v, String what) {
+        try {
+            allReduce.sum(v, 0, v.length);
+        } catch (IOException e) {
+            throw new UncheckedIOException("worker " + distribution.ring().rank() + ": " + what + " failed: "
+                    + e.getMessage(), e);
+        }
+    }
+}

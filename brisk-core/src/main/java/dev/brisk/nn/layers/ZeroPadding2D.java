@@ -1,0 +1,86 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Layer;
+import dev.brisk.ops.Node;
+import dev.brisk.tensor.Shape;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Keras' {@code ZeroPadding2D}: rows of zeros above and below and columns of zeros left and right of an image. */
+public final class ZeroPadding2D extends Layer {
+    private final int top;
+    private final int bottom;
+    private final int left;
+    private final int right;
+
+    /**
+     * A padding layer ({@code ((top, bottom), (left, right))} in Keras).
+     *
+     * @param top rows of zeros above
+     * @param bottom rows of zeros below
+     * @param left columns of zeros on the left
+     * @param right columns of zeros on the right
+     * @param name the layer's name, or null for an automatic one
+     */
+    public ZeroPadding2D(int top, int bottom, int left, int right, String name) {
+        super(name);
+        if (top < 0 || bottom < 0 || left < 0 || right < 0) {
+            throw new IllegalArgumentException("ZeroPadding2D needs paddings >= 0, got ((" + top + ", " + bottom
+                    + "), (" + left + ", " + right + "))");
+        }
+        this.top = top;
+        this.bottom = bottom;
+        this.left = left;
+        this.right = right;
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        Shape in = single(inputShapes);
+        if (in.rank() != 3) {
+            throw new IllegalArgumentException("ZeroPadding2D takes [height, width, channels] samples, got "
+                    + withBatch(in));
+        }
+        return Shape.of(in.dim(0) + top + bottom, in.dim(1) + left + right, in.dim(2));
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        Node x = inputs.get(0);
+        x = pad(g, x, 2, left, right);
+        return pad(g, x, 1, top, bottom);
+    }
+
+    /** {@code x} with {@code before} and {@code after} slices of zeros along {@code axis}, by concatenation. */
+    private static Node pad(Graph g, Node x, int axis, int before, int after) {
+        if (before == 0 && after == 0) {
+            return x;
+        }
+        List<Node> parts = new ArrayList<>();
+        if (before > 0) {
+            parts.add(zeros(g, x.shape(), axis, before));
+        }
+        parts.add(x);
+        if (after > 0) {
+            parts.add(zeros(g, x.shape(), axis, after));
+        }
+        return g.concat(axis, parts);
+    }
+
+    private static Node zeros(Graph g, Shape like, int axis, int size) {
+        int[] dims = like.dims().clone();
+        dims[axis] = size;
+        return g.broadcastTo(g.constant(0f), Shape.of(dims));
+    }
+
+    /**
+     * The paddings.
+     *
+     * @return {top, bottom, left, right}
+     */
+    public int[] padding() {
+        return new int[] {top, bottom, left, right};
+    }
+}
