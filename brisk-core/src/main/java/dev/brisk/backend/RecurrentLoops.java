@@ -113,7 +113,8 @@ public final class RecurrentLoops {
     }
 
     /**
-     * The output before the states: every step's hidden state in processing order, or the last one. With a mask,
+     * The output before the states: every step's hidden state in processing order (or time order,
+     * {@link RecurrentGeometry#outputPosition}), or the last one. With a mask,
      * a step outputs its state when some step up to it was real (the state then is the last real step's, which is
      * the previous output Keras repeats) and zeros before that; with {@code zeroOutputForMask}, zeros at every
      * masked step.
@@ -127,7 +128,7 @@ public final class RecurrentLoops {
         if (!g.masked()) {
             if (g.returnSequences()) {
                 for (int s = 0; s < t; s++) {
-                    k.copy2d(st, hidden + (s + 1) * b * n, n, y, yOff + s * n, row, b, n);
+                    k.copy2d(st, hidden + (s + 1) * b * n, n, y, yOff + g.outputPosition(s) * n, row, b, n);
                 }
             } else {
                 k.copy2d(st, hidden + t * b * n, n, y, yOff, row, b, n);
@@ -142,7 +143,7 @@ public final class RecurrentLoops {
                 if (!g.returnSequences()) {
                     continue;
                 }
-                int to = yOff + r * row + s * n;
+                int to = yOff + r * row + g.outputPosition(s) * n;
                 if (real || (seen && !g.zeroOutputForMask())) {
                     k.copy(st, hidden + (s + 1) * b * n + r * n, y, to, n);
                 } else {
@@ -228,7 +229,7 @@ public final class RecurrentLoops {
         for (int s = t - 1; s >= 0; s--) {
             // dh += the upstream gradient of this step's output (only rows whose output is this step's state)
             if (g.returnSequences() || s == t - 1) {
-                int dyStep = dyOff + (g.returnSequences() ? s * n : 0);
+                int dyStep = dyOff + (g.returnSequences() ? g.outputPosition(s) * n : 0);
                 if (!g.masked()) {
                     addRows(dy, dyStep, row, sc, dh, b, n);
                 } else {

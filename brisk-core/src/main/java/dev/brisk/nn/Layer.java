@@ -23,6 +23,7 @@ public abstract class Layer {
     private final List<Variable> weights = new ArrayList<>();
     private final List<Variable> regularizedWeights = new ArrayList<>();
     private final List<Regularizer> regularizers = new ArrayList<>();
+    private final List<Layer> sublayers = new ArrayList<>();
     private List<Shape> builtFor;
 
     /**
@@ -183,7 +184,32 @@ public abstract class Layer {
             shapes.add(n.shape().dropFirst());
         }
         ensureBuilt(shapes);
-        return g.inScope(name, () -> call(g, inputs, ctx));
+        Node out = g.inScope(name, () -> call(g, inputs, ctx));
+        passMask(g, inputs, out);
+        return out;
+    }
+
+    /**
+     * Keras' {@code supports_masking}: whether the layer's output keeps its input's padding mask unchanged (a layer
+     * that works on each step alone: Dense, Dropout, Activation, LayerNormalization). Layers that compute a mask of
+     * their own set it in {@link #call} ({@link Graph#setMask}).
+     *
+     * @return true to pass the mask on
+     */
+    protected boolean passesMask() {
+        return false;
+    }
+
+    /** Attaches the input's mask to the output when the layer passes masks and the output still has its steps. */
+    private void passMask(Graph g, List<Node> inputs, Node out) {
+        if (!passesMask() || inputs.size() != 1 || g.maskOf(out) != null) {
+            return;
+        }
+        Node mask = g.maskOf(inputs.get(0));
+        if (mask != null && out.shape().rank() > mask.shape().rank()
+                && Arrays.equals(Arrays.copyOf(out.shape().dims(), mask.shape().rank()), mask.shape().dims())) {
+            g.setMask(out, mask);
+        }
     }
 
     /**
@@ -320,7 +346,34 @@ public abstract class Layer {
                 out.add(v);
             }
         }
+        for (Layer sub : sublayers) {
+            out.addAll(sub.weightsWhere(trainable));
+        }
         return Collections.unmodifiableList(out);
+    }
+
+    /**
+     * Makes {@code sub} part of this layer (a wrapper's inner layers: {@code Bidirectional}, {@code TimeDistributed}):
+     * its weights are listed after this layer's own, counted in its parameters and regularized with them.
+     *
+     * @param sub the inner layer
+     * @param <L> its type
+     * @return {@code sub}
+     */
+    protected final <L extends Layer> L track(L sub) {
+        sublayers.add(sub);
+        return sub;
+    }
+
+    /**
+     * Builds an inner layer for inputs of the given per-sample shapes (from this layer's {@link #build}), so that
+     * its weights exist before the first call, as this layer's own do.
+     *
+     * @param sub the inner layer
+     * @param inputShapes the per-sample shape of each of its inputs
+     */
+    protected static void buildSublayer(Layer sub, List<Shape> inputShapes) {
+        sub.ensureBuilt(inputShapes);
     }
 
     /**
@@ -329,7 +382,8 @@ public abstract class Layer {
      * @return the parameter count, trainable and not
      */
     public long parameterCount() {
-        return weights.stream().mapToLong(v -> v.shape().size()).sum();
+        return weights.stream().mapToLong(v -> v.shape().size()).sum()
+                + sublayers.stream().mapToLong(Layer::parameterCount).sum();
     }
 
     /**
@@ -353,6 +407,12 @@ public abstract class Layer {
         for (int i = 0; i < regularizedWeights.size(); i++) {
             Node penalty = regularizers.get(i).penalty(g, g.variable(regularizedWeights.get(i)));
             total = total == null ? penalty : g.add(total, penalty);
+        }
+        for (Layer sub : sublayers) {
+            Node penalty = sub.regularizationLoss(g);
+            if (penalty != null) {
+                total = total == null ? penalty : g.add(total, penalty);
+            }
         }
         return total;
     }

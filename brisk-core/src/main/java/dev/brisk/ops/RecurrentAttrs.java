@@ -21,10 +21,13 @@ package dev.brisk.ops;
  *     follows; else the initial state is zero
  * @param zeroOutputForMask true to output zeros at masked steps of the sequence (Keras'
  *     {@code zero_output_for_mask}, which {@code Bidirectional} sets); false repeats the previous output
+ * @param outputInTimeOrder with {@code goBackwards} and {@code returnSequences}: true to output the sequence in the
+ *     input's time order (as {@code Bidirectional} flips its backward layer's output back), false in the order
+ *     processed (Keras' {@code go_backwards} alone)
  */
 public record RecurrentAttrs(RecurrentCell cell, int units, boolean returnSequences, boolean goBackwards,
                              boolean inputGradient, boolean returnState, boolean masked, boolean initialState,
-                             boolean zeroOutputForMask) implements Attrs {
+                             boolean zeroOutputForMask, boolean outputInTimeOrder) implements Attrs {
     /**
      * A recurrent op without state output, mask or initial state.
      *
@@ -36,7 +39,7 @@ public record RecurrentAttrs(RecurrentCell cell, int units, boolean returnSequen
      */
     public RecurrentAttrs(RecurrentCell cell, int units, boolean returnSequences, boolean goBackwards,
                           boolean inputGradient) {
-        this(cell, units, returnSequences, goBackwards, inputGradient, false, false, false, false);
+        this(cell, units, returnSequences, goBackwards, inputGradient, false, false, false, false, false);
     }
 
     /**
@@ -47,7 +50,7 @@ public record RecurrentAttrs(RecurrentCell cell, int units, boolean returnSequen
      */
     public RecurrentAttrs withInputGradient(boolean needed) {
         return new RecurrentAttrs(cell, units, returnSequences, goBackwards, needed, returnState, masked,
-                initialState, zeroOutputForMask);
+                initialState, zeroOutputForMask, outputInTimeOrder);
     }
 
     /**

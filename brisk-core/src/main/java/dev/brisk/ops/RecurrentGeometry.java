@@ -31,10 +31,11 @@ import dev.brisk.tensor.Shape;
  * @param masked whether a mask {@code [batch, steps]} says which steps are real
  * @param initialState whether the initial state is an input (else zero)
  * @param zeroOutputForMask whether masked steps output zeros (else the previous output)
+ * @param outputInTimeOrder whether the output sequence is in the input's time order (else in processing order)
  */
 public record RecurrentGeometry(RecurrentCell cell, int batch, int steps, int inputs, int units,
                                 boolean goBackwards, boolean returnSequences, boolean returnState, boolean masked,
-                                boolean initialState, boolean zeroOutputForMask) {
+                                boolean initialState, boolean zeroOutputForMask, boolean outputInTimeOrder) {
 
     /**
      * The geometry of an op without state output, mask or initial state.
@@ -49,7 +50,7 @@ public record RecurrentGeometry(RecurrentCell cell, int batch, int steps, int in
      */
     public RecurrentGeometry(RecurrentCell cell, int batch, int steps, int inputs, int units, boolean goBackwards,
                              boolean returnSequences) {
-        this(cell, batch, steps, inputs, units, goBackwards, returnSequences, false, false, false, false);
+        this(cell, batch, steps, inputs, units, goBackwards, returnSequences, false, false, false, false, false);
     }
 
     /**
@@ -61,7 +62,8 @@ public record RecurrentGeometry(RecurrentCell cell, int batch, int steps, int in
      */
     public static RecurrentGeometry of(Shape x, RecurrentAttrs a) {
         return new RecurrentGeometry(a.cell(), x.dim(0), x.dim(1), x.dim(2), a.units(), a.goBackwards(),
-                a.returnSequences(), a.returnState(), a.masked(), a.initialState(), a.zeroOutputForMask());
+                a.returnSequences(), a.returnState(), a.masked(), a.initialState(), a.zeroOutputForMask(),
+                a.outputInTimeOrder());
     }
 
     /**
@@ -99,6 +101,17 @@ public record RecurrentGeometry(RecurrentCell cell, int batch, int steps, int in
      */
     public int time(int s) {
         return goBackwards ? steps - 1 - s : s;
+    }
+
+    /**
+     * The position in the output sequence of processing step {@code s}: the step itself, or its time index when
+     * the output is in time order.
+     *
+     * @param s the processing step
+     * @return the output position
+     */
+    public int outputPosition(int s) {
+        return outputInTimeOrder ? time(s) : s;
     }
 
     /**

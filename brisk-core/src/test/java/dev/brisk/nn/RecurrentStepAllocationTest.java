@@ -53,7 +53,8 @@ class RecurrentStepAllocationTest {
 
     /**
      * The same with the kernels' masking, initial states and returned states: an encoder LSTM over masked
-     * embeddings returns its sequence (the mask travels with it) and its states, which start a decoder LSTM.
+     * embeddings returns its sequence (the mask travels with it) and its states, which start a decoder LSTM over a
+     * TimeDistributed Dense of the sequence; a masked Bidirectional GRU reads the sequence too.
      */
     @Test
     void maskedStatefulTrainStepAllocatesNothingOnTwoThreads() {
@@ -62,8 +63,9 @@ class RecurrentStepAllocationTest {
         SymbolicTensor in = Input.of(DType.INT32, 12);
         SymbolicTensor e = Layers.embedding(20, 16, true).apply(in);
         List<SymbolicTensor> enc = Layers.lstm(32, true, false, true).applyAll(e);
-        SymbolicTensor dec = Layers.gru(16, false, true).apply(enc.get(0));
-        SymbolicTensor last = Layers.lstm(32, false, false).apply(enc.get(0), enc.get(1), enc.get(2));
+        SymbolicTensor dec = Layers.bidirectional(Layers.gru(16, false, true)).apply(enc.get(0));
+        SymbolicTensor steps = Layers.timeDistributed(Layers.dense(32)).apply(enc.get(0));
+        SymbolicTensor last = Layers.lstm(32, false, false).apply(steps, enc.get(1), enc.get(2));
         Model model = Model.of(in, Layers.dense(3).apply(Layers.add().apply(last, Layers.dense(32).apply(dec))));
         model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
         Tensor[] xy = SequenceModelTest.sequences(64, 3);

@@ -206,11 +206,11 @@ class SequenceModelTest {
     }
 
     @Test
-    void conv1dRefusesDilationAndCausalIsConv1dOnly() {
-        String m = assertThrows(IllegalArgumentException.class, () -> new dev.brisk.nn.layers.Conv1D(4, 3, 1,
+    void conv1dRefusesAStrideWithADilationAndCausalIsConv1dOnly() {
+        String m = assertThrows(IllegalArgumentException.class, () -> new dev.brisk.nn.layers.Conv1D(4, 3, 2,
                 Padding.CAUSAL, 2, Activation.LINEAR, true, Initializer.glorotUniform(), Initializer.zeros(), null,
                 null)).getMessage();
-        assertTrue(m.contains("dilation rate 2"), m);
+        assertTrue(m.contains("dilation rate 2") && m.contains("strides 2"), m);
         assertThrows(IllegalArgumentException.class,
                 () -> Layers.conv2d(4, 3, 1, Padding.CAUSAL, Activation.LINEAR));
     }

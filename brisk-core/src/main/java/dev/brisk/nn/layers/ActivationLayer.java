@@ -33,6 +33,12 @@ public final class ActivationLayer extends Layer {
         return single(inputShapes);
     }
 
+    /** Each step alone: the input's padding mask stays with the output, as Keras' {@code supports_masking}. */
+    @Override
+    protected boolean passesMask() {
+        return true;
+    }
+
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
         return activation.apply(g, inputs.get(0));

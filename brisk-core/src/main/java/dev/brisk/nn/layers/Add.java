@@ -39,6 +39,17 @@ public final class Add extends Layer {
         for (int i = 1; i < inputs.size(); i++) {
             sum = g.add(sum, inputs.get(i));
         }
+        // Keras' Merge: the output mask is the AND (a product of 0/1 floats) of the inputs' masks, where any has one.
+        Node mask = null;
+        for (Node in : inputs) {
+            Node m = g.maskOf(in);
+            if (m != null) {
+                mask = mask == null ? m : g.mul(mask, m);
+            }
+        }
+        if (mask != null) {
+            g.setMask(sum, mask);
+        }
         return sum;
     }
 }

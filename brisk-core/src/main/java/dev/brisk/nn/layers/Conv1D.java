@@ -19,12 +19,17 @@ import java.util.List;
  * as {@code (1, kernelSize, channels, filters)} (both reshapes are views of the same memory), so the fused Conv2D
  * kernels (convolution + bias + activation in one call) compute it. Padding VALID, SAME or CAUSAL: causal puts
  * {@code kernelSize - 1} zero steps before the first (a concatenation with a constant), then convolves "valid", so
- * output step t sees input steps up to t. The Conv2D kernels have no dilation, so a dilation rate above 1 is refused.
+ * output step t sees input steps up to t. A dilation rate {@code d > 1} (stride 1, as Keras requires) is computed
+ * without a dilated kernel: the padded steps are split into {@code d} interleaved phases (steps {@code p, p + d, ..}),
+ * which a reshape and a PERMUTE make {@code d} times as many sequences, one ordinary convolution (bias and activation
+ * fused as usual) runs over all of them, and the inverse permutation interleaves the outputs again: output step
+ * {@code o} reads padded steps {@code o, o + d, .., o + (k - 1) d}, all in the phase of {@code o}.
  */
 public final class Conv1D extends Layer {
     private final int filters;
     private final int kernelSize;
     private final int stride;
+    private final int dilationRate;
     private final Padding padding;
     private final Activation activation;
     private final boolean useBias;
@@ -35,6 +40,8 @@ public final class Conv1D extends Layer {
     private Variable bias;
     /** The zero steps a causal convolution puts before its input, kept from call to call (eager mode). */
     private Tensor causalZeros;
+    private Tensor dilatedBefore;
+    private Tensor dilatedAfter;
 
     /**
      * A 1-D convolution.
@@ -43,14 +50,14 @@ public final class Conv1D extends Layer {
      * @param kernelSize the window length in steps
      * @param stride the step between windows
      * @param padding VALID, SAME or CAUSAL
-     * @param dilationRate the spacing of the window's taps; only 1 is supported
+     * @param dilationRate the spacing of the window's taps; above 1 only with stride 1, as in Keras
      * @param activation applied to the output; {@link Activation#LINEAR} for none
      * @param useBias whether to add a bias
      * @param kernelInitializer makes the kernel's initial value (Keras' default Glorot uniform)
      * @param biasInitializer makes the bias's initial value (Keras' default zeros)
      * @param kernelRegularizer a penalty on the kernel, or null
      * @param name the layer's name, or null for an automatic one
-     * @throws IllegalArgumentException if a size is not positive, or the dilation rate is above 1
+     * @throws IllegalArgumentException if a size is not positive, or both the stride and the dilation rate are above 1
      */
     public Conv1D(int filters, int kernelSize, int stride, Padding padding, int dilationRate, Activation activation,
                   boolean useBias, Initializer kernelInitializer, Initializer biasInitializer,
@@ -59,13 +66,14 @@ public final class Conv1D extends Layer {
         if (filters < 1 || kernelSize < 1 || stride < 1 || dilationRate < 1) {
             throw new IllegalArgumentException("Conv1D needs positive filters, kernel size, stride and dilation rate");
         }
-        if (dilationRate != 1) {
-            throw new IllegalArgumentException("Conv1D: dilation rate " + dilationRate + " is not supported (the "
-                    + "convolution kernels have no dilation); use dilation rate 1");
+        if (dilationRate != 1 && stride != 1) {
+            throw new IllegalArgumentException("Conv1D: strides > 1 are not supported with dilation_rate > 1 (got "
+                    + "strides " + stride + ", dilation rate " + dilationRate + "), as in Keras");
         }
         this.filters = filters;
         this.kernelSize = kernelSize;
         this.stride = stride;
+        this.dilationRate = dilationRate;
         this.padding = padding;
         this.activation = activation;
         this.useBias = useBias;
@@ -81,7 +89,7 @@ public final class Conv1D extends Layer {
             throw new IllegalArgumentException("Conv1D expects input of rank 3 (batch, steps, channels), got shape "
                     + withBatch(in));
         }
-        int steps = padding == Padding.CAUSAL
+        int steps = dilationRate > 1 ? dilatedPads(in.dim(0))[2] : padding == Padding.CAUSAL
                 ? ShapeInference.outAndPad(in.dim(0) + kernelSize - 1, kernelSize, stride, false)[0]
                 : ShapeInference.outAndPad(in.dim(0), kernelSize, stride, padding == Padding.SAME)[0];
         if (steps <= 0) {
@@ -89,6 +97,63 @@ public final class Conv1D extends Layer {
                     + " with padding 'valid'");
         }
         return Shape.of(steps, filters);
+    }
+
+    /**
+     * For a dilated window over {@code steps}: the zero steps added before and after the input and the output length.
+     * The window spans {@code (k - 1) d + 1} steps; "same" pads as TF does for stride 1 (the smaller half before).
+     */
+    private int[] dilatedPads(int steps) {
+        int span = (kernelSize - 1) * dilationRate + 1;
+        int before = switch (padding) {
+            case VALID -> 0;
+            case CAUSAL -> span - 1;
+            case SAME -> (span - 1) / 2;
+        };
+        int after = padding == Padding.SAME ? span - 1 - before : 0;
+        return new int[] {before, after, steps + before + after - span + 1};
+    }
+
+    private Tensor zeros(int batch, int steps, int channels, Tensor cached) {
+        Shape shape = Shape.of(batch, steps, channels);
+        return cached != null && cached.shape().equals(shape) ? cached : Tensor.zeros(shape);
+    }
+
+    /** The dilated convolution as one ordinary convolution over the {@code d} phases of the padded input. */
+    private Node dilated(Graph g, Node x) {
+        Shape s = x.shape();
+        int batch = s.dim(0);
+        int channels = s.dim(2);
+        int d = dilationRate;
+        int[] pads = dilatedPads(s.dim(1));
+        int padded = s.dim(1) + pads[0] + pads[1];
+        int after = pads[1] + (d - padded % d) % d; // up to whole phases; the extra outputs are sliced off
+        int phaseSteps = (padded + after - pads[1]) / d;
+        List<Node> parts = new java.util.ArrayList<>(3);
+        if (pads[0] > 0) {
+            dilatedBefore = zeros(batch, pads[0], channels, dilatedBefore);
+            parts.add(g.constant(dilatedBefore));
+        }
+        parts.add(x);
+        if (after > 0) {
+            dilatedAfter = zeros(batch, after, channels, dilatedAfter);
+            parts.add(g.constant(dilatedAfter));
+        }
+        Node full = parts.size() == 1 ? x : g.concat(1, parts);
+        Node phases = g.permute(g.reshape(full, Shape.of(batch, phaseSteps, d, channels)), 0, 2, 1, 3);
+        Node image = g.reshape(phases, Shape.of(batch * d, 1, phaseSteps, channels));
+        Node window = g.reshape(g.variable(kernel), Shape.of(1, kernelSize, channels, filters));
+        Node y = g.fusing(() -> {
+            Node out = g.conv2d(image, window, 1, 1, false);
+            if (useBias) {
+                out = g.add(out, g.variable(bias));
+            }
+            return activation.apply(g, out);
+        });
+        int phaseOut = phaseSteps - kernelSize + 1;
+        Node back = g.permute(g.reshape(y, Shape.of(batch, d, phaseOut, filters)), 0, 2, 1, 3);
+        Node steps = g.reshape(back, Shape.of(batch, phaseOut * d, filters));
+        return phaseOut * d == pads[2] ? steps : g.slice(steps, 1, 0, pads[2]);
     }
 
     @Override
@@ -106,6 +171,9 @@ public final class Conv1D extends Layer {
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
         Node x = inputs.get(0);
+        if (dilationRate > 1) {
+            return dilated(g, x);
+        }
         Shape s = x.shape();
         Node image = g.reshape(x, Shape.of(s.dim(0), 1, s.dim(1), s.dim(2)));
         if (padding == Padding.CAUSAL && kernelSize > 1) {

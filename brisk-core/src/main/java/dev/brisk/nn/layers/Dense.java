@@ -79,6 +79,12 @@ public final class Dense extends Layer {
         }
     }
 
+    /** Each step alone: the input's padding mask stays with the output, as Keras' {@code supports_masking}. */
+    @Override
+    protected boolean passesMask() {
+        return true;
+    }
+
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
         // One fused call in eager mode too, as in a compiled plan.

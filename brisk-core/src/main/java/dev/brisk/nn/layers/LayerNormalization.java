@@ -94,6 +94,12 @@ public final class LayerNormalization extends Layer {
         }
     }
 
+    /** Each step alone: the input's padding mask stays with the output, as Keras' {@code supports_masking}. */
+    @Override
+    protected boolean passesMask() {
+        return true;
+    }
+
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
         Node gammaNode = scale ? g.variable(gamma) : g.constant(fixedGamma);

@@ -2,6 +2,7 @@ package dev.brisk.nn.layers;
 
 import dev.brisk.nn.Activation;
 import dev.brisk.nn.InputLayer;
+import dev.brisk.nn.Layer;
 import dev.brisk.nn.Initializer;
 import dev.brisk.nn.Regularizer;
 import dev.brisk.tensor.DType;
@@ -308,6 +309,22 @@ public final class Layers {
     }
 
     /**
+     * Conv1D with a dilation rate (Keras' {@code dilation_rate}; stride 1), VALID, SAME or CAUSAL padding.
+     *
+     * @param filters output channels
+     * @param kernelSize the window length in steps
+     * @param padding VALID, SAME or CAUSAL
+     * @param dilationRate the spacing of the window's taps
+     * @param activation applied to the output
+     * @return the layer (Glorot uniform kernel, zero bias)
+     */
+    public static Conv1D conv1d(int filters, int kernelSize, Padding padding, int dilationRate,
+                                Activation activation) {
+        return new Conv1D(filters, kernelSize, 1, padding, dilationRate, activation, true,
+                Initializer.glorotUniform(), Initializer.zeros(), null, null);
+    }
+
+    /**
      * MaxPooling1D with stride equal to the pool size and "valid" padding (Keras' defaults).
      *
      * @param poolSize the window length
@@ -606,5 +623,36 @@ public final class Layers {
      */
     public static GRU gru(int units, boolean returnSequences, boolean goBackwards, boolean returnState) {
         return new GRU(units, returnSequences, goBackwards, returnState, null);
+    }
+
+    /**
+     * Keras' {@code Bidirectional(layer)}, the directions' outputs joined along the last axis.
+     *
+     * @param layer the recurrent layer, a template for the two copies
+     * @return the layer
+     */
+    public static Bidirectional bidirectional(Recurrent layer) {
+        return new Bidirectional(layer, Bidirectional.MergeMode.CONCAT, null);
+    }
+
+    /**
+     * Keras' {@code Bidirectional(layer, merge_mode)}.
+     *
+     * @param layer the recurrent layer, a template for the two copies
+     * @param mergeMode how the directions' outputs are combined
+     * @return the layer
+     */
+    public static Bidirectional bidirectional(Recurrent layer, Bidirectional.MergeMode mergeMode) {
+        return new Bidirectional(layer, mergeMode, null);
+    }
+
+    /**
+     * Keras' {@code TimeDistributed(layer)}: {@code layer} applied to every step of a sequence.
+     *
+     * @param layer the layer applied to each step
+     * @return the layer
+     */
+    public static TimeDistributed timeDistributed(Layer layer) {
+        return new TimeDistributed(layer, null);
     }
 }

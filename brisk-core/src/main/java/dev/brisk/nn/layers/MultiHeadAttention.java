@@ -40,6 +40,7 @@ public final class MultiHeadAttention extends Layer {
     private final boolean useBias;
     private final boolean useCausalMask;
     private final boolean attentionMaskInput;
+    private Tensor maskOnes;
     private final long salt = RandomSeed.next();
     private Variable queryKernel;
     private Variable queryBias;
@@ -201,8 +202,24 @@ public final class MultiHeadAttention extends Layer {
         if (useCausalMask) {
             scores = g.add(scores, g.constant(causal));
         }
-        if (attentionMaskInput) {
-            Node mask = inputs.get(sequences);
+        Node mask = attentionMaskInput ? inputs.get(sequences) : null;
+        // Keras' implicit masks: padding masks of the query (rows), the value and the key (columns) are ANDed with
+        // the attention mask, as products of 0/1 floats.
+        Node queryMask = g.maskOf(query);
+        Node columnMask = g.maskOf(value);
+        Node keyMask = key == value ? null : g.maskOf(key);
+        if (keyMask != null) {
+            columnMask = columnMask == null ? keyMask : g.mul(columnMask, keyMask);
+        }
+        if (queryMask != null) {
+            Node rows = g.reshape(queryMask, Shape.of(batch, t, 1));
+            mask = mask == null ? g.mul(rows, g.constant(onesOf(batch, t, s))) : g.mul(mask, rows);
+        }
+        if (columnMask != null) {
+            Node columns = g.reshape(columnMask, Shape.of(batch, 1, s));
+            mask = mask == null ? g.mul(columns, g.constant(onesOf(batch, t, s))) : g.mul(mask, columns);
+        }
+        if (mask != null) {
             Node additive = g.scale(g.addScalar(mask, -1f), -MASKED);
             scores = g.add(scores, g.reshape(additive, Shape.of(batch, 1, t, s)));
         }
@@ -217,7 +234,23 @@ public final class MultiHeadAttention extends Layer {
             Node y = g.matmul(rows, g.reshape(g.variable(outputKernel), Shape.of(numHeads * valueDim, dq)));
             return useBias ? g.add(y, g.variable(outputBias)) : y;
         });
-        return g.reshape(out, Shape.of(batch, t, dq));
+        Node y = g.reshape(out, Shape.of(batch, t, dq));
+        if (queryMask != null) {
+            g.setMask(y, queryMask);
+        }
+        return y;
+    }
+
+    /** Ones {@code [batch, t, s]}, kept for the shape last asked for, to broadcast a row or column mask to. */
+    private Tensor onesOf(int batch, int t, int s) {
+        Shape shape = Shape.of(batch, t, s);
+        if (maskOnes == null || !maskOnes.shape().equals(shape)) {
+            maskOnes = Tensor.zeros(shape);
+            for (int i = 0; i < maskOnes.size(); i++) {
+                maskOnes.set(i, 1f);
+            }
+        }
+        return maskOnes;
     }
 
     /** {@code x Wx + bx} over all rows of {@code x}, times {@code factor}: {@code [batch * time, heads * depth]}. */

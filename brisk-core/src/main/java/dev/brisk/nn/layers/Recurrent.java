@@ -32,6 +32,7 @@ public abstract class Recurrent extends Layer {
     private final boolean goBackwards;
     private final boolean returnState;
     private boolean zeroOutputForMask;
+    private boolean outputInTimeOrder;
     private final Initializer kernelInitializer;
     private final Initializer recurrentInitializer;
     private final Initializer biasInitializer;
@@ -125,6 +126,32 @@ public abstract class Recurrent extends Layer {
         this.zeroOutputForMask = zero;
     }
 
+    /**
+     * With {@code goBackwards}: output the sequence in the input's time order rather than the order processed, as
+     * {@code Bidirectional} flips its backward copy's output back.
+     *
+     * @param timeOrder whether the output is in time order
+     */
+    void outputInTimeOrder(boolean timeOrder) {
+        this.outputInTimeOrder = timeOrder;
+    }
+
+    /**
+     * A fresh layer of the same kind and configuration (new weights), as Keras' Bidirectional makes its copies from
+     * the wrapped layer's config.
+     *
+     * @param name the copy's name
+     * @param backwards the copy's {@code goBackwards}
+     * @return the copy
+     */
+    Recurrent twin(String name, boolean backwards) {
+        return switch (cell) {
+            case SIMPLE -> new SimpleRNN(units, returnSequences, backwards, returnState, name);
+            case LSTM -> new LSTM(units, returnSequences, backwards, returnState, name);
+            case GRU -> new GRU(units, returnSequences, backwards, returnState, name);
+        };
+    }
+
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
         return outputShapes(inputShapes).get(0);
@@ -184,7 +211,8 @@ public abstract class Recurrent extends Layer {
             init = inputs.size() == 2 ? inputs.get(1) : g.concat(1, inputs.subList(1, inputs.size()));
         }
         RecurrentAttrs attrs = new RecurrentAttrs(cell, units, returnSequences, goBackwards, true, returnState,
-                mask != null, init != null, zeroOutputForMask && returnSequences);
+                mask != null, init != null, zeroOutputForMask && returnSequences,
+                outputInTimeOrder && returnSequences && goBackwards);
         Node y = g.recurrentSequence(attrs, x, g.variable(kernel), g.variable(recurrentKernel), g.variable(bias),
                 mask, init);
         if (!returnState) {

@@ -35,8 +35,12 @@ class RecurrentKernelsTest {
     }
 
     private static void assertClose(float[] expected, float[] actual, int n, String what) {
+        assertClose(expected, actual, n, what, 2e-5f);
+    }
+
+    private static void assertClose(float[] expected, float[] actual, int n, String what, float rtol) {
         for (int i = 0; i < n; i++) {
-            float tol = 2e-5f * Math.max(1f, Math.abs(expected[i]));
+            float tol = rtol * Math.max(1f, Math.abs(expected[i]));
             assertEquals(expected[i], actual[i], tol, what + " element " + i);
         }
     }
@@ -51,8 +55,9 @@ class RecurrentKernelsTest {
                 // Variant 2 adds a mask with padded steps, an initial state and the final states as outputs.
                 boolean extras = variant == 2;
                 // The sequence output goes with going backwards, the last state with going forwards.
+                // Variant 2 also outputs zeros at masked steps, in time order.
                 RecurrentGeometry g = new RecurrentGeometry(cell, 40, 7, 13, units, sequences, sequences, extras,
-                        extras, extras, false);
+                        extras, extras, extras, extras);
                 int gw = g.gateWidth();
                 float[] x = random(1, g.batch() * g.steps() * g.inputs(), 1);
                 float[] w = random(2, g.inputs() * gw, 0.3);
@@ -80,7 +85,9 @@ class RecurrentKernelsTest {
                 String what = cell + " units " + units + (sequences ? " sequences" : " last")
                         + (extras ? " masked, initial and final states" : "");
                 assertClose(y[0], y[1], outSize, what + " y");
-                assertClose(grads[0], grads[1], g.gradientSize(true), what + " gradients");
+                // With an initial state and the final states' gradients the weight gradients are sums of larger
+                // terms over 280 rows; the scalar and vector tanh differ in the last bits (seen: 2.4e-5 relative).
+                assertClose(grads[0], grads[1], g.gradientSize(true), what + " gradients", extras ? 1e-4f : 2e-5f);
             }
         }
     }
