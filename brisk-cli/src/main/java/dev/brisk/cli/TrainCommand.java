@@ -191,7 +191,7 @@ public final class TrainCommand extends Subcommand {
         }
         if (master != null && onnx != null) {
             throw new UsageException("--onnx does not go with --master: the model trained on Spark stays with the"
-                    + " workers; export a saved model instead");
+                    + " workers");
         }
         if (master == null && checkpoint != null) {
             throw new UsageException("--checkpoint needs --master (checkpoints are written by the Spark workers)");

@@ -61,7 +61,7 @@ final class KnownAttributes {
         KNOWN.put(OpType.NONZERO_MASK, new Known(NoAttrs.class, List.of(), 1));
         KNOWN.put(OpType.RECURRENT_SEQUENCE, new Known(RecurrentAttrs.class,
                 List.of("cell", "units", "returnSequences", "goBackwards", "inputGradient", "returnState", "masked",
-                        "initialState", "zeroOutputForMask"), -1)); // 4 to 6 inputs: RecurrentTranslation checks
+                        "initialState", "zeroOutputForMask", "outputInTimeOrder"), -1)); // 4 to 6 inputs: RecurrentTranslation checks
     }
 
     private KnownAttributes() {

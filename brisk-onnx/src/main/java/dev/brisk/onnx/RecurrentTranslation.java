@@ -31,7 +31,8 @@ import java.util.Locale;
  * mask) first and runs forward, which gives Keras' output, in processing order; ONNX's "reverse" direction would
  * return the steps in input order instead. An initial state {@code [batch, states * units]} is split into {@code h}
  * (and LSTM's {@code c}); with {@code returnState} the output is Brisk's row of the output followed by the final
- * states.
+ * states. {@code outputInTimeOrder} (Bidirectional's backward layer) reverses a backward sequence output back into the
+ * input's time order.
  *
  * <p>With a mask, as Brisk's kernel and Keras compute it: a masked step keeps the state; a step's output is its
  * state once some step up to it was real, zeros before (and zeros at every masked step with
@@ -98,7 +99,11 @@ final class RecurrentTranslation {
             }
         }
         // out: the sequence [batch, steps, units] or the last output [batch, units]; then the final states.
-        List<String> result = mask == null ? operator(x, h0, c0) : unrolled(x, mask, h0, c0);
+        List<String> result = new ArrayList<>(mask == null ? operator(x, h0, c0) : unrolled(x, mask, h0, c0));
+        if (a.goBackwards() && a.returnSequences() && a.outputInTimeOrder()) {
+            // Bidirectional's backward layer: the sequence flipped back into the input's time order.
+            result.set(0, reversedSteps(result.get(0), "time_order"));
+        }
         if (!a.returnState()) {
             return result.get(0);
         }

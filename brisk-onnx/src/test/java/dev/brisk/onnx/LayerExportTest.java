@@ -45,6 +45,8 @@ class LayerExportTest {
         Model convolutional = Sequential.of(Layers.input(DType.INT32, steps), Layers.embedding(50, 8),
                 Layers.conv1d(8, 3, 1, Padding.SAME, Activation.TANH),
                 Layers.conv1d(8, 3, 1, Padding.CAUSAL, Activation.GELU),
+                Layers.conv1d(8, 3, Padding.CAUSAL, 2, Activation.RELU),
+                Layers.conv1d(8, 2, Padding.SAME, 3, Activation.LINEAR),
                 Layers.maxPooling1d(2), Layers.averagePooling1d(2), Layers.globalMaxPooling1d(),
                 Layers.dense(3, Activation.SIGMOID));
         OnnxRuntimeCheck.assertSamePredictions(convolutional, tokens);

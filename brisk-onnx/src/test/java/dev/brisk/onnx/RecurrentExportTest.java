@@ -1,5 +1,6 @@
 package dev.brisk.onnx;
 
+import dev.brisk.nn.Activation;
 import dev.brisk.nn.Input;
 import dev.brisk.nn.Model;
 import dev.brisk.nn.SymbolicTensor;
@@ -57,6 +58,17 @@ class RecurrentExportTest {
             Model model = Model.of(List.of(in), List.of(y, Layers.dense(3).apply(last)));
             OnnxRuntimeCheck.assertSamePredictions(model, ids);
         }
+    }
+
+    @Test
+    void bidirectionalAndTimeDistributedOverAMask() throws Exception {
+        SymbolicTensor in = Input.of(DType.INT32, STEPS);
+        SymbolicTensor e = Layers.embedding(VOCAB, 6, true).apply(in);
+        SymbolicTensor y = Layers.bidirectional(Layers.lstm(4, true, false)).apply(e);
+        y = Layers.timeDistributed(Layers.dense(3, Activation.TANH)).apply(y);
+        SymbolicTensor last = Layers.bidirectional(Layers.gru(4)).apply(y);
+        Model model = Model.of(in, Layers.dense(2).apply(last));
+        OnnxRuntimeCheck.assertSamePredictions(model, paddedIds());
     }
 
     @Test
