@@ -68,6 +68,8 @@ public final class TrainCommand extends Subcommand {
                     + " epochs, 0 for none (default: 1)."),
             CliOptions.valued("update-freq", "N", "With --tensorboard: loss and metrics every N training steps as"
                     + " well as every epoch, 0 for every epoch only (default: 100)."),
+            CliOptions.valued("save", "FILE.keras", "After training, save the whole model (architecture, weights,"
+                    + " optimizer state) as a Keras 3 .keras file, for brisk evaluate, predict and summary."),
             CliOptions.flag("gemm-peak", "After training, measure the gemm's GFLOP/s in this JVM at this run's thread"
                     + " budget (a 1024 square and the MLP's 128x512x784, about 2 s) and add it to the TIMING line;"
                     + " brisk bench divides the run's useful GFLOP/s by it."),
@@ -103,6 +105,7 @@ public final class TrainCommand extends Subcommand {
     Path plot;
     Path onnx;
     boolean gemmPeak;
+    Path save;
     Integer replicas;
     String master;
     int workers = 2;
@@ -133,6 +136,7 @@ public final class TrainCommand extends Subcommand {
         plot = v.path("plot", null);
         onnx = v.path("onnx", null);
         gemmPeak = v.flag("gemm-peak");
+        save = v.path("save", null);
         replicas = v.integer("replicas", null);
         master = v.get("master", s -> s, null);
         workers = v.integer("workers", workers);
@@ -297,6 +301,11 @@ public final class TrainCommand extends Subcommand {
         } else {
             out.printf(Locale.ROOT, "test: loss %.4f (%d samples)%n", eval.getOrDefault("loss", Double.NaN),
                     test.size());
+        }
+
+        if (save != null) {
+            dev.brisk.keras.KerasModels.save(model, save);
+            out.printf(Locale.ROOT, "model saved to %s%n", save);
         }
 
         ResultLine result = new ResultLine("brisk", mode(), workload.id(), ThreadBudget.resolve().threads(),

@@ -85,6 +85,34 @@ class OnnxWorkloadsTest {
     }
 
     @Test
+    void exportOfASavedModelPredictsLikeTheLoadedModel(@TempDir Path tmp) throws Exception {
+        // The check: train --save m.keras, export --model m.keras --onnx m.onnx, the same predictions.
+        Path keras = tmp.resolve("m.keras");
+        Path onnx = tmp.resolve("m.onnx");
+        CliRun train = CliRun.run("train", "--workload", "w2", "--epochs", "1", "--limit", "256", "--seed", "5",
+                "--verbose", "0", "--data", FIXTURE.toString(), "--save", keras.toString());
+        assertEquals(0, train.code(), train.err());
+        CliRun export = CliRun.run("export", "--model", keras.toString(), "--onnx", onnx.toString());
+        assertEquals(0, export.code(), export.err());
+        assertTrue(export.out().contains("written to " + onnx), export.out());
+        Tensor x = FashionMnist.load(FIXTURE).test().take(64).features();
+        Tensor expected = dev.brisk.keras.KerasModels.load(keras).predict(x, 64);
+        float[] actual = runOnnx(Files.readAllBytes(onnx), x);
+        float[] e = expected.toArray();
+        float scale = 0;
+        for (float v : e) {
+            scale = Math.max(scale, Math.abs(v));
+        }
+        for (int i = 0; i < e.length; i++) {
+            assertTrue(Math.abs(actual[i] - e[i]) <= 1e-5 * scale, "element " + i + ": ONNX Runtime " + actual[i]
+                    + ", Brisk " + e[i]);
+        }
+        CliRun missing = CliRun.run("export", "--model", tmp.resolve("none.keras").toString(), "--onnx",
+                onnx.toString());
+        assertEquals(1, missing.code(), missing.out());
+    }
+
+    @Test
     void onnxIntoADirectoryIsAUsageError(@TempDir Path tmp) {
         CliRun r = CliRun.run("train", "--workload", "w1", "--onnx", tmp.toString());
         assertEquals(2, r.code(), r.err());

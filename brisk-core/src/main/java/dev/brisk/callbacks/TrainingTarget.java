@@ -80,4 +80,35 @@ public interface TrainingTarget {
     default Map<String, Tensor> capturedGradients() {
         return Map.of();
     }
+
+    /**
+     * Everything the next train steps depend on, as named tensors (weights, the optimizer's state, the random
+     * state): what {@link BackupAndRestore} saves.
+     *
+     * @return the state, by name
+     */
+    default Map<String, Tensor> trainingState() {
+        throw new UnsupportedOperationException("this model cannot save its training state");
+    }
+
+    /**
+     * Restores a state made by {@link #trainingState()}; one that does not fit changes nothing.
+     *
+     * @param state the saved state
+     * @throws IllegalArgumentException naming the entry that is missing or of another shape
+     */
+    default void restoreTrainingState(Map<String, Tensor> state) {
+        throw new UnsupportedOperationException("this model cannot restore a training state");
+    }
+
+    /**
+     * Makes the fit that is starting continue at {@code epoch}, whose first {@code batch} batches were trained
+     * already (called from {@code onTrainBegin}).
+     *
+     * @param epoch the epoch to continue
+     * @param batch the batches of it already trained
+     */
+    default void resumeAt(int epoch, int batch) {
+        throw new UnsupportedOperationException("this model cannot resume");
+    }
 }

@@ -32,7 +32,9 @@ public final class Fit {
     ProfileWindow profileSteps;
     final List<Callback> callbacks = new ArrayList<>();
     Distribution distribution = Distribution.singleProcess();
+    /** Keras' {@code initial_epoch}: the epoch training starts at (epochs before it count as done). */
     int initialEpoch;
+    /** Batches of {@link #initialEpoch} already trained (a resumed run skips them). */
     int initialStep;
 
     private Fit() {
@@ -51,6 +53,24 @@ public final class Fit {
         Fit f = new Fit();
         f.epochs = n;
         return f;
+    }
+
+    /**
+     * Starts at epoch {@code epoch} (Keras' {@code initial_epoch}), as a run resumed after an interruption does:
+     * epochs {@code epoch} to {@code epochs - 1} are trained, numbered as in the interrupted run, and each shuffles
+     * with the seed that epoch had ({@code seed + epoch}).
+     *
+     * @param epoch the first epoch to train, from 0 to {@code epochs - 1}
+     * @return these options
+     */
+    public Fit initialEpoch(int epoch) {
+        if (epoch < 0 || epoch >= epochs) {
+            throw new IllegalArgumentException("initialEpoch must be from 0 to epochs - 1 = " + (epochs - 1)
+                    + ", got " + epoch);
+        }
+        this.initialEpoch = epoch;
+        this.initialStep = 0;
+        return this;
     }
 
     /**

@@ -24,7 +24,8 @@ public interface Initializer {
      * @return the initializer
      */
     static Initializer glorotUniform() {
-        return (shape, fanIn, fanOut, seed) -> {
+        return new NamedInitializer("GlorotUniform", NamedInitializer.config("seed", null),
+                (shape, fanIn, fanOut, seed) -> {
             double limit = Math.sqrt(6.0 / Math.max(1, fanIn + fanOut));
             SplittableRandom r = new SplittableRandom(seed);
             float[] v = new float[shape.size()];
@@ -32,7 +33,7 @@ public interface Initializer {
                 v[i] = (float) ((r.nextDouble() * 2 - 1) * limit);
             }
             return Tensor.wrap(v, 0, shape);
-        };
+        });
     }
 
     /**
@@ -41,7 +42,8 @@ public interface Initializer {
      * @return the initializer
      */
     static Initializer heNormal() {
-        return (shape, fanIn, fanOut, seed) -> {
+        return new NamedInitializer("HeNormal", NamedInitializer.config("seed", null),
+                (shape, fanIn, fanOut, seed) -> {
             // Keras divides by the std of a unit normal truncated at +-2 so the result has the intended std.
             double std = Math.sqrt(2.0 / Math.max(1, fanIn)) / 0.87962566103423978;
             SplittableRandom r = new SplittableRandom(seed);
@@ -54,7 +56,7 @@ public interface Initializer {
                 v[i] = (float) (x * std);
             }
             return Tensor.wrap(v, 0, shape);
-        };
+        });
     }
 
     /**
@@ -63,7 +65,8 @@ public interface Initializer {
      * @return the initializer
      */
     static Initializer zeros() {
-        return (shape, fanIn, fanOut, seed) -> Tensor.zeros(shape);
+        return new NamedInitializer("Zeros", NamedInitializer.config(),
+                (shape, fanIn, fanOut, seed) -> Tensor.zeros(shape));
     }
 
     /**
@@ -72,7 +75,7 @@ public interface Initializer {
      * @return the initializer
      */
     static Initializer ones() {
-        return constant(1f);
+        return new NamedInitializer("Ones", NamedInitializer.config(), constant(1f));
     }
 
     /**
@@ -82,11 +85,12 @@ public interface Initializer {
      * @return the initializer
      */
     static Initializer constant(float value) {
-        return (shape, fanIn, fanOut, seed) -> {
+        return new NamedInitializer("Constant", NamedInitializer.config("value", value),
+                (shape, fanIn, fanOut, seed) -> {
             float[] v = new float[shape.size()];
             java.util.Arrays.fill(v, value);
             return Tensor.wrap(v, 0, shape);
-        };
+        });
     }
 
     /**
@@ -98,7 +102,8 @@ public interface Initializer {
      * @return the initializer
      */
     static Initializer orthogonal() {
-        return (shape, fanIn, fanOut, seed) -> {
+        return new NamedInitializer("Orthogonal", NamedInitializer.config("gain", 1f, "seed", null),
+                (shape, fanIn, fanOut, seed) -> {
             int cols = shape.rank() == 0 ? 1 : shape.dim(-1);
             int rows = cols == 0 ? 0 : shape.size() / cols;
             int tall = Math.max(rows, cols);
@@ -136,7 +141,7 @@ public interface Initializer {
                 }
             }
             return Tensor.wrap(v, 0, shape);
-        };
+        });
     }
 
     private static double gaussian(SplittableRandom r) {
@@ -153,13 +158,15 @@ public interface Initializer {
      * @return the initializer
      */
     static Initializer randomUniform(float min, float max) {
-        return (shape, fanIn, fanOut, seed) -> {
+        return new NamedInitializer("RandomUniform",
+                NamedInitializer.config("minval", min, "maxval", max, "seed", null),
+                (shape, fanIn, fanOut, seed) -> {
             SplittableRandom r = new SplittableRandom(seed);
             float[] v = new float[shape.size()];
             for (int i = 0; i < v.length; i++) {
                 v[i] = (float) (min + r.nextDouble() * (max - min));
             }
             return Tensor.wrap(v, 0, shape);
-        };
+        });
     }
 }

@@ -79,4 +79,20 @@ public final class InputLayer extends Layer {
         }
         return x;
     }
+
+    /** Keras' InputLayer configuration: {@code batch_shape} (batch axis null), {@code dtype}, {@code sparse}, name. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
+        List<Integer> batchShape = new java.util.ArrayList<>();
+        batchShape.add(null);
+        for (int d : shape.dims()) {
+            batchShape.add(d);
+        }
+        c.put("batch_shape", batchShape);
+        c.put("dtype", dtype == DType.INT32 ? "int32" : "float32");
+        c.put("sparse", false);
+        c.put("name", name());
+        return c;
+    }
 }

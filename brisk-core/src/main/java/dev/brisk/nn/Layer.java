@@ -11,13 +11,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Base class of layers. A layer is built lazily on its first call, from the per-sample shapes of its inputs (the
  * batch axis is never part of a layer's shapes), and then emits graph ops on every call. The same code serves
  * eager and compiled execution.
  */
-public abstract class Layer {
+public abstract class Layer implements dev.brisk.io.KerasObject {
     private static final Map<String, AtomicInteger> NAME_COUNTS = new ConcurrentHashMap<>();
     private final String name;
     private final List<Variable> weights = new ArrayList<>();
@@ -25,6 +26,14 @@ public abstract class Layer {
     private final List<Regularizer> regularizers = new ArrayList<>();
     private final List<Layer> sublayers = new ArrayList<>();
     private List<Shape> builtFor;
+    /** Keras' {@code layer.trainable}: false freezes every weight of the layer (see {@link #setTrainable}). */
+    private volatile boolean trainable = true;
+    /**
+     * Bumped whenever any layer's or model's trainability changes, so that a step runner sees it with one volatile
+     * read per step and traces its train step again (the frozen weights leave the optimizer's update list and a
+     * frozen BatchNormalization switches to inference mode: both change the graph).
+     */
+    private static final AtomicLong TRAINABILITY_VERSION = new AtomicLong();
 
     /**
      * A layer named {@code name}, or a unique Keras-style name ("dense_2") when null.
@@ -54,6 +63,58 @@ public abstract class Layer {
      */
     public String name() {
         return name;
+    }
+
+    @Override
+    public String kerasClassName() {
+        return typeName();
+    }
+
+    /**
+     * Keras' {@code get_config()}: {@code name}, {@code trainable} and {@code dtype} here, each layer's own
+     * arguments added by its class, under Keras 3's names (a whole-model file records them; a loader makes the
+     * layer again from them).
+     *
+     * @return the configuration
+     */
+    @Override
+    public Map<String, Object> kerasConfig() {
+        Map<String, Object> c = new java.util.LinkedHashMap<>();
+        c.put("name", name);
+        c.put("trainable", trainable);
+        c.put("dtype", DTypePolicy.FLOAT32);
+        return c;
+    }
+
+    /**
+     * The layer's own random seed (Keras' {@code seed} of Dropout and MultiHeadAttention), which each train step's
+     * seed is mixed with to draw the layer's random numbers; empty for layers that draw none. Whole-model files and
+     * backups save it, so a restored model draws what the original would have.
+     *
+     * @return the seed, or empty
+     */
+    public java.util.OptionalLong seed() {
+        return java.util.OptionalLong.empty();
+    }
+
+    /**
+     * Sets the layer's random seed (see {@link #seed()}).
+     *
+     * @param seed the seed
+     * @return this layer
+     * @throws IllegalStateException for a layer that draws no random numbers
+     */
+    public Layer setSeed(long seed) {
+        throw new IllegalStateException("layer '" + name + "' (" + typeName() + ") draws no random numbers");
+    }
+
+    /**
+     * The per-sample shapes of the inputs the layer was built for, or null before it is built.
+     *
+     * @return the input shapes, batch axis excluded
+     */
+    public List<Shape> builtInputShapes() {
+        return builtFor;
     }
 
     /**
@@ -298,6 +359,7 @@ public abstract class Layer {
      */
     protected final Variable addWeight(String weightName, Shape shape, Initializer init, boolean trainable,
                                        Regularizer regularizer, int fanIn, int fanOut) {
+        WeightBudget.take(name, weightName, shape);
         Variable v = new Variable(name + "/" + weightName, init.create(shape, fanIn, fanOut, RandomSeed.next()),
                 trainable);
         weights.add(v);
@@ -309,32 +371,71 @@ public abstract class Layer {
     }
 
     /**
-     * All weights, trainable first in creation order (as Keras' get_weights).
+     * Freezes ({@code false}) or unfreezes the layer, as Keras' {@code layer.trainable = ...}: a frozen layer's
+     * weights leave {@link #trainableWeights()} (the optimizer no longer updates them and keeps their slots for a
+     * later unfreeze), and a frozen layer that behaves differently in training (BatchNormalization) runs in
+     * inference mode, as in Keras. A model re-plans its compiled train step at its next step.
+     *
+     * @param value false to freeze, true to train the layer's weights again
+     * @return this layer
+     */
+    public Layer setTrainable(boolean value) {
+        if (trainable != value) {
+            trainable = value;
+            TRAINABILITY_VERSION.incrementAndGet();
+        }
+        return this;
+    }
+
+    /**
+     * Whether the layer is trainable (Keras' {@code layer.trainable}); see {@link #setTrainable}.
+     *
+     * @return false when the layer is frozen
+     */
+    public boolean isTrainable() {
+        return trainable;
+    }
+
+    /** The count of trainability changes so far, process-wide: a step runner re-traces when it moves. */
+    static long trainabilityVersion() {
+        return TRAINABILITY_VERSION.get();
+    }
+
+    /** Records a trainability change made outside a layer (a model's own flag). */
+    static void trainabilityChanged() {
+        TRAINABILITY_VERSION.incrementAndGet();
+    }
+
+    /**
+     * All weights, trainable first in creation order (as Keras' get_weights). The order follows each weight's own
+     * kind (gamma before moving_mean), not the layer's trainability, so freezing a layer does not reorder its
+     * weights in files or in {@code getWeights()} (Keras keeps its variable order the same way).
      *
      * @return the weights
      */
     public List<Variable> weights() {
-        List<Variable> out = new ArrayList<>(trainableWeights());
-        out.addAll(nonTrainableWeights());
+        List<Variable> out = new ArrayList<>(weightsWhere(true));
+        out.addAll(weightsWhere(false));
         return out;
     }
 
     /**
-     * The weights the optimizer updates, in creation order.
+     * The weights the optimizer updates, in creation order: none while the layer is frozen.
      *
      * @return the trainable weights
      */
     public List<Variable> trainableWeights() {
-        return weightsWhere(true);
+        return trainable ? weightsWhere(true) : List.of();
     }
 
     /**
-     * The weights only a forward pass updates (batch-norm statistics), in creation order.
+     * The weights the optimizer does not update, in creation order: the ones only a forward pass updates
+     * (batch-norm statistics), and while the layer is frozen all of them (trainable kind first, as Keras).
      *
      * @return the non-trainable weights
      */
     public List<Variable> nonTrainableWeights() {
-        return weightsWhere(false);
+        return trainable ? weightsWhere(false) : weights();
     }
 
     // A loop, not a stream: every eager train step asks for the trainable weights, and the stream machinery would

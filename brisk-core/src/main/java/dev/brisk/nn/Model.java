@@ -50,6 +50,10 @@ public class Model implements TrainingTarget {
     private List<Loss> losses;
     private List<MetricSpec> metricSpecs = List.of();
     private boolean runEagerly;
+    /** Train steps run so far: each step's random seed (see {@link #randomState()}). */
+    private final java.util.concurrent.atomic.AtomicLong trainSeeds = new java.util.concurrent.atomic.AtomicLong();
+    /** Keras' {@code model.trainable}: false freezes the whole model whatever its layers say. */
+    private volatile boolean trainable = true;
     private Kernels kernels = Backends.get();
     private final StepRunners runners = new StepRunners(this);
     private final ModelGuard guard;
@@ -70,6 +74,23 @@ public class Model implements TrainingTarget {
      */
     public static Model of(List<SymbolicTensor> inputs, List<SymbolicTensor> outputs) {
         Model m = new Model("functional" + suffix(FUNCTIONAL_COUNT.getAndIncrement()));
+        m.wire(inputs, outputs);
+        return m;
+    }
+
+    /**
+     * A functional model named {@code name} (a loaded model keeps its saved name).
+     *
+     * @param name the model's name
+     * @param inputs the model's inputs, made by {@link Input}
+     * @param outputs tensors computed from those inputs by applying layers
+     * @return the model
+     */
+    public static Model of(String name, List<SymbolicTensor> inputs, List<SymbolicTensor> outputs) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("a model name must not be empty");
+        }
+        Model m = new Model(name);
         m.wire(inputs, outputs);
         return m;
     }
@@ -398,6 +419,42 @@ public class Model implements TrainingTarget {
         return metricSpecs;
     }
 
+    /**
+     * The losses given to {@code compile}, one per output (or one for all), or null before {@code compile}.
+     *
+     * @return the compiled losses, or null
+     */
+    public List<Loss> compiledLosses() {
+        return losses;
+    }
+
+    /**
+     * The metrics given to {@code compile} (empty before {@code compile}).
+     *
+     * @return the compiled metrics
+     */
+    public List<MetricSpec> compiledMetrics() {
+        return metricSpecs;
+    }
+
+    /**
+     * Whether the layer calls form a functional graph (false for {@link Sequential}, whose layers are a stack).
+     *
+     * @return true for functional models
+     */
+    public boolean functional() {
+        return isFunctional();
+    }
+
+    /**
+     * The layer calls in execution order (input layers excluded): each call's layer and the tensors it read.
+     *
+     * @return the calls
+     */
+    public List<SymbolicTensor> layerCalls() {
+        return order;
+    }
+
     /** A step runner for one call; give it back with {@link #releaseRunner}. */
     StepRunner acquireRunner() {
         return runners.acquire(kernels, runEagerly);
@@ -605,12 +662,110 @@ public class Model implements TrainingTarget {
     }
 
     /**
-     * Every trainable weight of every layer, in layer order.
+     * The state of the model's random stream: the number of train steps run so far, from which each train step's
+     * dropout seed comes. Saving it with the weights and the optimizer's state lets a restored model continue
+     * training exactly as the original would have.
+     *
+     * @return the random state
+     */
+    public long randomState() {
+        return trainSeeds.get();
+    }
+
+    /**
+     * Restores the random state saved by {@link #randomState()}.
+     *
+     * @param state the saved state, at least 0
+     */
+    public void restoreRandomState(long state) {
+        if (state < 0) {
+            throw new IllegalArgumentException("random state must be at least 0, got " + state);
+        }
+        trainSeeds.set(state);
+    }
+
+    /** Where the next fit resumes, set by a restored backup: {epoch, batches of it already trained}. */
+    private int[] resume;
+
+    @Override
+    public void resumeAt(int epoch, int batch) {
+        if (epoch < 0 || batch < 0) {
+            throw new IllegalArgumentException("cannot resume at epoch " + epoch + ", batch " + batch);
+        }
+        resume = new int[] {epoch, batch};
+    }
+
+    /** The resume point of the fit starting now, taken once (null when none). */
+    int[] takeResume() {
+        int[] r = resume;
+        resume = null;
+        return r;
+    }
+
+    @Override
+    public Map<String, Tensor> trainingState() {
+        return guard.shared("trainingState", () -> TrainingState.capture(this));
+    }
+
+    @Override
+    public void restoreTrainingState(Map<String, Tensor> state) {
+        guard.exclusive("restoreTrainingState", () -> {
+            TrainingState.restore(this, state);
+            return null;
+        });
+    }
+
+    /** The next train step's seed. */
+    long nextTrainSeed() {
+        return trainSeeds.getAndIncrement();
+    }
+
+    /**
+     * Freezes ({@code false}) or unfreezes the whole model, as Keras' {@code model.trainable = ...}: sets the flag
+     * of the model and of every layer (so a layer unfrozen afterwards trains again only once the model is
+     * trainable). Frozen weights keep their values through {@code fit}, a frozen BatchNormalization runs in
+     * inference mode, and the compiled train step is planned again at the next step. The optimizer keeps each
+     * weight's state (Adam's moments) keyed to that weight, so unfreezing continues from it.
+     *
+     * @param value false to freeze, true to make the model and all its layers trainable
+     * @return this model
+     */
+    public Model setTrainable(boolean value) {
+        if (trainable != value) {
+            trainable = value;
+            Layer.trainabilityChanged();
+        }
+        for (Layer l : allLayers()) {
+            l.setTrainable(value);
+        }
+        return this;
+    }
+
+    /**
+     * Whether the model as a whole is trainable (Keras' {@code model.trainable}).
+     *
+     * @return false after {@code setTrainable(false)}
+     */
+    public boolean isTrainable() {
+        return trainable;
+    }
+
+    /** Every layer of the model, including those of a Sequential model not yet built. */
+    List<Layer> allLayers() {
+        return layers;
+    }
+
+    /**
+     * Every trainable weight of every layer, in layer order: none while the model is frozen, and none of a frozen
+     * layer.
      *
      * @return the trainable weights
      */
     public List<Variable> trainableVariables() {
         List<Variable> out = new ArrayList<>();
+        if (!trainable) {
+            return out;
+        }
         for (Layer l : layers) {
             out.addAll(l.trainableWeights());
         }
@@ -753,6 +908,72 @@ public class Model implements TrainingTarget {
         } catch (IllegalArgumentException e) {
             return new IOException(file + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Loads the weights of a {@link #saveWeights} file by name into a model that may have only some of the saved
+     * layers, or more (transfer learning: a trained base into a model with a new head). Each of this model's weights
+     * takes the saved value of the same full name ({@code <layer>/<weight>}; give the shared layers the same names
+     * in both models). A saved value of another shape is an error that names it and changes nothing, or, with
+     * {@code skipMismatch} (Keras' {@code skip_mismatch}), is skipped and reported. Weights the file lacks stay as
+     * they are; saved weights the model lacks are ignored; both are in the report.
+     *
+     * @param file the weights file
+     * @param skipMismatch true to skip weights whose saved shape differs instead of failing
+     * @return what was loaded, skipped, missing and unused
+     * @throws IOException if the file cannot be read or is malformed, or a shape differs without skipMismatch
+     */
+    public WeightsLoadReport loadWeightsByName(Path file, boolean skipMismatch) throws IOException {
+        Map<String, Tensor> saved = WeightsFile.load(file);
+        try {
+            return setWeightsByName(saved, skipMismatch);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Sets the weights named in {@code weights} (full names, {@code <layer>/<weight>}), as
+     * {@link #loadWeightsByName(Path, boolean)} does with a file's. Every shape is checked before any weight is
+     * written, so an error leaves the model as it was.
+     *
+     * @param weights values by full weight name
+     * @param skipMismatch true to skip weights whose given shape differs instead of failing
+     * @return what was loaded, skipped, missing and unused
+     */
+    public WeightsLoadReport setWeightsByName(Map<String, Tensor> weights, boolean skipMismatch) {
+        return guard.exclusive("setWeightsByName", () -> {
+            List<Variable> load = new ArrayList<>();
+            List<String> loaded = new ArrayList<>();
+            List<String> skipped = new ArrayList<>();
+            List<String> missing = new ArrayList<>();
+            Set<String> used = new java.util.HashSet<>();
+            for (Variable v : variables()) {
+                Tensor t = weights.get(v.name());
+                if (t == null) {
+                    missing.add(v.name());
+                    continue;
+                }
+                used.add(v.name());
+                if (!t.shape().equals(v.shape())) {
+                    String what = v.name() + ": saved " + t.shape() + ", model " + v.shape();
+                    if (!skipMismatch) {
+                        throw new IllegalArgumentException("weight '" + v.name() + "' of model '" + name
+                                + "' has shape " + v.shape() + " but the saved value has shape " + t.shape()
+                                + " (skipMismatch skips such weights); nothing was loaded");
+                    }
+                    skipped.add(what);
+                    continue;
+                }
+                load.add(v);
+                loaded.add(v.name());
+            }
+            for (Variable v : load) {
+                v.assign(weights.get(v.name()));
+            }
+            List<String> unused = weights.keySet().stream().filter(k -> !used.contains(k)).toList();
+            return new WeightsLoadReport(loaded, skipped, missing, unused);
+        });
     }
 
     @Override

@@ -22,6 +22,28 @@ public interface Regularizer {
      * @return the regularizer
      */
     static Regularizer l2(float factor) {
-        return (g, w) -> g.scale(g.sumAll(g.square(w)), factor);
+        return new L2(factor);
+    }
+
+    /**
+     * Keras' {@code L2} regularizer: {@code l2 * sum(w^2)}.
+     *
+     * @param l2 the factor
+     */
+    record L2(float l2) implements Regularizer, dev.brisk.io.KerasObject {
+        @Override
+        public Node penalty(Graph g, Node weight) {
+            return g.scale(g.sumAll(g.square(weight)), l2);
+        }
+
+        @Override
+        public String kerasClassName() {
+            return "L2";
+        }
+
+        @Override
+        public java.util.Map<String, Object> kerasConfig() {
+            return java.util.Map.of("l2", l2);
+        }
     }
 }

@@ -33,6 +33,24 @@ public final class Sequential extends Model {
     }
 
     /**
+     * A Sequential model named {@code name} (a loaded model keeps its saved name).
+     *
+     * @param name the model's name
+     * @param layers the layers, in order; the first may be an input layer
+     * @return the model
+     */
+    public static Sequential named(String name, List<Layer> layers) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("a model name must not be empty");
+        }
+        Sequential s = new Sequential(name);
+        for (Layer l : layers) {
+            s.add(l);
+        }
+        return s;
+    }
+
+    /**
      * Appends a layer (re-wiring the model if it is already built).
      *
      * @param layer the layer
@@ -96,6 +114,16 @@ public final class Sequential extends Model {
      */
     public boolean isBuilt() {
         return input != null;
+    }
+
+    @Override
+    List<Layer> allLayers() {
+        List<Layer> all = new ArrayList<>();
+        if (input != null) {
+            all.add(input);
+        }
+        all.addAll(stack);
+        return all;
     }
 
     @Override

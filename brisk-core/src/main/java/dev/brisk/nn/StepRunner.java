@@ -74,7 +74,6 @@ final class StepRunner {
     private final int generation;
     private final Map<Key, Compiled> plans = new HashMap<>();
     private final EagerBuffers eagerBuffers = new EagerBuffers();
-    private long seedCounter;
     /**
      * How many of a model's first training steps run one compute thread short of the budget, leaving a core to the
      * JIT compiler ({@code -Dbrisk.jitWarmUpSteps}, default 1; 0 turns it off). The first step runs Vector API
@@ -87,6 +86,8 @@ final class StepRunner {
      */
     private static final int JIT_WARM_UP_STEPS = Settings.jitWarmUpSteps();
     private long trainSteps;
+    /** {@link Layer#trainabilityVersion()} when this runner's train plans were traced. */
+    private long trainabilityVersion = Layer.trainabilityVersion();
 
     StepRunner(Model model, Kernels kernels, boolean eager, Object traceLock, int generation) {
         this.model = model;
@@ -130,7 +131,11 @@ final class StepRunner {
 
     /** Runs one step; a non-null {@code timer} is told the time of every kernel call (a profiled step). */
     Result run(Kind kind, StepBatch batch, KernelTimer timer) {
-        return run(kind, batch, timer, (float) (seedCounter++ & 0xFFFFFF), null);
+        // The seed of a train step's random stream (dropout masks) is the model's count of train steps, a state
+        // that whole-model files and backups save, so a restored model draws the same masks as the original would.
+        // Inference steps draw nothing random.
+        float seed = kind == Kind.TRAIN ? (float) (model.nextTrainSeed() & 0xFFFFFF) : 0f;
+        return run(kind, batch, timer, seed, null);
     }
 
     /**
@@ -160,6 +165,9 @@ final class StepRunner {
             synchronized (traceLock) {
                 return runEagerly(kind, batch, timer, hyper, seed, yieldToJit, gradientsIn);
             }
+        }
+        if (kind != Kind.EVAL && kind != Kind.PREDICT) {
+            dropStaleTrainPlans();
         }
         int size = batch == null ? 0 : batch.size();
         Compiled c = plans.get(new Key(kind, size));
@@ -209,6 +217,19 @@ final class StepRunner {
             }
         }
         return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds, grads);
+    }
+
+    /**
+     * A layer frozen or unfrozen since the train plans were traced changes which weights the optimizer updates and
+     * how a BatchNormalization normalizes: those plans are dropped and the step traced again. Evaluation and
+     * prediction plans do not depend on trainability and stay.
+     */
+    private void dropStaleTrainPlans() {
+        long version = Layer.trainabilityVersion();
+        if (version != trainabilityVersion) {
+            trainabilityVersion = version;
+            plans.keySet().removeIf(k -> k.kind() != Kind.EVAL && k.kind() != Kind.PREDICT);
+        }
     }
 
     private Result runEagerly(Kind kind, StepBatch batch, KernelTimer timer, float[] hyper, float seed,

@@ -140,8 +140,13 @@ final class Training {
     private void trainEpochs(BatchSource train, Fit options, StepRunner runner, DataParallelStep parallel,
                              int steps, List<List<Metric>> metrics, Mean loss, List<Callback> callbacks,
                              StepTimeline timeline, long seed, int threads) {
-        int globalStep = options.initialEpoch * steps + options.initialStep;
-        for (int epoch = options.initialEpoch; epoch < options.epochs && !model.stopRequested(); epoch++) {
+        // A backup restored in onTrainBegin (BackupAndRestore) says where the interrupted run stopped; otherwise
+        // Fit.initialEpoch / resumeAt.
+        int[] resume = model.takeResume();
+        int startEpoch = resume != null ? resume[0] : options.initialEpoch;
+        int startStep = resume != null ? resume[1] : options.initialStep;
+        int globalStep = startEpoch * steps + startStep;
+        for (int epoch = startEpoch; epoch < options.epochs && !model.stopRequested(); epoch++) {
             int e = epoch;
             callbacks.forEach(cb -> cb.onEpochBegin(e, new LinkedHashMap<>()));
             loss.reset();
@@ -157,9 +162,9 @@ final class Training {
             Iterator<StepBatch> batches = parallel == null
                     ? train.batches(options.batchSize, options.shuffle, seed + epoch, runner::trainFeatures).iterator()
                     : train.batches(localBatchSize(options), options.shuffle, seed + epoch).iterator();
-            if (epoch == options.initialEpoch) {
+            if (epoch == startEpoch) {
                 // Resuming: the epoch's order is the interrupted run's (seeded per epoch); skip what it finished.
-                for (int k = 0; k < options.initialStep && batches.hasNext(); k++) {
+                for (int k = 0; k < startStep && batches.hasNext(); k++) {
                     batches.next();
                     batchIndex++;
                 }

@@ -78,4 +78,21 @@ public class Adam extends Optimizer {
     protected void update(Graph g, Variable v, Node grad, List<Variable> slots, Node hyper) {
         g.update(new AdamUpdate(beta1, beta2), v, grad, slots, hyper);
     }
+
+    /**
+     * Keras' Adam / AdamW settings: {@code beta_1}, {@code beta_2}, {@code epsilon}, {@code amsgrad} (always
+     * false) and, for AdamW, {@code weight_decay}.
+     */
+    @Override
+    public java.util.Map<String, Object> ownConfig() {
+        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
+        c.put("beta_1", beta1);
+        c.put("beta_2", beta2);
+        c.put("epsilon", epsilon);
+        c.put("amsgrad", false);
+        if (weightDecay > 0) {
+            c.put("weight_decay", weightDecay);
+        }
+        return c;
+    }
 }

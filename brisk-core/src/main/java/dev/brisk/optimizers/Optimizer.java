@@ -88,6 +88,53 @@ public abstract class Optimizer {
     }
 
     /**
+     * The learning-rate schedule, or null for a constant rate.
+     *
+     * @return the schedule, or null
+     */
+    public LearningRateSchedule schedule() {
+        return schedule;
+    }
+
+    /**
+     * The L2 norm each gradient is clipped to (Keras {@code clipnorm}), 0 when off.
+     *
+     * @return the clip norm
+     */
+    public float clipNormValue() {
+        return clipNorm;
+    }
+
+    /**
+     * The global L2 norm all gradients are clipped to (Keras {@code global_clipnorm}), 0 when off.
+     *
+     * @return the global clip norm
+     */
+    public float globalClipNormValue() {
+        return globalClipNorm;
+    }
+
+    /**
+     * Keras' {@code get_config()} of this optimizer, without the keys every optimizer has (name, learning rate,
+     * clipping): Adam's betas and epsilon, SGD's momentum, and so on.
+     *
+     * @return the optimizer's own settings, by Keras' names
+     */
+    public abstract java.util.Map<String, Object> ownConfig();
+
+    /**
+     * The state variables of {@code v}, made now (zero-filled) if no update of {@code v} has run yet, as Keras'
+     * {@code optimizer.build(variables)} does: a restored optimizer gets its slots before its first step so that
+     * the saved values can be put in them.
+     *
+     * @param v a trainable variable
+     * @return its slot variables, in this optimizer's order (Adam: m, then v)
+     */
+    public List<Variable> slotsOf(Variable v) {
+        return slots.computeIfAbsent(v, this::createSlots);
+    }
+
+    /**
      * The learning rate the next update will use.
      *
      * @return the learning rate: the constant one, or the schedule's value at {@link #iterations()}

@@ -64,4 +64,15 @@ public final class RmsProp extends Optimizer {
     protected void update(Graph g, Variable v, Node grad, List<Variable> slots, Node hyper) {
         g.update(new RmspropUpdate(rho), v, grad, slots, hyper);
     }
+
+    /** Keras' RMSprop settings: {@code rho}, {@code momentum} (always 0), {@code epsilon}, {@code centered} (false). */
+    @Override
+    public java.util.Map<String, Object> ownConfig() {
+        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
+        c.put("rho", rho);
+        c.put("momentum", 0f);
+        c.put("epsilon", epsilon);
+        c.put("centered", false);
+        return c;
+    }
 }

@@ -63,4 +63,13 @@ public final class Sgd extends Optimizer {
     protected void update(Graph g, Variable v, Node grad, List<Variable> slots, Node hyper) {
         g.update(new SgdUpdate(momentum, nesterov), v, grad, slots, hyper);
     }
+
+    /** Keras' SGD settings: {@code momentum} and {@code nesterov}. */
+    @Override
+    public java.util.Map<String, Object> ownConfig() {
+        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
+        c.put("momentum", momentum);
+        c.put("nesterov", nesterov);
+        return c;
+    }
 }

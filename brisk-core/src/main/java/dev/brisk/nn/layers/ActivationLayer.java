@@ -48,4 +48,12 @@ public final class ActivationLayer extends Layer {
     public Activation outputActivation() {
         return activation;
     }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("activation", activation.kerasName());
+        return c;
+    }
 }

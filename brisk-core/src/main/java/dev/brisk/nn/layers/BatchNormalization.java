@@ -62,7 +62,10 @@ public final class BatchNormalization extends Layer {
         // One fused op per pass, whose kernels add runs of rows in double: composed of float reductions and
         // elementwise ops, the statistics and the gradients lost digits in proportion to the batch's mean over its
         // spread.
-        if (ctx.training()) {
+        // A frozen BatchNormalization normalizes with its moving statistics even in a training step and leaves them
+        // alone, as Keras 3 does: fine-tuning on a small dataset would otherwise drag the statistics the frozen
+        // base was trained with towards the new data's.
+        if (ctx.training() && isTrainable()) {
             Node statistics = g.batchNormStatistics(x);
             Node mean = g.reshape(g.slice(statistics, 0, 0, 1), channels);
             Node variance = g.reshape(g.slice(statistics, 0, 1, 1), channels);
@@ -114,5 +117,26 @@ public final class BatchNormalization extends Layer {
      */
     public Variable movingVariance() {
         return movingVariance;
+    }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("axis", -1);
+        c.put("momentum", momentum);
+        c.put("epsilon", epsilon);
+        c.put("center", true);
+        c.put("scale", true);
+        c.put("beta_initializer", Initializer.zeros());
+        c.put("gamma_initializer", Initializer.ones());
+        c.put("moving_mean_initializer", Initializer.zeros());
+        c.put("moving_variance_initializer", Initializer.ones());
+        c.put("beta_regularizer", null);
+        c.put("gamma_regularizer", null);
+        c.put("beta_constraint", null);
+        c.put("gamma_constraint", null);
+        c.put("synchronized", false);
+        return c;
     }
 }

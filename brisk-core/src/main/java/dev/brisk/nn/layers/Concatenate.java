@@ -63,4 +63,12 @@ public final class Concatenate extends Layer {
         int sampleRank = inputs.get(0).shape().rank() - 1;
         return g.concat(sampleAxis(sampleRank) + 1, inputs);
     }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("axis", axis);
+        return c;
+    }
 }

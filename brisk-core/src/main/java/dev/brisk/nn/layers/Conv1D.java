@@ -219,4 +219,27 @@ public final class Conv1D extends Layer {
     public Activation outputActivation() {
         return activation;
     }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("filters", filters);
+        c.put("kernel_size", java.util.List.of(kernelSize));
+        c.put("strides", java.util.List.of(stride));
+        c.put("padding", padding.name().toLowerCase(java.util.Locale.ROOT));
+        c.put("data_format", "channels_last");
+        c.put("dilation_rate", java.util.List.of(1));
+        c.put("groups", 1);
+        c.put("activation", activation.kerasName());
+        c.put("use_bias", useBias);
+        c.put("kernel_initializer", kernelInitializer);
+        c.put("bias_initializer", biasInitializer);
+        c.put("kernel_regularizer", kernelRegularizer);
+        c.put("bias_regularizer", null);
+        c.put("activity_regularizer", null);
+        c.put("kernel_constraint", null);
+        c.put("bias_constraint", null);
+        return c;
+    }
 }

@@ -123,4 +123,20 @@ public final class Dense extends Layer {
     public Activation outputActivation() {
         return activation;
     }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("units", units);
+        c.put("activation", activation.kerasName());
+        c.put("use_bias", useBias);
+        c.put("kernel_initializer", kernelInitializer);
+        c.put("bias_initializer", biasInitializer);
+        c.put("kernel_regularizer", kernelRegularizer);
+        c.put("bias_regularizer", null);
+        c.put("kernel_constraint", null);
+        c.put("bias_constraint", null);
+        return c;
+    }
 }

@@ -12,7 +12,8 @@ import java.util.List;
 public final class Dropout extends Layer {
     private final float rate;
     /** This layer's own random stream (Keras' SeedGenerator): drawn from {@link RandomSeed} when made. */
-    private final long salt = RandomSeed.next();
+    /** The layer's own seed, mixed with each step's seed: Keras' {@code seed} (drawn from RandomSeed if not set). */
+    private volatile long salt = RandomSeed.next();
 
     /**
      * Drops a fraction {@code rate} of its inputs in training and scales the rest up to match.
@@ -45,5 +46,26 @@ public final class Dropout extends Layer {
             return inputs.get(0);
         }
         return g.dropout(inputs.get(0), rate, ctx.seed(), salt);
+    }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("rate", rate);
+        c.put("seed", salt);
+        c.put("noise_shape", null);
+        return c;
+    }
+
+    @Override
+    public java.util.OptionalLong seed() {
+        return java.util.OptionalLong.of(salt);
+    }
+
+    @Override
+    public Dropout setSeed(long seed) {
+        this.salt = seed;
+        return this;
     }
 }

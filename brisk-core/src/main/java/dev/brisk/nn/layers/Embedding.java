@@ -120,4 +120,18 @@ public final class Embedding extends Layer {
         }
         return out;
     }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("input_dim", inputDim);
+        c.put("output_dim", outputDim);
+        c.put("embeddings_initializer", embeddingsInitializer);
+        c.put("embeddings_regularizer", null);
+        c.put("activity_regularizer", null);
+        c.put("embeddings_constraint", null);
+        c.put("mask_zero", maskZero);
+        return c;
+    }
 }

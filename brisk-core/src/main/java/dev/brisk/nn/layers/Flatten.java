@@ -28,4 +28,12 @@ public final class Flatten extends Layer {
         Node x = inputs.get(0);
         return g.reshape(x, Shape.of(x.shape().dim(0), x.shape().size() / Math.max(1, x.shape().dim(0))));
     }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("data_format", "channels_last");
+        return c;
+    }
 }

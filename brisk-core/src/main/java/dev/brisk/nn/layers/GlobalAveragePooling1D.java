@@ -45,4 +45,13 @@ public final class GlobalAveragePooling1D extends Layer {
         Node counts = g.sum(mask, true, 1);
         return g.div(sums, counts);
     }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("data_format", "channels_last");
+        c.put("keepdims", false);
+        return c;
+    }
 }

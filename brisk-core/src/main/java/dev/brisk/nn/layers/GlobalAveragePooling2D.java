@@ -32,4 +32,13 @@ public final class GlobalAveragePooling2D extends Layer {
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
         return g.mean(inputs.get(0), false, 1, 2);
     }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("data_format", "channels_last");
+        c.put("keepdims", false);
+        return c;
+    }
 }

@@ -33,4 +33,13 @@ public final class GlobalMaxPooling1D extends Layer {
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
         return g.reduce(ReduceFn.MAX, inputs.get(0), false, 1);
     }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("data_format", "channels_last");
+        c.put("keepdims", false);
+        return c;
+    }
 }

@@ -124,4 +124,22 @@ public final class LayerNormalization extends Layer {
     public Variable beta() {
         return beta;
     }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("axis", axis);
+        c.put("epsilon", epsilon);
+        c.put("center", center);
+        c.put("scale", scale);
+        c.put("rms_scaling", false);
+        c.put("beta_initializer", Initializer.zeros());
+        c.put("gamma_initializer", Initializer.ones());
+        c.put("beta_regularizer", null);
+        c.put("gamma_regularizer", null);
+        c.put("beta_constraint", null);
+        c.put("gamma_constraint", null);
+        return c;
+    }
 }

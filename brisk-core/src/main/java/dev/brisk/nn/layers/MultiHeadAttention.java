@@ -41,7 +41,8 @@ public final class MultiHeadAttention extends Layer {
     private final boolean useCausalMask;
     private final boolean attentionMaskInput;
     private Tensor maskOnes;
-    private final long salt = RandomSeed.next();
+    /** The layer's own seed, mixed with each step's seed: Keras' {@code seed} (drawn from RandomSeed if not set). */
+    private volatile long salt = RandomSeed.next();
     private Variable queryKernel;
     private Variable queryBias;
     private Variable keyKernel;
@@ -340,5 +341,36 @@ public final class MultiHeadAttention extends Layer {
      */
     public Variable outputBias() {
         return outputBias;
+    }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("num_heads", numHeads);
+        c.put("key_dim", keyDim);
+        c.put("value_dim", valueDim);
+        c.put("dropout", dropout);
+        c.put("use_bias", useBias);
+        c.put("output_shape", null);
+        c.put("attention_axes", null);
+        c.put("kernel_initializer", Initializer.glorotUniform());
+        c.put("bias_initializer", Initializer.zeros());
+        c.put("seed", salt);
+        // Call arguments in Keras, construction arguments in Brisk (a Brisk layer's call takes tensors only).
+        c.put("use_causal_mask", useCausalMask);
+        c.put("attention_mask_input", attentionMaskInput);
+        return c;
+    }
+
+    @Override
+    public java.util.OptionalLong seed() {
+        return java.util.OptionalLong.of(salt);
+    }
+
+    @Override
+    public MultiHeadAttention setSeed(long seed) {
+        this.salt = seed;
+        return this;
     }
 }

@@ -54,4 +54,15 @@ abstract class Pooling1D extends Layer {
     }
 
     abstract Node pool(Graph g, Node image);
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("pool_size", java.util.List.of(attrs.poolW()));
+        c.put("padding", attrs.same() ? "same" : "valid");
+        c.put("strides", java.util.List.of(attrs.strideW()));
+        c.put("data_format", "channels_last");
+        return c;
+    }
 }

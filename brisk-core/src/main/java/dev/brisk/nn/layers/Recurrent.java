@@ -263,4 +263,33 @@ public abstract class Recurrent extends Layer {
     public Variable bias() {
         return bias;
     }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("units", units);
+        c.put("activation", "tanh");
+        if (cell != RecurrentCell.SIMPLE) {
+            c.put("recurrent_activation", "sigmoid");
+        }
+        c.put("use_bias", true);
+        c.put("kernel_initializer", kernelInitializer);
+        c.put("recurrent_initializer", recurrentInitializer);
+        c.put("bias_initializer", biasInitializer);
+        if (cell == RecurrentCell.LSTM) {
+            c.put("unit_forget_bias", true);
+        }
+        if (cell == RecurrentCell.GRU) {
+            c.put("reset_after", true);
+        }
+        c.put("dropout", 0f);
+        c.put("recurrent_dropout", 0f);
+        c.put("return_sequences", returnSequences);
+        c.put("return_state", returnState);
+        c.put("go_backwards", goBackwards);
+        c.put("stateful", false);
+        c.put("unroll", false);
+        return c;
+    }
 }

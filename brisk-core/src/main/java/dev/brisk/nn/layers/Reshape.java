@@ -55,4 +55,16 @@ public final class Reshape extends Layer {
         Shape perSample = outputShape(List.of(x.shape().dropFirst()));
         return g.reshape(x, perSample.prepend(x.shape().dim(0)));
     }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        java.util.List<Integer> shape = new java.util.ArrayList<>();
+        for (int d : target) {
+            shape.add(d);
+        }
+        c.put("target_shape", shape);
+        return c;
+    }
 }

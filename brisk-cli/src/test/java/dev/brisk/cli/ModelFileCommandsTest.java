@@ -1,0 +1,71 @@
+package dev.brisk.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brisk.data.FashionMnist;
+import dev.brisk.data.NpyReader;
+import dev.brisk.data.TrainTestSplit;
+import dev.brisk.data.UnpackedCache;
+import dev.brisk.keras.KerasModels;
+import dev.brisk.nn.Model;
+import dev.brisk.tensor.Tensor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code train --save}, then {@code evaluate}, {@code predict} and {@code summary} on the saved file. */
+class ModelFileCommandsTest {
+    private static final Path FIXTURE = Path.of("../brisk-core/src/test/resources/fashion-mnist-mini");
+
+    private static String line(CliRun r, String prefix) {
+        return r.out().lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(() ->
+                new AssertionError("no '" + prefix + "' line in:\n" + r.out() + r.err()));
+    }
+
+    @Test
+    void evaluateOfASavedModelPrintsTheTrainingRunsTestFigures(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("m.keras");
+        CliRun train = CliRun.run("train", "--workload", "w2", "--epochs", "1", "--limit", "256", "--seed", "3",
+                "--verbose", "0", "--data", FIXTURE.toString(), "--save", file.toString());
+        assertEquals(0, train.code(), train.err());
+        assertTrue(Files.exists(file));
+        CliRun eval = CliRun.run("evaluate", "--model", file.toString(), "--data", FIXTURE.toString());
+        assertEquals(0, eval.code(), eval.err());
+        assertEquals(line(train, "test: "), line(eval, "test: "));
+        String result = line(eval, "RESULT");
+        assertTrue(result.matches(ResultLine.REGEX), result);
+        assertEquals(line(train, "RESULT").replaceAll(".* test_acc=(\\S+) .*", "$1"),
+                result.replaceAll(".* test_acc=(\\S+) .*", "$1"));
+
+        CliRun summary = CliRun.run("summary", "--model", file.toString());
+        assertEquals(0, summary.code(), summary.err());
+        assertTrue(summary.out().contains("Conv2D") && summary.out().contains("Optimizer: adam"), summary.out());
+
+        // predict writes what the model computes for the test images (given flat: reshaped to the model's input).
+        TrainTestSplit split = FashionMnist.load(FIXTURE, 255f, UnpackedCache.fromEnvironment());
+        Tensor images = split.test().flatten().features();
+        Path x = dir.resolve("x.npy");
+        NpyFiles.write(x, images);
+        Path y = dir.resolve("y.npy");
+        CliRun predict = CliRun.run("predict", "--model", file.toString(), "--input", x.toString(), "--output",
+                y.toString());
+        assertEquals(0, predict.code(), predict.err());
+        Model m = KerasModels.load(file);
+        Tensor expected = m.predict(split.test().features(), 128);
+        Tensor got = NpyReader.read(y);
+        assertArrayEquals(expected.shape().dims(), got.shape().dims());
+        assertArrayEquals(expected.toArray(), got.toArray());
+    }
+
+    @Test
+    void aDamagedModelFileIsOneLineNamingIt(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("bad.keras");
+        Files.writeString(file, "not a zip");
+        CliRun r = CliRun.run("evaluate", "--model", file.toString(), "--data", FIXTURE.toString());
+        assertEquals(1, r.code());
+        assertTrue(r.err().startsWith("brisk evaluate: " + file), r.err());
+    }
+}

@@ -1,0 +1,314 @@
+package dev.brisk.keras;
+
+import dev.brisk.io.KerasObject;
+import dev.brisk.losses.Loss;
+import dev.brisk.losses.Losses;
+import dev.brisk.metrics.MetricSpec;
+import dev.brisk.metrics.Metrics;
+import dev.brisk.nn.Model;
+import dev.brisk.optimizers.Adam;
+import dev.brisk.optimizers.LearningRateSchedule;
+import dev.brisk.optimizers.Optimizer;
+import dev.brisk.optimizers.RmsProp;
+import dev.brisk.optimizers.Sgd;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Keras' {@code compile_config}: the optimizer (with its learning rate or schedule), the losses and the metrics,
+ * written from a compiled model and made again on load from a fixed set of Brisk's classes.
+ */
+final class CompileConfig {
+    private CompileConfig() {
+    }
+
+    /** The compile config of {@code m}, or null when it was never compiled. */
+    static Map<String, Object> of(Model m) {
+        if (m.optimizer() == null || m.compiledLosses() == null) {
+            return null;
+        }
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("optimizer", optimizer(m.optimizer()));
+        List<Loss> losses = m.compiledLosses();
+        if (losses.size() == 1) {
+            c.put("loss", loss(losses.get(0)));
+        } else {
+            List<Object> all = new ArrayList<>();
+            for (Loss l : losses) {
+                all.add(loss(l));
+            }
+            c.put("loss", all);
+        }
+        c.put("loss_weights", null);
+        List<Object> metrics = new ArrayList<>();
+        for (MetricSpec spec : m.compiledMetrics()) {
+            metrics.add(metricName(spec));
+        }
+        c.put("metrics", metrics);
+        c.put("weighted_metrics", null);
+        c.put("run_eagerly", m.runsEagerly());
+        c.put("steps_per_execution", 1);
+        c.put("jit_compile", false);
+        return c;
+    }
+
+    static Map<String, Object> optimizer(Optimizer o) {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("name", o.name());
+        LearningRateSchedule schedule = o.schedule();
+        if (schedule != null) {
+            if (!(schedule instanceof KerasObject k)) {
+                throw new ConfigError("the optimizer's learning-rate schedule is a lambda of the user's own, which a "
+                        + "file cannot record; use LearningRateSchedule.exponentialDecay or cosineDecay");
+            }
+            config.put("learning_rate", k);
+        } else {
+            config.put("learning_rate", o.learningRate());
+        }
+        config.put("weight_decay", null);
+        config.put("clipnorm", o.clipNormValue() > 0 ? o.clipNormValue() : null);
+        config.put("global_clipnorm", o.globalClipNormValue() > 0 ? o.globalClipNormValue() : null);
+        config.put("clipvalue", null);
+        config.put("use_ema", false);
+        config.put("ema_momentum", 0.99f);
+        config.put("ema_overwrite_frequency", null);
+        config.put("loss_scale_factor", null);
+        config.put("gradient_accumulation_steps", null);
+        config.putAll(o.ownConfig());
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("module", "keras.optimizers");
+        out.put("class_name", switch (o) {
+            case Adam a -> a.name().equals("adamw") ? "AdamW" : "Adam";
+            case Sgd s -> "SGD";
+            case RmsProp r -> "RMSprop";
+            default -> throw new ConfigError("optimizer " + o.getClass().getName() + " is not one of Brisk's");
+        });
+        out.put("config", Json.plain(config));
+        out.put("registered_name", null);
+        return out;
+    }
+
+    private static final Map<String, String> LOSS_CLASSES = Map.of(
+            "sparse_categorical_crossentropy", "SparseCategoricalCrossentropy",
+            "categorical_crossentropy", "CategoricalCrossentropy",
+            "binary_crossentropy", "BinaryCrossentropy",
+            "mean_squared_error", "MeanSquaredError",
+            "mean_absolute_error", "MeanAbsoluteError");
+
+    static Map<String, Object> loss(Loss l) {
+        String cls = LOSS_CLASSES.get(l.name());
+        if (cls == null) {
+            throw new ConfigError("loss '" + l.name() + "' is not one of Brisk's " + LOSS_CLASSES.keySet()
+                    + ", so a file cannot record it");
+        }
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("name", l.name());
+        config.put("reduction", "sum_over_batch_size");
+        if (l.name().endsWith("crossentropy")) {
+            config.put("from_logits", l.fromLogits());
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("module", "keras.losses");
+        out.put("class_name", cls);
+        out.put("config", config);
+        out.put("registered_name", null);
+        return out;
+    }
+
+    /** Metrics are recorded by name, as Keras records the strings given to compile. */
+    private static String metricName(MetricSpec spec) {
+        if (spec == Metrics.accuracy()) {
+            return "accuracy";
+        }
+        String name = spec.create(MetricSpec.Target.SPARSE_LABELS).name();
+        if (!METRICS.containsKey(name)) {
+            throw new ConfigError("metric '" + name + "' cannot be recorded in a file (Brisk records "
+                    + METRICS.keySet() + " by name, with Keras' defaults)");
+        }
+        return name;
+    }
+
+    private static final Map<String, java.util.function.Supplier<MetricSpec>> METRICS = Map.of(
+            "accuracy", Metrics::accuracy,
+            "sparse_categorical_accuracy", Metrics::sparseCategoricalAccuracy,
+            "categorical_accuracy", Metrics::categoricalAccuracy,
+            "binary_accuracy", Metrics::binaryAccuracy);
+
+    /** Compiles {@code m} as {@code config} says. */
+    static void compile(Model m, Map<String, Object> config) {
+        ConfigView c = new ConfigView("compile_config", config);
+        Optimizer opt = makeOptimizer(c.object("optimizer"));
+        Object lossValue = c.raw("loss");
+        List<Loss> losses = new ArrayList<>();
+        if (lossValue instanceof List<?> l) {
+            for (Object o : l) {
+                losses.add(makeLoss(o));
+            }
+        } else {
+            losses.add(makeLoss(lossValue));
+        }
+        c.requireAbsentOr("loss_weights");
+        c.requireAbsentOr("weighted_metrics");
+        List<MetricSpec> metrics = new ArrayList<>();
+        for (Object o : c.list("metrics")) {
+            String name = o instanceof String s ? s : o instanceof Map<?, ?> mm ? String.valueOf(
+                    mm.get("class_name")) : String.valueOf(o);
+            String key = name.equals("acc") ? "accuracy" : name;
+            java.util.function.Supplier<MetricSpec> f = METRICS.get(key);
+            if (f == null) {
+                throw c.error("metrics", "metric '" + name + "' is not one Brisk restores (" + METRICS.keySet() + ")");
+            }
+            metrics.add(f.get());
+        }
+        m.compile(opt, losses, metrics.toArray(new MetricSpec[0]));
+        if (c.bool("run_eagerly", false)) {
+            m.runEagerly(true);
+        }
+    }
+
+    private static Loss makeLoss(Object value) {
+        if (value == null) {
+            throw new ConfigError("compile_config: option 'loss' is missing");
+        }
+        String cls;
+        ConfigView lc;
+        if (value instanceof String s) {
+            cls = s;
+            lc = new ConfigView("loss '" + s + "'", Map.of());
+        } else if (value instanceof Map<?, ?>) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> obj = (Map<String, Object>) value;
+            ConfigView outer = new ConfigView("compile_config loss", obj);
+            cls = outer.string("class_name", "");
+            lc = new ConfigView("loss '" + cls + "'", outer.object("config"));
+        } else {
+            throw new ConfigError("compile_config: option 'loss' is not a loss: " + value);
+        }
+        lc.requireAbsentOr("reduction", "sum_over_batch_size", "auto");
+        lc.requireAbsentOr("label_smoothing", 0);
+        lc.requireAbsentOr("ignore_class");
+        lc.requireAbsentOr("axis", -1);
+        boolean logits = lc.bool("from_logits", false);
+        return switch (cls) {
+            case "SparseCategoricalCrossentropy", "sparse_categorical_crossentropy" ->
+                    Losses.sparseCategoricalCrossentropy(logits);
+            case "CategoricalCrossentropy", "categorical_crossentropy" -> Losses.categoricalCrossentropy(logits);
+            case "BinaryCrossentropy", "binary_crossentropy" -> Losses.binaryCrossentropy(logits);
+            case "MeanSquaredError", "mean_squared_error", "mse" -> Losses.meanSquaredError();
+            case "MeanAbsoluteError", "mean_absolute_error", "mae" -> Losses.meanAbsoluteError();
+            default -> throw new ConfigError("compile_config: unknown loss class '" + cls + "' (Brisk has "
+                    + LOSS_CLASSES.values() + ")");
+        };
+    }
+
+    private static Optimizer makeOptimizer(Map<String, Object> obj) {
+        if (obj == null) {
+            throw new ConfigError("compile_config: option 'optimizer' is missing");
+        }
+        ConfigView outer = new ConfigView("compile_config optimizer", obj);
+        String cls = outer.string("class_name", "");
+        ConfigView c = new ConfigView("optimizer '" + cls + "'", outer.object("config"));
+        c.requireAbsentOr("clipvalue");
+        c.requireAbsentOr("use_ema", false);
+        c.requireAbsentOr("loss_scale_factor");
+        c.requireAbsentOr("gradient_accumulation_steps");
+        LearningRateSchedule schedule = c.raw("learning_rate") instanceof Map<?, ?> ? schedule(c) : null;
+        float lr = schedule == null ? c.decimal("learning_rate", 0.001f) : 0f;
+        Optimizer o = switch (cls) {
+            case "Adam", "AdamW" -> {
+                c.requireAbsentOr("amsgrad", false);
+                float wd = cls.equals("AdamW") ? c.decimal("weight_decay", 0.004f) : 0f;
+                if (cls.equals("Adam")) {
+                    c.requireAbsentOr("weight_decay", 0);
+                }
+                float b1 = c.decimal("beta_1", 0.9f);
+                float b2 = c.decimal("beta_2", 0.999f);
+                float eps = c.decimal("epsilon", 1e-7f);
+                yield schedule != null ? new Adam(schedule, b1, b2, eps, wd) : new Adam(lr, b1, b2, eps, wd);
+            }
+            case "SGD" -> {
+                c.requireAbsentOr("weight_decay", 0);
+                float mom = c.decimal("momentum", 0f);
+                boolean nesterov = c.bool("nesterov", false);
+                yield schedule != null ? new Sgd(schedule, mom, nesterov) : new Sgd(lr, mom, nesterov);
+            }
+            case "RMSprop" -> {
+                c.requireAbsentOr("weight_decay", 0);
+                c.requireAbsentOr("momentum", 0);
+                c.requireAbsentOr("centered", false);
+                float rho = c.decimal("rho", 0.9f);
+                float eps = c.decimal("epsilon", 1e-7f);
+                yield schedule != null ? new RmsProp(schedule, rho, eps) : new RmsProp(lr, rho, eps);
+            }
+            default -> throw new ConfigError("compile_config: unknown optimizer class '" + cls
+                    + "' (Brisk has Adam, AdamW, SGD, RMSprop)");
+        };
+        if (c.has("clipnorm")) {
+            o.clipNorm(c.decimal("clipnorm", 0f));
+        }
+        if (c.has("global_clipnorm")) {
+            o.globalClipNorm(c.decimal("global_clipnorm", 0f));
+        }
+        return o;
+    }
+
+    private static LearningRateSchedule schedule(ConfigView optimizer) {
+        ConfigView outer = new ConfigView(optimizer.what() + " learning_rate", optimizer.object("learning_rate"));
+        String cls = outer.string("class_name", "");
+        ConfigView c = new ConfigView("learning-rate schedule '" + cls + "'", outer.object("config"));
+        return switch (cls) {
+            case "ExponentialDecay" -> LearningRateSchedule.exponentialDecay(c.decimal("initial_learning_rate", 0f),
+                    positive(c, "decay_steps"), c.decimal("decay_rate", 0f), c.bool("staircase", false));
+            case "CosineDecay" -> {
+                Float target = c.raw("warmup_target") == null ? null : c.decimal("warmup_target", 0f);
+                yield LearningRateSchedule.cosineDecay(c.decimal("initial_learning_rate", 0f),
+                        positive(c, "decay_steps"), c.decimal("alpha", 0f), target,
+                        target == null ? 0 : c.longValue("warmup_steps", 0));
+            }
+            case "PiecewiseConstantDecay" -> {
+                List<Object> b = c.list("boundaries");
+                List<Object> v = c.list("values");
+                if (b == null || v == null || b.size() > KerasRegistry.MAX_SIZE || v.size() > KerasRegistry.MAX_SIZE) {
+                    throw c.error("boundaries", "boundaries and values must be lists");
+                }
+                long[] boundaries = new long[b.size()];
+                float[] values = new float[v.size()];
+                for (int i = 0; i < boundaries.length; i++) {
+                    boundaries[i] = number(c, "boundaries", b.get(i)).longValue();
+                }
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = number(c, "values", v.get(i)).floatValue();
+                }
+                yield LearningRateSchedule.piecewiseConstantDecay(boundaries, values);
+            }
+            case "PolynomialDecay" -> LearningRateSchedule.polynomialDecay(c.decimal("initial_learning_rate", 0f),
+                    positive(c, "decay_steps"), c.decimal("end_learning_rate", 1e-4f), c.decimal("power", 1f),
+                    c.bool("cycle", false));
+            case "InverseTimeDecay" -> LearningRateSchedule.inverseTimeDecay(c.decimal("initial_learning_rate", 0f),
+                    positive(c, "decay_steps"), c.decimal("decay_rate", 0f), c.bool("staircase", false));
+            case "CosineDecayRestarts" -> LearningRateSchedule.cosineDecayRestarts(
+                    c.decimal("initial_learning_rate", 0f), positive(c, "first_decay_steps"), c.decimal("t_mul", 2f),
+                    c.decimal("m_mul", 1f), c.decimal("alpha", 0f));
+            default -> throw new ConfigError("unknown learning-rate schedule class '" + cls
+                    + "' (Brisk has ExponentialDecay, CosineDecay, PiecewiseConstantDecay, PolynomialDecay, "
+                    + "InverseTimeDecay, CosineDecayRestarts)");
+        };
+    }
+
+    private static Number number(ConfigView c, String key, Object value) {
+        if (!(value instanceof Number n)) {
+            throw c.error(key, "holds " + value + ", not a number");
+        }
+        return n;
+    }
+
+    private static long positive(ConfigView c, String key) {
+        long v = c.longValue(key, 0);
+        if (v <= 0) {
+            throw c.error(key, "must be positive, found " + v);
+        }
+        return v;
+    }
+}

@@ -1,0 +1,398 @@
+package dev.brisk.keras;
+
+import dev.brisk.nn.Activation;
+import dev.brisk.nn.Initializer;
+import dev.brisk.nn.Layer;
+import dev.brisk.nn.Regularizer;
+import dev.brisk.nn.layers.ActivationLayer;
+import dev.brisk.nn.layers.Add;
+import dev.brisk.nn.layers.AveragePooling1D;
+import dev.brisk.nn.layers.AveragePooling2D;
+import dev.brisk.nn.layers.BatchNormalization;
+import dev.brisk.nn.layers.Concatenate;
+import dev.brisk.nn.layers.Conv1D;
+import dev.brisk.nn.layers.Conv2D;
+import dev.brisk.nn.layers.Dense;
+import dev.brisk.nn.layers.Dropout;
+import dev.brisk.nn.layers.Embedding;
+import dev.brisk.nn.layers.Flatten;
+import dev.brisk.nn.layers.GRU;
+import dev.brisk.nn.layers.GlobalAveragePooling1D;
+import dev.brisk.nn.layers.GlobalAveragePooling2D;
+import dev.brisk.nn.layers.GlobalMaxPooling1D;
+import dev.brisk.nn.layers.LSTM;
+import dev.brisk.nn.layers.LayerNormalization;
+import dev.brisk.nn.layers.MaxPooling1D;
+import dev.brisk.nn.layers.MaxPooling2D;
+import dev.brisk.nn.layers.MultiHeadAttention;
+import dev.brisk.nn.layers.Padding;
+import dev.brisk.nn.layers.Reshape;
+import dev.brisk.nn.layers.SimpleRNN;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The layer classes a {@code .keras} file may name: a fixed table of Brisk's own layers, by Keras' class names,
+ * plus the ones a user registers explicitly. Loading never looks a class up by a name taken from the file in any
+ * other way (no reflection), so a file can only ask for these.
+ */
+public final class KerasRegistry {
+    /** Sizes above this in a config are refused before anything is built (2^24: larger than any real layer). */
+    static final int MAX_SIZE = 1 << 24;
+    private static final KerasRegistry BUILT_IN = new KerasRegistry(builtIns());
+    private final Map<String, LayerFactory> layers;
+
+    private KerasRegistry(Map<String, LayerFactory> layers) {
+        this.layers = Map.copyOf(layers);
+    }
+
+    /**
+     * Brisk's own layers only.
+     *
+     * @return the built-in registry
+     */
+    public static KerasRegistry builtIn() {
+        return BUILT_IN;
+    }
+
+    /**
+     * A registry with Brisk's layers and {@code factory} for class {@code className} (a layer of the user's own;
+     * its {@link Layer#kerasClassName()} and {@link Layer#kerasConfig()} are what a saved file records).
+     *
+     * @param className the class name as the file records it
+     * @param factory makes the layer from its config
+     * @return a new registry; this one is unchanged
+     * @throws IllegalArgumentException if {@code className} is one of Brisk's own classes
+     */
+    public KerasRegistry with(String className, LayerFactory factory) {
+        if (BUILT_IN.layers.containsKey(className)) {
+            throw new IllegalArgumentException("'" + className + "' is one of Brisk's own layer classes");
+        }
+        Map<String, LayerFactory> m = new LinkedHashMap<>(layers);
+        m.put(className, factory);
+        return new KerasRegistry(m);
+    }
+
+    /**
+     * The class names this registry can make.
+     *
+     * @return the class names
+     */
+    public Set<String> classNames() {
+        return layers.keySet();
+    }
+
+    /** The factory for {@code className}, or an error that names it and what is known. */
+    LayerFactory factory(String className, String what) {
+        LayerFactory f = layers.get(className);
+        if (f == null) {
+            throw new ConfigError(what + ": unknown layer class '" + className + "' (Brisk knows "
+                    + new java.util.TreeSet<>(layers.keySet()) + "; register a class of your own with "
+                    + "KerasRegistry.with)");
+        }
+        return f;
+    }
+
+    private static Map<String, LayerFactory> builtIns() {
+        Map<String, LayerFactory> m = new LinkedHashMap<>();
+        m.put("Dense", c -> {
+            noRegularizersOrConstraints(c, "bias_regularizer", "activity_regularizer", "kernel_constraint",
+                    "bias_constraint");
+            c.requireAbsentOr("lora_rank");
+            c.requireAbsentOr("quantization_config");
+            return new Dense(c.requiredInt("units", 1, MAX_SIZE), activation(c, "activation"),
+                    c.bool("use_bias", true), initializer(c, "kernel_initializer", Initializer.glorotUniform()),
+                    initializer(c, "bias_initializer", Initializer.zeros()), regularizer(c, "kernel_regularizer"),
+                    name(c));
+        });
+        m.put("Conv2D", c -> {
+            convChecks(c, 2);
+            int[] k = c.ints("kernel_size", 2, 1, MAX_SIZE);
+            int[] s = strides(c, 2, new int[] {1, 1});
+            if (k == null) {
+                throw c.error("kernel_size", "missing");
+            }
+            return new Conv2D(c.requiredInt("filters", 1, MAX_SIZE), k[0], k[1], s[0], s[1], padding(c, false),
+                    activation(c, "activation"), c.bool("use_bias", true),
+                    initializer(c, "kernel_initializer", Initializer.glorotUniform()),
+                    initializer(c, "bias_initializer", Initializer.zeros()), regularizer(c, "kernel_regularizer"),
+                    name(c));
+        });
+        m.put("Conv1D", c -> {
+            convChecks(c, 1);
+            int[] k = c.ints("kernel_size", 1, 1, MAX_SIZE);
+            int[] s = strides(c, 1, new int[] {1});
+            if (k == null) {
+                throw c.error("kernel_size", "missing");
+            }
+            return new Conv1D(c.requiredInt("filters", 1, MAX_SIZE), k[0], s[0], padding(c, true), 1,
+                    activation(c, "activation"), c.bool("use_bias", true),
+                    initializer(c, "kernel_initializer", Initializer.glorotUniform()),
+                    initializer(c, "bias_initializer", Initializer.zeros()), regularizer(c, "kernel_regularizer"),
+                    name(c));
+        });
+        m.put("MaxPooling2D", c -> {
+            int[][] p = pool(c, 2);
+            return new MaxPooling2D(p[0][0], p[0][1], p[1][0], p[1][1], padding(c, false), name(c));
+        });
+        m.put("AveragePooling2D", c -> {
+            int[][] p = pool(c, 2);
+            return new AveragePooling2D(p[0][0], p[0][1], p[1][0], p[1][1], padding(c, false), name(c));
+        });
+        m.put("MaxPooling1D", c -> {
+            int[][] p = pool(c, 1);
+            return new MaxPooling1D(p[0][0], p[1][0], padding(c, false), name(c));
+        });
+        m.put("AveragePooling1D", c -> {
+            int[][] p = pool(c, 1);
+            return new AveragePooling1D(p[0][0], p[1][0], padding(c, false), name(c));
+        });
+        m.put("GlobalAveragePooling2D", c -> {
+            global(c);
+            return new GlobalAveragePooling2D(name(c));
+        });
+        m.put("GlobalAveragePooling1D", c -> {
+            global(c);
+            return new GlobalAveragePooling1D(name(c));
+        });
+        m.put("GlobalMaxPooling1D", c -> {
+            global(c);
+            return new GlobalMaxPooling1D(name(c));
+        });
+        m.put("Flatten", c -> {
+            channelsLast(c);
+            return new Flatten(name(c));
+        });
+        m.put("Reshape", c -> {
+            int[] target = c.ints("target_shape", 0, -1, MAX_SIZE);
+            if (target == null) {
+                throw c.error("target_shape", "missing");
+            }
+            return new Reshape(target, name(c));
+        });
+        m.put("Dropout", c -> {
+            c.requireAbsentOr("noise_shape");
+            Dropout d = new Dropout(c.decimal("rate", 0f), name(c));
+            if (c.has("seed")) {
+                d.setSeed(c.longValue("seed", 0));
+            }
+            return d;
+        });
+        m.put("BatchNormalization", c -> {
+            c.requireAbsentOr("axis", -1);
+            c.requireAbsentOr("center", true);
+            c.requireAbsentOr("scale", true);
+            c.requireAbsentOr("synchronized", false);
+            c.requireAbsentOr("renorm", false);
+            noRegularizersOrConstraints(c, "beta_regularizer", "gamma_regularizer", "beta_constraint",
+                    "gamma_constraint");
+            return new BatchNormalization(c.decimal("momentum", 0.99f), c.decimal("epsilon", 1e-3f), name(c));
+        });
+        m.put("Activation", c -> new ActivationLayer(activation(c, "activation"), name(c)));
+        m.put("Add", c -> new Add(name(c)));
+        m.put("Concatenate", c -> new Concatenate(c.integer("axis", -1, -8, 8), name(c)));
+        m.put("LayerNormalization", c -> {
+            c.requireAbsentOr("rms_scaling", false);
+            noRegularizersOrConstraints(c, "beta_regularizer", "gamma_regularizer", "beta_constraint",
+                    "gamma_constraint");
+            Object axis = c.raw("axis");
+            if (axis instanceof java.util.List<?> l && l.size() != 1) {
+                throw c.error("axis", "Brisk normalizes over one axis, found " + axis);
+            }
+            int a = axis instanceof java.util.List<?> ? c.ints("axis", 1, -8, 8)[0] : c.integer("axis", -1, -8, 8);
+            return new LayerNormalization(a, c.decimal("epsilon", 1e-3f), c.bool("center", true),
+                    c.bool("scale", true), name(c));
+        });
+        m.put("Embedding", c -> {
+            noRegularizersOrConstraints(c, "embeddings_regularizer", "activity_regularizer",
+                    "embeddings_constraint");
+            c.requireAbsentOr("lora_rank");
+            c.requireAbsentOr("sparse", false);
+            return new Embedding(c.requiredInt("input_dim", 1, MAX_SIZE), c.requiredInt("output_dim", 1, MAX_SIZE),
+                    initializer(c, "embeddings_initializer", Initializer.randomUniform(-0.05f, 0.05f)),
+                    c.bool("mask_zero", false), name(c));
+        });
+        m.put("MultiHeadAttention", c -> {
+            c.requireAbsentOr("output_shape");
+            c.requireAbsentOr("attention_axes");
+            noRegularizersOrConstraints(c, "kernel_regularizer", "bias_regularizer", "activity_regularizer",
+                    "kernel_constraint", "bias_constraint");
+            int keyDim = c.requiredInt("key_dim", 1, MAX_SIZE);
+            MultiHeadAttention a = new MultiHeadAttention(c.requiredInt("num_heads", 1, MAX_SIZE), keyDim,
+                    c.integer("value_dim", keyDim, 1, MAX_SIZE), c.decimal("dropout", 0f), c.bool("use_bias", true),
+                    c.bool("use_causal_mask", false), c.bool("attention_mask_input", false), name(c));
+            if (c.has("seed")) {
+                a.setSeed(c.longValue("seed", 0));
+            }
+            return a;
+        });
+        m.put("SimpleRNN", c -> {
+            recurrentChecks(c, false);
+            return new SimpleRNN(c.requiredInt("units", 1, MAX_SIZE), c.bool("return_sequences", false),
+                    c.bool("go_backwards", false), name(c));
+        });
+        m.put("LSTM", c -> {
+            recurrentChecks(c, true);
+            c.requireAbsentOr("unit_forget_bias", true);
+            return new LSTM(c.requiredInt("units", 1, MAX_SIZE), c.bool("return_sequences", false),
+                    c.bool("go_backwards", false), name(c));
+        });
+        m.put("GRU", c -> {
+            recurrentChecks(c, true);
+            c.requireAbsentOr("reset_after", true);
+            return new GRU(c.requiredInt("units", 1, MAX_SIZE), c.bool("return_sequences", false),
+                    c.bool("go_backwards", false), name(c));
+        });
+        return m;
+    }
+
+    static String name(ConfigView c) {
+        String n = c.string("name", null);
+        if (n == null || n.isEmpty()) {
+            throw c.error("name", "missing");
+        }
+        return n;
+    }
+
+    private static void noRegularizersOrConstraints(ConfigView c, String... keys) {
+        for (String k : keys) {
+            c.requireAbsentOr(k);
+        }
+    }
+
+    private static void channelsLast(ConfigView c) {
+        c.requireAbsentOr("data_format", "channels_last");
+    }
+
+    private static void global(ConfigView c) {
+        channelsLast(c);
+        c.requireAbsentOr("keepdims", false);
+    }
+
+    private static void convChecks(ConfigView c, int rank) {
+        channelsLast(c);
+        int[] dilation = c.ints("dilation_rate", rank, 1, MAX_SIZE);
+        if (dilation != null) {
+            for (int d : dilation) {
+                if (d != 1) {
+                    throw c.error("dilation_rate", "Brisk's convolutions have no dilation, found "
+                            + java.util.Arrays.toString(dilation));
+                }
+            }
+        }
+        c.requireAbsentOr("groups", 1);
+        noRegularizersOrConstraints(c, "bias_regularizer", "activity_regularizer", "kernel_constraint",
+                "bias_constraint");
+    }
+
+    private static void recurrentChecks(ConfigView c, boolean gated) {
+        c.requireAbsentOr("activation", "tanh");
+        if (gated) {
+            c.requireAbsentOr("recurrent_activation", "sigmoid");
+        }
+        c.requireAbsentOr("use_bias", true);
+        c.requireAbsentOr("dropout", 0);
+        c.requireAbsentOr("recurrent_dropout", 0);
+        c.requireAbsentOr("return_state", false);
+        c.requireAbsentOr("stateful", false);
+        c.requireAbsentOr("unroll", false);
+        noRegularizersOrConstraints(c, "kernel_regularizer", "recurrent_regularizer", "bias_regularizer",
+                "activity_regularizer", "kernel_constraint", "recurrent_constraint", "bias_constraint");
+    }
+
+    private static int[] strides(ConfigView c, int rank, int[] fallback) {
+        int[] s = c.ints("strides", rank, 1, MAX_SIZE);
+        return s == null ? fallback : s;
+    }
+
+    private static int[][] pool(ConfigView c, int rank) {
+        channelsLast(c);
+        int[] p = c.ints("pool_size", rank, 1, MAX_SIZE);
+        if (p == null) {
+            throw c.error("pool_size", "missing");
+        }
+        int[] s = c.ints("strides", rank, 1, MAX_SIZE);
+        return new int[][] {p, s == null ? p : s};
+    }
+
+    private static Padding padding(ConfigView c, boolean causalAllowed) {
+        String p = c.string("padding", "valid");
+        return switch (p) {
+            case "valid" -> Padding.VALID;
+            case "same" -> Padding.SAME;
+            case "causal" -> {
+                if (!causalAllowed) {
+                    throw c.error("padding", "'causal' is only for Conv1D");
+                }
+                yield Padding.CAUSAL;
+            }
+            default -> throw c.error("padding", "expected 'valid' or 'same', found '" + p + "'");
+        };
+    }
+
+    static Activation activation(ConfigView c, String key) {
+        Object v = c.raw(key);
+        if (v == null) {
+            return Activation.LINEAR;
+        }
+        if (!(v instanceof String s)) {
+            throw c.error(key, "expected an activation name, found " + v);
+        }
+        for (Activation a : Activation.values()) {
+            if (a.kerasName().equals(s)) {
+                return a;
+            }
+        }
+        throw c.error(key, "activation '" + s + "' is not one of Brisk's "
+                + java.util.Arrays.stream(Activation.values()).map(Activation::kerasName).toList());
+    }
+
+    static Initializer initializer(ConfigView c, String key, Initializer fallback) {
+        Object v = c.raw(key);
+        if (v == null) {
+            return fallback;
+        }
+        String cls;
+        ConfigView ic;
+        if (v instanceof String s) {
+            cls = s;
+            ic = new ConfigView(c.what() + " " + key, Map.of());
+        } else {
+            Map<String, Object> obj = c.object(key);
+            cls = new ConfigView(c.what() + " " + key, obj).string("class_name", "");
+            ic = new ConfigView(c.what() + " " + key + " (" + cls + ")", new ConfigView(c.what(), obj).object(
+                    "config"));
+        }
+        // Keras accepts both "GlorotUniform" and "glorot_uniform"; a seed would change only the initial values,
+        // which a loaded model overwrites, so it is accepted and not used.
+        return switch (cls) {
+            case "GlorotUniform", "glorot_uniform" -> Initializer.glorotUniform();
+            case "HeNormal", "he_normal" -> Initializer.heNormal();
+            case "Zeros", "zeros" -> Initializer.zeros();
+            case "Ones", "ones" -> Initializer.ones();
+            case "Constant", "constant" -> Initializer.constant(ic.decimal("value", 0f));
+            case "Orthogonal", "orthogonal" -> {
+                ic.requireAbsentOr("gain", 1);
+                yield Initializer.orthogonal();
+            }
+            case "RandomUniform", "random_uniform" -> Initializer.randomUniform(ic.decimal("minval", -0.05f),
+                    ic.decimal("maxval", 0.05f));
+            default -> throw c.error(key, "unknown initializer class '" + cls + "'");
+        };
+    }
+
+    static Regularizer regularizer(ConfigView c, String key) {
+        Map<String, Object> obj = c.object(key);
+        if (obj == null) {
+            return null;
+        }
+        ConfigView outer = new ConfigView(c.what() + " " + key, obj);
+        String cls = outer.string("class_name", "");
+        ConfigView rc = new ConfigView(c.what() + " " + key + " (" + cls + ")", outer.object("config"));
+        if (!cls.equals("L2")) {
+            throw c.error(key, "regularizer class '" + cls + "' is not supported (Brisk has L2)");
+        }
+        return Regularizer.l2(rc.decimal("l2", 0.01f));
+    }
+}

@@ -1,0 +1,387 @@
+package dev.brisk.keras;
+
+import dev.brisk.nn.InputLayer;
+import dev.brisk.nn.Layer;
+import dev.brisk.nn.Model;
+import dev.brisk.nn.Sequential;
+import dev.brisk.nn.SymbolicTensor;
+import dev.brisk.tensor.DType;
+import dev.brisk.tensor.Shape;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A model's architecture as Keras 3's {@code config.json} ({@code serialize_keras_object} of the model): a
+ * {@code Sequential} with its layer list, or a {@code Functional} model whose layers each list their calls
+ * ({@code inbound_nodes}) by {@code keras_history} ({@code [layer name, call index, 0]}); and back.
+ */
+final class ModelConfig {
+    private ModelConfig() {
+    }
+
+    // ---- writing ----
+
+    /** The whole serialized model, {@code compile_config} included. */
+    static Map<String, Object> of(Model m) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (m.inputs().isEmpty()) {
+            throw new ConfigError("model '" + m.name() + "' is not built yet (call it on data, or give it an input "
+                    + "layer), so it has no weights to save");
+        }
+        for (Layer l : m.layers()) {
+            if (l.kerasClassName().equals("Bidirectional") || l.kerasClassName().equals("TimeDistributed")) {
+                throw new ConfigError("layer '" + l.name() + "' (" + l.kerasClassName() + ") wraps another layer, "
+                        + "which Brisk cannot save in a .keras file yet");
+            }
+            if (l instanceof dev.brisk.nn.layers.Recurrent r && r.returnState()) {
+                throw new ConfigError("layer '" + l.name() + "' (" + l.kerasClassName() + ") returns its states "
+                        + "(return_state: several outputs), which Brisk cannot save yet");
+            }
+        }
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("name", m.name());
+        config.put("trainable", m.isTrainable());
+        if (m.functional()) {
+            out.put("module", "keras.src.models.functional");
+            out.put("class_name", "Functional");
+            functional(m, config);
+        } else {
+            out.put("module", "keras");
+            out.put("class_name", "Sequential");
+            config.put("dtype", dev.brisk.nn.DTypePolicy.FLOAT32);
+            List<Object> layers = new ArrayList<>();
+            for (Layer l : m.layers()) {
+                layers.add(layer(l, false));
+            }
+            config.put("layers", layers);
+            config.put("build_input_shape", batchShape(m.inputs().get(0).shape()));
+        }
+        out.put("config", Json.plain(config));
+        out.put("registered_name", m.functional() ? "Functional" : null);
+        Map<String, Object> build = new LinkedHashMap<>();
+        build.put("input_shape", m.functional() ? null : batchShape(m.inputs().get(0).shape()));
+        out.put("build_config", build);
+        out.put("compile_config", CompileConfig.of(m));
+        return out;
+    }
+
+    private static void functional(Model m, Map<String, Object> config) {
+        // Each call of a layer is one of its nodes, numbered in call order (a shared layer has several).
+        Map<SymbolicTensor, Integer> nodeIndex = new IdentityHashMap<>();
+        Map<Layer, List<SymbolicTensor>> callsOf = new IdentityHashMap<>();
+        for (SymbolicTensor in : m.inputs()) {
+            nodeIndex.put(in, 0);
+        }
+        for (SymbolicTensor t : m.layerCalls()) {
+            List<SymbolicTensor> calls = callsOf.computeIfAbsent(t.layer(), k -> new ArrayList<>());
+            nodeIndex.put(t, calls.size());
+            calls.add(t);
+        }
+        List<Object> layers = new ArrayList<>();
+        for (Layer l : m.layers()) {
+            Map<String, Object> s = layer(l, true);
+            List<Object> nodes = new ArrayList<>();
+            for (SymbolicTensor call : callsOf.getOrDefault(l, List.of())) {
+                List<Object> args = new ArrayList<>();
+                for (SymbolicTensor in : call.inputs()) {
+                    args.add(kerasTensor(in, nodeIndex));
+                }
+                Map<String, Object> node = new LinkedHashMap<>();
+                // Keras passes a merge layer's inputs as one list argument, a single input as itself.
+                node.put("args", args.size() == 1 ? args : List.of(args));
+                node.put("kwargs", Map.of());
+                nodes.add(node);
+            }
+            s.put("name", l.name());
+            s.put("inbound_nodes", nodes);
+            layers.add(s);
+        }
+        config.put("layers", layers);
+        config.put("input_layers", history(m.inputs(), nodeIndex));
+        config.put("output_layers", history(m.outputs(), nodeIndex));
+    }
+
+    private static List<Object> history(List<SymbolicTensor> ts, Map<SymbolicTensor, Integer> nodeIndex) {
+        List<Object> out = new ArrayList<>();
+        for (SymbolicTensor t : ts) {
+            out.add(List.of(t.layer().name(), nodeIndex.get(t), 0));
+        }
+        return out;
+    }
+
+    private static Map<String, Object> kerasTensor(SymbolicTensor t, Map<SymbolicTensor, Integer> nodeIndex) {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("shape", batchShape(t.shape()));
+        config.put("dtype", t.layer() instanceof InputLayer in && in.dtype() == DType.INT32 ? "int32" : "float32");
+        config.put("keras_history", List.of(t.layer().name(), nodeIndex.get(t), 0));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("class_name", "__keras_tensor__");
+        out.put("config", config);
+        return out;
+    }
+
+    private static Map<String, Object> layer(Layer l, boolean functional) {
+        Map<String, Object> s = Json.serialize(l);
+        if (!(l instanceof InputLayer) && l.builtInputShapes() != null) {
+            List<Shape> shapes = l.builtInputShapes();
+            Map<String, Object> build = new LinkedHashMap<>();
+            if (shapes.size() == 1) {
+                build.put("input_shape", batchShape(shapes.get(0)));
+            } else {
+                List<Object> all = new ArrayList<>();
+                for (Shape sh : shapes) {
+                    all.add(batchShape(sh));
+                }
+                build.put("input_shape", all);
+            }
+            s.put("build_config", build);
+        }
+        return s;
+    }
+
+    static List<Integer> batchShape(Shape s) {
+        List<Integer> out = new ArrayList<>();
+        out.add(null);
+        for (int d : s.dims()) {
+            out.add(d);
+        }
+        return out;
+    }
+
+    // ---- reading ----
+
+    /** Makes the model {@code config} describes (not compiled), from the registry's classes only. */
+    static Model build(Map<String, Object> config, KerasRegistry registry) {
+        ConfigView top = new ConfigView("model", config);
+        String cls = top.string("class_name", "");
+        ConfigView c = new ConfigView("model '" + cls + "'", top.object("config"));
+        String name = c.string("name", cls.toLowerCase(java.util.Locale.ROOT));
+        Model m = switch (cls) {
+            case "Sequential" -> sequential(c, name, registry);
+            case "Functional", "Model" -> functional(c, name, registry);
+            default -> throw new ConfigError("model: unknown model class '" + cls
+                    + "' (Brisk reads Sequential and Functional models)");
+        };
+        if (!c.bool("trainable", true)) {
+            m.setTrainable(false);
+        }
+        return m;
+    }
+
+    private static Model sequential(ConfigView c, String name, KerasRegistry registry) {
+        List<Layer> layers = new ArrayList<>();
+        for (Object o : c.list("layers")) {
+            layers.add(makeLayer(o, registry));
+        }
+        Sequential s = Sequential.named(name, layers);
+        if (!(layers.isEmpty() ? false : layers.get(0) instanceof InputLayer)) {
+            int[] shape = c.ints("build_input_shape", 0, -1, KerasRegistry.MAX_SIZE);
+            if (shape == null) {
+                throw c.error("layers", "a Sequential model without an InputLayer needs build_input_shape");
+            }
+            s.build(java.util.Arrays.copyOfRange(shape, 1, shape.length));
+        }
+        return s;
+    }
+
+    private static Model functional(ConfigView c, String name, KerasRegistry registry) {
+        Map<String, Layer> byName = new LinkedHashMap<>();
+        Map<String, List<Object>> nodesOf = new HashMap<>();
+        for (Object o : c.list("layers")) {
+            Layer l = makeLayer(o, registry);
+            if (byName.put(l.name(), l) != null) {
+                throw c.error("layers", "two layers are named '" + l.name() + "'");
+            }
+            @SuppressWarnings("unchecked")
+            ConfigView lc = new ConfigView("layer '" + l.name() + "'", (Map<String, Object>) o);
+            nodesOf.put(l.name(), lc.list("inbound_nodes"));
+        }
+        // Every call's output, by layer name and call index; a call may only read outputs made before it, so the
+        // layers are applied in passes until every call has run (Keras lists them in an order that allows one).
+        Map<String, List<SymbolicTensor>> outputs = new HashMap<>();
+        for (Layer l : byName.values()) {
+            List<SymbolicTensor> outs = new ArrayList<>();
+            if (l instanceof InputLayer in) {
+                outs.add(in.output());
+            }
+            outputs.put(l.name(), outs);
+        }
+        boolean progress = true;
+        int pending = Integer.MAX_VALUE;
+        while (progress) {
+            progress = false;
+            int left = 0;
+            for (Layer l : byName.values()) {
+                if (l instanceof InputLayer) {
+                    continue;
+                }
+                List<Object> nodes = nodesOf.get(l.name());
+                List<SymbolicTensor> outs = outputs.get(l.name());
+                while (outs.size() < nodes.size()) {
+                    List<SymbolicTensor> args = resolve(l.name(), nodes.get(outs.size()), outputs);
+                    if (args == null) {
+                        left++;
+                        break;
+                    }
+                    outs.add(l.apply(args.toArray(new SymbolicTensor[0])));
+                    progress = true;
+                }
+            }
+            if (left == 0) {
+                break;
+            }
+            if (left >= pending && !progress) {
+                throw c.error("layers", "the layer calls refer to outputs that no call makes (a cycle, or a missing "
+                        + "layer)");
+            }
+            pending = left;
+        }
+        List<SymbolicTensor> ins = tensors(c, "input_layers", outputs);
+        List<SymbolicTensor> outs = tensors(c, "output_layers", outputs);
+        return Model.of(name, ins, outs);
+    }
+
+    private static List<SymbolicTensor> tensors(ConfigView c, String key, Map<String, List<SymbolicTensor>> outs) {
+        List<Object> refs = c.list(key);
+        // A single tensor may be written as one [name, node, index] triple rather than a list of them.
+        if (refs.size() == 3 && refs.get(0) instanceof String) {
+            refs = List.of(refs);
+        }
+        List<SymbolicTensor> out = new ArrayList<>();
+        for (Object r : refs) {
+            SymbolicTensor t = history(r, outs);
+            if (t == null) {
+                throw c.error(key, "refers to " + r + ", which no layer call makes");
+            }
+            out.add(t);
+        }
+        if (out.isEmpty()) {
+            throw c.error(key, "missing");
+        }
+        return out;
+    }
+
+    /** The tensors a call reads, or null when one of them is not made yet. */
+    private static List<SymbolicTensor> resolve(String layer, Object node, Map<String, List<SymbolicTensor>> outs) {
+        if (!(node instanceof Map<?, ?> n)) {
+            throw new ConfigError("layer '" + layer + "': an inbound node is not an object: " + node);
+        }
+        Object kwargs = n.get("kwargs");
+        if (kwargs instanceof Map<?, ?> kw) {
+            for (Map.Entry<?, ?> e : kw.entrySet()) {
+                if (e.getValue() != null && !"training".equals(e.getKey())) {
+                    throw new ConfigError("layer '" + layer + "': call argument '" + e.getKey()
+                            + "' is not supported by Brisk (its layers take tensors only)");
+                }
+            }
+        }
+        List<Object> refs = new ArrayList<>();
+        flatten(n.get("args"), refs, 0);
+        List<SymbolicTensor> out = new ArrayList<>();
+        for (Object r : refs) {
+            SymbolicTensor t = history(r, outs);
+            if (t == null) {
+                return null;
+            }
+            out.add(t);
+        }
+        if (out.isEmpty()) {
+            throw new ConfigError("layer '" + layer + "': a call with no input tensors");
+        }
+        return out;
+    }
+
+    private static void flatten(Object args, List<Object> out, int depth) {
+        if (depth > Json.MAX_DEPTH) {
+            throw new ConfigError("inbound node arguments nest too deeply");
+        }
+        if (args instanceof List<?> l) {
+            for (Object o : l) {
+                flatten(o, out, depth + 1);
+            }
+        } else if (args instanceof Map<?, ?> m && "__keras_tensor__".equals(m.get("class_name"))) {
+            Object config = m.get("config");
+            out.add(config instanceof Map<?, ?> cm ? cm.get("keras_history") : null);
+        } else if (args != null) {
+            throw new ConfigError("inbound node argument " + args + " is not a tensor");
+        }
+    }
+
+    private static SymbolicTensor history(Object ref, Map<String, List<SymbolicTensor>> outs) {
+        if (!(ref instanceof List<?> h) || h.size() != 3 || !(h.get(0) instanceof String name)
+                || !(h.get(1) instanceof Integer node) || !(h.get(2) instanceof Integer index)) {
+            throw new ConfigError("keras_history " + ref + " is not [layer name, node index, tensor index]");
+        }
+        List<SymbolicTensor> made = outs.get(name);
+        if (made == null) {
+            throw new ConfigError("keras_history " + ref + " names no layer of the model");
+        }
+        if (index != 0) {
+            throw new ConfigError("keras_history " + ref + ": Brisk's layers have one output");
+        }
+        return node >= 0 && node < made.size() ? made.get(node) : null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Layer makeLayer(Object o, KerasRegistry registry) {
+        if (!(o instanceof Map)) {
+            throw new ConfigError("model: a layer entry is not an object: " + o);
+        }
+        ConfigView outer = new ConfigView("layer", (Map<String, Object>) o);
+        String cls = outer.string("class_name", "");
+        Map<String, Object> config = outer.object("config");
+        String what = "layer '" + new ConfigView("layer", config).string("name", "?") + "' (" + cls + ")";
+        ConfigView c = new ConfigView(what, config);
+        if (cls.equals("InputLayer")) {
+            return inputLayer(c);
+        }
+        Object dtype = c.raw("dtype");
+        if (dtype != null && !isFloat32(dtype)) {
+            throw c.error("dtype", "Brisk's layers compute in float32, found " + dtype);
+        }
+        Layer l = registry.factory(cls, what).create(c);
+        if (!c.bool("trainable", true)) {
+            l.setTrainable(false);
+        }
+        return l;
+    }
+
+    private static boolean isFloat32(Object dtype) {
+        if ("float32".equals(dtype)) {
+            return true;
+        }
+        if (dtype instanceof Map<?, ?> m && m.get("config") instanceof Map<?, ?> c) {
+            return "float32".equals(c.get("name"));
+        }
+        return false;
+    }
+
+    private static InputLayer inputLayer(ConfigView c) {
+        c.requireAbsentOr("sparse", false);
+        c.requireAbsentOr("ragged", false);
+        String key = c.has("batch_shape") ? "batch_shape" : "batch_input_shape";
+        List<Object> dims = c.list(key);
+        if (dims.size() < 2) {
+            throw c.error(key, "expected the batch axis and at least one more, found " + c.raw(key));
+        }
+        int[] shape = new int[dims.size() - 1];
+        for (int i = 1; i < dims.size(); i++) {
+            if (!(dims.get(i) instanceof Integer d) || d < 1 || d > KerasRegistry.MAX_SIZE) {
+                throw c.error(key, "every axis but the batch axis needs a fixed size from 1 to "
+                        + KerasRegistry.MAX_SIZE + ", found " + dims);
+            }
+            shape[i - 1] = d;
+        }
+        String dtype = c.string("dtype", "float32");
+        DType t = switch (dtype) {
+            case "float32" -> DType.FLOAT32;
+            case "int32" -> DType.INT32;
+            default -> throw c.error("dtype", "Brisk's inputs are float32 or int32, found " + dtype);
+        };
+        return new InputLayer(Shape.of(shape), t, KerasRegistry.name(c));
+    }
+}
