@@ -8,6 +8,8 @@ module dev.brisk.cli {
     requires dev.brisk.plot;
     // Whole-model .keras files: train --save, evaluate, predict, summary.
     requires dev.brisk.keras;
+    // ONNX export: train --onnx, export.
+    requires dev.brisk.onnx;
     requires org.apache.commons.cli;
     // Optional: info describes the Vector API's preferred vector size when the incubator module is present.
     requires static jdk.incubator.vector;

@@ -15,7 +15,7 @@ import org.apache.commons.cli.ParseException;
 import org.apache.commons.cli.UnrecognizedOptionException;
 
 /**
- * The {@code brisk} command: {@code train}, {@code evaluate}, {@code predict}, {@code summary}, {@code bench}, {@code scaling}, {@code info} and {@code help}.
+ * The {@code brisk} command: {@code train}, {@code evaluate}, {@code predict}, {@code summary}, {@code export}, {@code bench}, {@code scaling}, {@code info} and {@code help}.
  *
  * <p>Exit codes: 0 success, 1 the run failed (missing data, bad file: one line naming the problem, no stack trace),
  * 2 bad command line (a message naming the option and the value, then the command's usage).
@@ -24,7 +24,7 @@ public final class BriskCommand {
     static final String DESCRIPTION =
             "Keras-style deep learning for the JVM: train and report on the reference workloads.";
     static final String HELP_SUMMARY = "Display help information about the specified command.";
-    static final List<String> COMMANDS = List.of("train", "evaluate", "predict", "summary", "bench", "scaling", "info");
+    static final List<String> COMMANDS = List.of("train", "evaluate", "predict", "summary", "export", "bench", "scaling", "info");
     private static final Options OPTIONS = CliOptions.of();
 
     private BriskCommand() {
@@ -57,7 +57,7 @@ public final class BriskCommand {
         }
         List<String> rest = top.getArgList();
         if (rest.isEmpty()) {
-            return usageError(err, "Missing required subcommand (train, evaluate, predict, summary, bench, scaling, info or help)", null);
+            return usageError(err, "Missing required subcommand (train, evaluate, predict, summary, export, bench, scaling, info or help)", null);
         }
         String name = rest.get(0);
         String[] commandArgs = rest.subList(1, rest.size()).toArray(new String[0]);
@@ -154,6 +154,7 @@ public final class BriskCommand {
             case "evaluate" -> new EvaluateCommand();
             case "predict" -> new PredictCommand();
             case "summary" -> new SummaryCommand();
+            case "export" -> new ExportCommand();
             case "bench" -> new BenchCommand();
             case "scaling" -> new ScalingCommand();
             case "info" -> new InfoCommand();

@@ -15,6 +15,7 @@ import dev.brisk.nn.Distribution;
 import dev.brisk.nn.Fit;
 import dev.brisk.nn.Model;
 import dev.brisk.nn.RandomSeed;
+import dev.brisk.onnx.OnnxExport;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.plot.HistoryPlot;
 import dev.brisk.profile.ProfileWindow;
@@ -95,7 +96,9 @@ public final class TrainCommand extends Subcommand {
                     + " stage; default 2)."),
             CliOptions.valued("checkpoint", "DIR", "With --master: rank 0 checkpoints here (a Hadoop-compatible"
                     + " path every executor reaches); a retried stage resumes from it."),
-            CliOptions.valued("checkpoint-every", "K", "With --checkpoint: steps between checkpoints (default 200)."));
+            CliOptions.valued("checkpoint-every", "K", "With --checkpoint: steps between checkpoints (default 200)."),
+            CliOptions.valued("onnx", "FILE", "After training, export the model for inference as an ONNX model"
+                    + " (opset " + OnnxExport.OPSET + ") to FILE (docs/onnx.md)."));
 
     Workload workload;
     Integer epochs;
@@ -115,6 +118,7 @@ public final class TrainCommand extends Subcommand {
     int histogramFreq = 1;
     int updateFreq = 100;
     Path plot;
+    Path onnx;
     boolean gemmPeak;
     Path save;
     Integer replicas;
@@ -147,6 +151,7 @@ public final class TrainCommand extends Subcommand {
         histogramFreq = v.integer("histogram-freq", histogramFreq);
         updateFreq = v.integer("update-freq", updateFreq);
         plot = v.path("plot", null);
+        onnx = v.path("onnx", null);
         gemmPeak = v.flag("gemm-peak");
         save = v.path("save", null);
         replicas = v.integer("replicas", null);
@@ -192,6 +197,10 @@ public final class TrainCommand extends Subcommand {
             throw new UsageException("Invalid value for option '--plot': " + plot
                     + " is a directory; give a file name such as " + plot.resolve("curves.png"));
         }
+        if (onnx != null && java.nio.file.Files.isDirectory(onnx)) {
+            throw new UsageException("Invalid value for option '--onnx': " + onnx
+                    + " is a directory; give a file name such as " + onnx.resolve("model.onnx"));
+        }
         if (profileSteps != null && profile == null) {
             throw new UsageException("--profile-steps needs --profile FILE");
         }
@@ -210,6 +219,10 @@ public final class TrainCommand extends Subcommand {
         if (master != null && replicas != null) {
             throw new UsageException("--replicas and --master do not go together: replicas share this JVM, --master"
                     + " trains on Spark workers (--workers N)");
+        }
+        if (master != null && onnx != null) {
+            throw new UsageException("--onnx does not go with --master: the model trained on Spark stays with the"
+                    + " workers");
         }
         if (workload != null && workload.text() && save != null) {
             throw new UsageException("--save keeps the Fashion-MNIST workloads' models; " + workload.id()
@@ -323,6 +336,11 @@ public final class TrainCommand extends Subcommand {
         if (plot != null) {
             HistoryPlot.save(history, plot);
             out.printf(Locale.ROOT, "training curves saved to %s%n", plot);
+        }
+
+        if (onnx != null) {
+            OnnxExport.export(model, onnx);
+            out.printf(Locale.ROOT, "ONNX model (opset %d) written to %s%n", OnnxExport.OPSET, onnx);
         }
 
         Map<String, Double> eval = model.evaluate(test, batchSize);

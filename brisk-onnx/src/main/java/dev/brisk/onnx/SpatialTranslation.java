@@ -1,0 +1,63 @@
+package dev.brisk.onnx;
+
+import static dev.brisk.onnx.OnnxGraph.attr;
+import static dev.brisk.onnx.OnnxGraph.ints;
+
+import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.ConvGeometry;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.OpType;
+import dev.brisk.ops.PoolAttrs;
+import dev.brisk.ops.PoolGeometry;
+import java.util.List;
+
+/**
+ * Convolutions and pooling. Brisk's images are NHWC (Keras' channels_last) and its kernels {@code (kh, kw, in, out)};
+ * ONNX's Conv and pooling operators take NCHW and {@code (out, in, kh, kw)}. Each op is therefore wrapped in
+ * transposes (NHWC to NCHW before, back after; runtimes cancel the pairs between consecutive ops), and the kernel
+ * is transposed by a Transpose of the initializer (folded to a constant by runtimes). Padding is written as ONNX's
+ * explicit {@code pads}: "same" pads {@code total / 2} before and the rest after, as TensorFlow and Brisk do.
+ */
+final class SpatialTranslation {
+    private static final int[] TO_NCHW = {0, 3, 1, 2};
+    private static final int[] TO_NHWC = {0, 2, 3, 1};
+    private static final int[] KERNEL_TO_OIHW = {3, 2, 0, 1};
+
+    private SpatialTranslation() {
+    }
+
+    static String conv2d(NodeTranslator t, Node n) {
+        OnnxGraph g = t.graph();
+        String b = t.base(n);
+        ConvAttrs a = n.attrs(ConvAttrs.class);
+        ConvGeometry geo = ConvGeometry.of(n.input(0).shape(), n.input(1).shape(), a);
+        String x = g.node("Transpose", b + "/nchw", List.of(t.in(n, 0)), ints("perm", TO_NCHW));
+        String w = g.node("Transpose", b + "/oihw", List.of(t.in(n, 1)), ints("perm", KERNEL_TO_OIHW));
+        int padBottom = Math.max(0, (geo.outH() - 1) * geo.strideH() + geo.kernelH() - geo.height() - geo.padTop());
+        int padRight = Math.max(0, (geo.outW() - 1) * geo.strideW() + geo.kernelW() - geo.width() - geo.padLeft());
+        String y = g.node("Conv", b + "/conv", List.of(x, w),
+                ints("kernel_shape", geo.kernelH(), geo.kernelW()),
+                ints("strides", geo.strideH(), geo.strideW()),
+                ints("pads", geo.padTop(), geo.padLeft(), padBottom, padRight),
+                ints("dilations", 1, 1));
+        return g.node("Transpose", b, List.of(y), ints("perm", TO_NHWC));
+    }
+
+    static String pool(NodeTranslator t, Node n) {
+        OnnxGraph g = t.graph();
+        String b = t.base(n);
+        PoolAttrs a = n.attrs(PoolAttrs.class);
+        PoolGeometry geo = PoolGeometry.of(n.input(0).shape(), a);
+        String x = g.node("Transpose", b + "/nchw", List.of(t.in(n, 0)), ints("perm", TO_NCHW));
+        int padBottom = Math.max(0, (geo.outH() - 1) * geo.strideH() + geo.poolH() - geo.height() - geo.padTop());
+        int padRight = Math.max(0, (geo.outW() - 1) * geo.strideW() + geo.poolW() - geo.width() - geo.padLeft());
+        var kernel = ints("kernel_shape", geo.poolH(), geo.poolW());
+        var strides = ints("strides", geo.strideH(), geo.strideW());
+        var pads = ints("pads", geo.padTop(), geo.padLeft(), padBottom, padRight);
+        String y = n.op() == OpType.MAX_POOL
+                ? g.node("MaxPool", b + "/pool", List.of(x), kernel, strides, pads)
+                // Brisk's average divides by the cells inside the image, as ONNX's count_include_pad=0 does.
+                : g.node("AveragePool", b + "/pool", List.of(x), kernel, strides, pads, attr("count_include_pad", 0L));
+        return g.node("Transpose", b, List.of(y), ints("perm", TO_NHWC));
+    }
+}
