@@ -5,17 +5,22 @@ so the two can be run side by side on one machine. Prints one RESULT line in Bri
     python3 tools/peers/torch_workloads.py --workload w1 --threads 2 --epochs 2
     python3 tools/peers/torch_workloads.py --workload z1 --threads 2 --epochs 2   # the model zoo: z1-z4
     python3 tools/peers/torch_workloads.py --workload w3 --threads 2               # LSTM(128) over image rows
+    python3 tools/peers/torch_workloads.py --workload w4 --threads 2               # character transformer LM
+    python3 tools/peers/torch_workloads.py --workload w4-gru --threads 2           # its GRU(256) variant
 
 The models are the ones of Workloads.java and ZooModels.java in brisk-cli, in NCHW, with Keras' initialisation and
 Keras' batch normalization (momentum 0.99, epsilon 1e-3) and "same" padding (for stride 2 the padding row and
 column after the image). The classifiers report test_acc; the autoencoder z3 reports test_loss, its binary
-cross-entropy on the test set.
+cross-entropy on the test set. The language models w4 and w4-gru (LanguageModels.java) train on the fortunes text
+as Brisk does (the same files in the same order, the same vocabulary and ids, windows and held-out tail) and report
+test_loss, the held-out cross-entropy in nats, then tokens_per_s and bits_per_char.
 
 samples_per_s is over the last epoch (the first is a warm-up when epochs >= 2), data batching included;
 cpu_util = process CPU time / wall time over that epoch; peak_rss_mb from ru_maxrss.
 """
 import argparse
 import gzip
+import math
 import os
 import resource
 import time
@@ -24,6 +29,11 @@ import numpy as np
 import torch
 
 DATA = "/usr/share/datasets/fashion-mnist/"
+FORTUNES = "/usr/share/games/fortunes"
+# W4, as Workloads.java defines it: windows of 128 characters, 64 a batch, training windows every 64 characters.
+WINDOW = 128
+TEXT_BATCH = 64
+TRAIN_STRIDE = 64
 
 
 def idx(path):
@@ -134,6 +144,175 @@ class RowLstm(torch.nn.Module):
         return self.fc(out[:, -1])
 
 
+def fortunes_text(directory):
+    """Fortunes.load: the regular files of the directory but the .dat indexes and .u8 links, in name order, as
+    UTF-8 text, kept byte for byte (newline="" keeps any carriage return, as Java does)."""
+    names = sorted(f for f in os.listdir(directory)
+                   if os.path.isfile(os.path.join(directory, f)) and not os.path.islink(os.path.join(directory, f))
+                   and not f.endswith(".dat") and not f.endswith(".u8"))
+    if not names:
+        raise SystemExit(f"no fortune files in {directory}; apt-get install fortunes")
+    text = []
+    for f in names:
+        with open(os.path.join(directory, f), encoding="utf-8", newline="") as fh:
+            text.append(fh.read())
+    return "".join(text)
+
+
+def character_corpus(text):
+    """CharacterCorpus.of: the last 10% of the characters held out; Vocabulary.ofCharacters of the training part
+    (0 padding, 1 OOV, then the characters by falling count, ties in character order)."""
+    cut = len(text) * 90 // 100
+    counts = {}
+    for ch in text[:cut]:
+        counts[ch] = counts.get(ch, 0) + 1
+    ids = {ch: i + 2 for i, ch in enumerate(sorted(counts, key=lambda ch: (-counts[ch], ch)))}
+    encoded = torch.tensor([ids.get(ch, 1) for ch in text], dtype=torch.int64)
+    return len(ids) + 2, encoded[:cut], encoded[cut:]
+
+
+def windows(tokens, stride):
+    """TokenWindows: inputs tokens[s:s+128] and targets tokens[s+1:s+129] for s = 0, stride, ..."""
+    count = (len(tokens) - WINDOW - 1) // stride + 1 if len(tokens) > WINDOW else 0
+    starts = torch.arange(count) * stride
+    index = starts[:, None] + torch.arange(WINDOW)[None, :]
+    return tokens[index], tokens[index + 1]
+
+
+def keras_uniform(weight, fan_in, fan_out):
+    limit = (6.0 / (fan_in + fan_out)) ** 0.5
+    torch.nn.init.uniform_(weight, -limit, limit)
+
+
+class KerasAttention(torch.nn.Module):
+    """Keras 3's MultiHeadAttention (Brisk's layer) as self-attention with the causal mask: query, key and value
+    projections with biases, the query scaled by 1/sqrt(key_dim), -1e9 added to masked scores, softmax, the heads
+    projected back. Kernels Glorot-uniform with Keras' fans of its rank-3 kernels ([d, heads, key_dim]: fan_in
+    d * heads, fan_out d * key_dim; output [heads, key_dim, d]: heads * key_dim and heads * d), biases zero."""
+
+    def __init__(self, width, heads, key_dim):
+        super().__init__()
+        nn = torch.nn
+        self.heads, self.key_dim = heads, key_dim
+        self.q, self.k, self.v = (nn.Linear(width, heads * key_dim) for _ in range(3))
+        self.o = nn.Linear(heads * key_dim, width)
+        for proj in (self.q, self.k, self.v):
+            keras_uniform(proj.weight, width * heads, width * key_dim)
+            nn.init.zeros_(proj.bias)
+        keras_uniform(self.o.weight, heads * key_dim, heads * width)
+        nn.init.zeros_(self.o.bias)
+        self.register_buffer("mask", torch.triu(torch.full((WINDOW, WINDOW), -1e9), diagonal=1))
+
+    def forward(self, x):
+        b, t, _ = x.shape
+
+        def split(y):
+            return y.view(b, t, self.heads, self.key_dim).transpose(1, 2)
+
+        q = split(self.q(x) * (1.0 / self.key_dim ** 0.5))
+        scores = q @ split(self.k(x)).transpose(-1, -2) + self.mask[:t, :t]
+        attended = torch.softmax(scores, dim=-1) @ split(self.v(x))
+        return self.o(attended.transpose(1, 2).reshape(b, t, self.heads * self.key_dim))
+
+
+class TransformerLM(torch.nn.Module):
+    """W4 (LanguageModels.transformer): token embedding plus an embedding of the positions, two pre-norm blocks
+    x + MHA(LN(x)), x + Dense(128)(gelu(Dense(512)(LN(x)))), a last LayerNorm, Linear(vocabulary). Keras' epsilon
+    1e-3 for LayerNorm, exact (erf) gelu, embeddings uniform in [-0.05, 0.05], Dense kernels Glorot-uniform."""
+
+    def __init__(self, vocabulary):
+        super().__init__()
+        nn = torch.nn
+        self.tokens = nn.Embedding(vocabulary, 128)
+        self.positions = nn.Embedding(WINDOW, 128)
+        for e in (self.tokens, self.positions):
+            nn.init.uniform_(e.weight, -0.05, 0.05)
+        self.blocks = nn.ModuleList()
+        for _ in range(2):
+            ff = nn.Sequential(nn.Linear(128, 512), nn.GELU(), nn.Linear(512, 128))
+            keras_init(ff)
+            self.blocks.append(nn.ModuleList([nn.LayerNorm(128, eps=1e-3), KerasAttention(128, 4, 32),
+                                              nn.LayerNorm(128, eps=1e-3), ff]))
+        self.norm = nn.LayerNorm(128, eps=1e-3)
+        self.out = keras_init(nn.Linear(128, vocabulary))
+
+    def forward(self, ids):
+        x = self.tokens(ids) + self.positions(torch.arange(ids.shape[1]))
+        for ln1, attention, ln2, ff in self.blocks:
+            x = x + attention(ln1(x))
+            x = x + ff(ln2(x))
+        return self.out(self.norm(x))
+
+
+class GruLM(torch.nn.Module):
+    """W4's GRU variant (LanguageModels.gru): embedding, GRU(256) at every step (torch's GRU is Keras'
+    reset_after=True form), Linear(vocabulary). Keras' GRU initialisation: Glorot-uniform input kernel (Keras'
+    [128, 768] and torch's [768, 128] have the same fans), orthogonal recurrent kernel, zero biases."""
+
+    def __init__(self, vocabulary):
+        super().__init__()
+        nn = torch.nn
+        self.tokens = nn.Embedding(vocabulary, 128)
+        nn.init.uniform_(self.tokens.weight, -0.05, 0.05)
+        self.gru = nn.GRU(128, 256, batch_first=True)
+        nn.init.xavier_uniform_(self.gru.weight_ih_l0)
+        nn.init.orthogonal_(self.gru.weight_hh_l0)
+        nn.init.zeros_(self.gru.bias_ih_l0)
+        nn.init.zeros_(self.gru.bias_hh_l0)
+        self.out = keras_init(nn.Linear(256, vocabulary))
+
+    def forward(self, ids):
+        states, _ = self.gru(self.tokens(ids))
+        return self.out(states)
+
+
+def text_main(a):
+    """W4 and W4-GRU: train on the fortunes text, report the held-out bits per character and tokens/s."""
+    epochs = a.epochs or DEFAULT_EPOCHS[a.workload]
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    vocabulary, train, held_out = character_corpus(fortunes_text(a.text))
+    xtr, ytr = windows(train, a.window_stride)
+    xte, yte = windows(held_out, WINDOW)
+    if a.limit:
+        xtr, ytr = xtr[:a.limit], ytr[:a.limit]
+    m = TransformerLM(vocabulary) if a.workload == "w4" else GruLM(vocabulary)
+    opt = torch.optim.Adam(m.parameters(), lr=1e-3, eps=1e-7)
+    n = xtr.shape[0]
+    print(f"{a.workload}: {n} training windows (stride {a.window_stride}), {xte.shape[0]} held-out windows, "
+          f"{vocabulary} ids", flush=True)
+
+    def held_out_loss():
+        m.eval()
+        with torch.no_grad():
+            total = sum(torch.nn.functional.cross_entropy(m(xte[i:i + TEXT_BATCH]).reshape(-1, vocabulary),
+                                                          yte[i:i + TEXT_BATCH].reshape(-1), reduction="sum").item()
+                        for i in range(0, xte.shape[0], TEXT_BATCH))
+        m.train()
+        return total / yte.numel()
+
+    rate = cpu = 0.0
+    for epoch in range(epochs):
+        m.train()
+        w0, c0 = time.perf_counter(), time.process_time()
+        perm = torch.randperm(n)
+        for i in range(0, n, TEXT_BATCH):
+            b = perm[i:i + TEXT_BATCH]
+            loss = torch.nn.functional.cross_entropy(m(xtr[b]).reshape(-1, vocabulary), ytr[b].reshape(-1))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        wall, used = time.perf_counter() - w0, time.process_time() - c0
+        rate, cpu = n / wall, used / wall
+        print(f"epoch {epoch + 1}/{epochs}: loss {loss.item():.4f}, held-out {held_out_loss() / math.log(2):.4f}"
+              f" bits/char, {rate * WINDOW:.0f} tokens/s, cpu {cpu:.2f}", flush=True)
+    test = held_out_loss()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    print(f"RESULT framework=pytorch-{torch.__version__} mode=eager workload={a.workload} threads={a.threads} "
+          f"samples_per_s={rate:.0f} cpu_util={cpu:.2f} test_loss={test:.4f} epochs={epochs} peak_rss_mb={rss} "
+          f"tokens_per_s={rate * WINDOW:.0f} bits_per_char={test / math.log(2):.4f}")
+
+
 def model(workload):
     nn = torch.nn
     if workload == "w1":
@@ -150,7 +329,7 @@ def model(workload):
 
 
 # Epochs of a reference run, as Workloads.java defines them.
-DEFAULT_EPOCHS = {"w1": 5, "w2": 3, "z1": 2, "z2": 2, "z3": 5, "z4": 5, "w3": 3}
+DEFAULT_EPOCHS = {"w1": 5, "w2": 3, "z1": 2, "z2": 2, "z3": 5, "z4": 5, "w3": 3, "w4": 4, "w4-gru": 4}
 # The autoencoder reconstructs its input: binary cross-entropy against the flattened pixels, no accuracy.
 RECONSTRUCTION = {"z3"}
 
@@ -169,7 +348,12 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--limit", type=int, default=None, help="train on the first N samples only (quick checks)")
     p.add_argument("--data", default=DATA, help="directory of the four Fashion-MNIST IDX files")
+    p.add_argument("--text", default=FORTUNES, help="directory of the fortune files (w4, w4-gru)")
+    p.add_argument("--window-stride", type=int, default=TRAIN_STRIDE, help="w4: characters between training windows")
     a = p.parse_args()
+    if a.workload in ("w4", "w4-gru"):
+        text_main(a)
+        return
     data = os.path.join(a.data, "")
     epochs = a.epochs or DEFAULT_EPOCHS[a.workload]
     torch.set_num_threads(a.threads)

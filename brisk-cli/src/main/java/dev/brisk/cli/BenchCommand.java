@@ -3,6 +3,7 @@ package dev.brisk.cli;
 import dev.brisk.backend.Backends;
 import dev.brisk.cli.Workloads.Workload;
 import dev.brisk.data.FashionMnist;
+import dev.brisk.data.Fortunes;
 import dev.brisk.parallel.ThreadBudget;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -42,6 +43,8 @@ public final class BenchCommand extends Subcommand {
             CliOptions.valued("seed", "S", "Seed of every run (default: 1)."),
             CliOptions.valued("data", "DIR",
                     "Directory of the Fashion-MNIST IDX files (default: " + FashionMnist.DEFAULT_DIR + ")."),
+            CliOptions.valued("text", "DIR",
+                    "Directory of the fortune files of w4 and w4-gru (default: " + Fortunes.DEFAULT_DIR + ")."),
             CliOptions.valued("limit", "N",
                     "Train on the first N training samples only (quick checks, not reference figures)."),
             CliOptions.flag("skip-gemm",
@@ -66,6 +69,7 @@ public final class BenchCommand extends Subcommand {
     int epochs = 2;
     long seed = 1;
     Path data = FashionMnist.DEFAULT_DIR;
+    Path text = Fortunes.DEFAULT_DIR;
     Integer limit;
     boolean skipGemm;
     int repeat = 1;
@@ -86,6 +90,7 @@ public final class BenchCommand extends Subcommand {
         epochs = v.integer("epochs", epochs);
         seed = v.longInteger("seed", seed);
         data = v.path("data", data);
+        text = v.path("text", text);
         limit = v.integer("limit", null);
         skipGemm = v.flag("skip-gemm");
         repeat = v.integer("repeat", repeat);
@@ -128,7 +133,7 @@ public final class BenchCommand extends Subcommand {
                         BenchRun run = new BenchRun(w, mode.equals("eager"), t);
                         out.printf(Locale.ROOT, "running %s%s ...%n", run, roundNote);
                         out.flush();
-                        BenchRun.Outcome o = run.execute(epochs, seed, data, limit, !skipGemm);
+                        BenchRun.Outcome o = run.execute(epochs, seed, w.text() ? text : data, limit, !skipGemm);
                         out.println("  " + o.resultLine());
                         outcomes.add(o);
                     }
@@ -136,7 +141,7 @@ public final class BenchCommand extends Subcommand {
                         PeerRun run = new PeerRun(w, t);
                         out.printf(Locale.ROOT, "running %s%s ...%n", run, roundNote);
                         out.flush();
-                        PeerRun.Outcome o = run.execute(twins, epochs, seed, data, limit);
+                        PeerRun.Outcome o = run.execute(twins, epochs, seed, w.text() ? text : data, limit);
                         out.println("  " + o.resultLine());
                         peerOutcomes.add(o);
                     }

@@ -43,7 +43,8 @@ record BenchRun(Workload workload, boolean eager, int threads) {
 
     /**
      * Runs {@code brisk train} in a child JVM and parses its output; fails with the output's tail if it fails. With
-     * {@code measureGemm} the child measures the gemm after training ({@code --gemm-peak}).
+     * {@code measureGemm} the child measures the gemm after training ({@code --gemm-peak}). {@code data} is the
+     * Fashion-MNIST directory ({@code --data}), or for a language model the fortunes directory ({@code --text}).
      */
     Outcome execute(int epochs, long seed, Path data, Integer limit, boolean measureGemm)
             throws IOException, InterruptedException {
@@ -56,7 +57,7 @@ record BenchRun(Workload workload, boolean eager, int threads) {
         command.add(BriskCommand.class.getName());
         command.addAll(List.of("train", "--workload", workload.id(), "--threads", Integer.toString(threads),
                 "--epochs", Integer.toString(epochs), "--seed", Long.toString(seed), "--verbose", "0",
-                "--data", data.toString()));
+                workload.text() ? "--text" : "--data", data.toString()));
         if (eager) {
             command.add("--eager");
         }

@@ -38,7 +38,7 @@ record PeerRun(Workload workload, int threads) {
             throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(List.of("--workload", workload.id(), "--threads",
                 Integer.toString(threads), "--epochs", Integer.toString(epochs), "--seed", Long.toString(seed),
-                "--data", data.toString()));
+                workload.text() ? "--text" : "--data", data.toString()));
         if (limit != null) {
             args.addAll(List.of("--limit", limit.toString()));
         }

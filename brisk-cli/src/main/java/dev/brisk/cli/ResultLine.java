@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * The one machine-readable line a run ends with, e.g.
  * {@code RESULT framework=brisk mode=compiled workload=w1 threads=2 samples_per_s=12345 cpu_util=1.93
  * test_acc=0.8850 epochs=5 peak_rss_mb=512}. A workload without an accuracy (the autoencoder) reports its test loss
- * in the same place instead: {@code test_loss=0.2712}.
+ * in the same place instead: {@code test_loss=0.2712}. A language model (W4) reports its held-out loss so and adds
+ * {@code tokens_per_s=} and {@code bits_per_char=} at the end.
  *
  * @param framework "brisk"
  * @param mode "compiled" or "eager"
@@ -32,7 +33,20 @@ public record ResultLine(String framework, String mode, String workload, int thr
      */
     public static final String REGEX = "RESULT framework=\\S+ mode=(compiled|eager) workload=\\S+ threads=\\d+"
             + " samples_per_s=\\d+ cpu_util=\\d+\\.\\d{2} (test_acc=\\d\\.\\d{4}|test_loss=\\d+\\.\\d{4}) epochs=\\d+"
-            + " peak_rss_mb=\\d+";
+            + " peak_rss_mb=\\d+( tokens_per_s=\\d+ bits_per_char=\\d+\\.\\d{4})?";
+
+    /**
+     * The fields a language model (W4) adds at the end of its line: its training throughput in tokens (characters)
+     * per second and its held-out cross-entropy in bits per character.
+     *
+     * @param tokensPerSecond characters trained per second in the last epoch
+     * @param bitsPerChar the held-out loss over ln 2
+     * @return the fields with a leading space
+     */
+    static String languageModelFields(double tokensPerSecond, double bitsPerChar) {
+        return String.format(Locale.ROOT, " tokens_per_s=%d bits_per_char=%.4f", Math.round(tokensPerSecond),
+                bitsPerChar);
+    }
 
     /** One {@code key=value} field of a RESULT line. */
     private static final Pattern FIELD = Pattern.compile("(\\w+)=(\\S+)");

@@ -176,6 +176,10 @@ public final class ScalingCommand extends Subcommand {
             throw new UsageException("--threads must be at least 2 but was " + many);
         }
         OptionValues.requireThreadBudget("--threads", many);
+        if (workload.text()) {
+            throw new UsageException("brisk scaling measures the Fashion-MNIST workloads; " + workload.id()
+                    + " trains on text (measure it with brisk bench --workloads " + workload.id() + ")");
+        }
         if (pairs < 1) {
             throw new UsageException("--pairs must be at least 1 but was " + pairs);
         }

@@ -6,6 +6,7 @@ import dev.brisk.callbacks.History;
 import dev.brisk.callbacks.TensorBoard;
 import dev.brisk.cli.Workloads.Workload;
 import dev.brisk.data.FashionMnist;
+import dev.brisk.data.Fortunes;
 import dev.brisk.data.InMemoryDataset;
 import dev.brisk.data.TrainTestSplit;
 import dev.brisk.data.UnpackedCache;
@@ -40,7 +41,13 @@ public final class TrainCommand extends Subcommand {
             "  z1: ResNet-style, 3x3 stem and three stages of two residual blocks, 16-32-64 channels (default 2)",
             "  z2: VGG-style, (conv32-bn-relu)x2-pool-(conv64-bn-relu)x2-pool-256-dropout-10 (default 2 epochs)",
             "  z3: autoencoder 784-256-64-256-784, binary cross-entropy reconstruction (default 5 epochs)",
-            "  z4: wide MLP, 4 x (dense1024-bn-relu-dropout0.2) then 10, on flattened images (default 5 epochs)");
+            "  z4: wide MLP, 4 x (dense1024-bn-relu-dropout0.2) then 10, on flattened images (default 5 epochs)",
+            "  w3: LSTM(128) over 28 rows of 28 pixels, then 10 (default 3 epochs)",
+            "  w4: character-level transformer language model on the fortunes text (--text), 2 blocks of causal"
+                    + " attention 4x32 and feed-forward 512; reports held-out bits per character, tokens/s and a"
+                    + " generated sample (default " + Workloads.TEXT_EPOCHS + " epochs, batch "
+                    + Workloads.TEXT_BATCH_SIZE + ")",
+            "  w4-gru: the same language model with GRU(256) in place of the transformer blocks");
     private static final Options OPTIONS = CliOptions.of(
             CliOptions.required("workload", "ID", "Workload to train: " + Workload.validIds() + "."),
             CliOptions.valued("epochs", "N", "Epochs to train (default: the workload's, listed above)."),
@@ -50,7 +57,13 @@ public final class TrainCommand extends Subcommand {
             CliOptions.flag("eager", "Run steps op by op instead of as a compiled plan (for debugging)."),
             CliOptions.valued("data", "DIR",
                     "Directory of the four Fashion-MNIST IDX files (default: " + FashionMnist.DEFAULT_DIR + ")."),
-            CliOptions.valued("batch-size", "N", "Batch size (default: " + Workloads.BATCH_SIZE + ")."),
+            CliOptions.valued("text", "DIR", "Directory of the fortune files of w4 and w4-gru (default: "
+                    + Fortunes.DEFAULT_DIR + ")."),
+            CliOptions.valued("window-stride", "N", "w4: characters between the starts of training windows"
+                    + " (default: " + Workloads.TRAIN_STRIDE + "; " + Workloads.WINDOW + " for windows that do not"
+                    + " overlap)."),
+            CliOptions.valued("batch-size", "N", "Batch size (default: " + Workloads.BATCH_SIZE + ", "
+                    + Workloads.TEXT_BATCH_SIZE + " for w4)."),
             CliOptions.valued("seed", "S", "Random seed for weights and shuffling (default: from the clock)."),
             CliOptions.valued("limit", "N",
                     "Train on the first N training samples only (quick checks); the test set is unchanged."),
@@ -92,7 +105,9 @@ public final class TrainCommand extends Subcommand {
     Integer threads;
     boolean eager;
     Path data = FashionMnist.DEFAULT_DIR;
-    int batchSize = Workloads.BATCH_SIZE;
+    Path text = Fortunes.DEFAULT_DIR;
+    int windowStride = Workloads.TRAIN_STRIDE;
+    Integer batchSize;
     Long seed;
     Integer limit;
     boolean pipeline;
@@ -123,7 +138,9 @@ public final class TrainCommand extends Subcommand {
         threads = v.integer("threads", null);
         eager = v.flag("eager");
         data = v.path("data", data);
-        batchSize = v.integer("batch-size", batchSize);
+        text = v.path("text", text);
+        windowStride = v.integer("window-stride", windowStride);
+        batchSize = v.integer("batch-size", null);
         seed = v.longInteger("seed", null);
         limit = v.integer("limit", null);
         pipeline = v.flag("pipeline");
@@ -149,6 +166,11 @@ public final class TrainCommand extends Subcommand {
         return epochs != null ? epochs : workload.defaultEpochs();
     }
 
+    /** Samples per batch: {@code --batch-size} or the workload's. */
+    public int effectiveBatchSize() {
+        return batchSize != null ? batchSize : workload.batchSize();
+    }
+
     /** "compiled" or "eager". */
     public String mode() {
         return eager ? "eager" : "compiled";
@@ -167,6 +189,7 @@ public final class TrainCommand extends Subcommand {
         requireAtLeast("--epochs", epochs, 1);
         OptionValues.requireThreadBudget("--threads", threads);
         requireAtLeast("--batch-size", batchSize, 1);
+        requireAtLeast("--window-stride", windowStride, 1);
         requireAtLeast("--limit", limit, 1);
         requireAtLeast("--histogram-freq", histogramFreq, 0);
         requireAtLeast("--update-freq", updateFreq, 0);
@@ -180,6 +203,10 @@ public final class TrainCommand extends Subcommand {
         }
         if (profileSteps != null && profile == null) {
             throw new UsageException("--profile-steps needs --profile FILE");
+        }
+        if (pipeline && workload != null && workload.text()) {
+            throw new UsageException("--pipeline feeds Fashion-MNIST images; " + workload.id() + " trains on windows"
+                    + " of text; run it without --pipeline");
         }
         if (pipeline && workload != null && !workload.trainsThroughPipeline()) {
             throw new UsageException("--pipeline cannot feed workload " + workload.id() + ": the pipeline scales the"
@@ -196,6 +223,14 @@ public final class TrainCommand extends Subcommand {
         if (master != null && onnx != null) {
             throw new UsageException("--onnx does not go with --master: the model trained on Spark stays with the"
                     + " workers");
+        }
+        if (workload != null && workload.text() && save != null) {
+            throw new UsageException("--save keeps the Fashion-MNIST workloads' models; " + workload.id()
+                    + "'s positional embedding (Layers.positions()) has no Keras class to save as yet");
+        }
+        if (workload != null && workload.text() && (master != null || replicas != null)) {
+            throw new UsageException((master != null ? "--master" : "--replicas") + " trains the Fashion-MNIST"
+                    + " workloads; " + workload.id() + " trains on one JVM's compute pool");
         }
         if (master == null && checkpoint != null) {
             throw new UsageException("--checkpoint needs --master (checkpoints are written by the Spark workers)");
@@ -228,6 +263,11 @@ public final class TrainCommand extends Subcommand {
     }
 
     private void run(PrintStream out) throws IOException {
+        if (workload.text()) {
+            new LanguageModelRun(this).run(out);
+            return;
+        }
+        int batchSize = effectiveBatchSize();
         FirstStepClock clock = new FirstStepClock();
         // The pipeline scales the raw pixels itself.
         TrainTestSplit split = FashionMnist.load(data, pipeline ? 1f : 255f, UnpackedCache.fromEnvironment());

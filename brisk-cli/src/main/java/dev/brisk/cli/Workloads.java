@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
 /**
  * The reference training workloads of {@code docs/workloads.md}, defined once so that {@code train} and
  * {@code bench} measure the same thing: W1 and W2, the workloads Brisk's speed is tracked on, the model zoo
- * Z1-Z4, architectures people train that Brisk was not tuned for, and W3, a recurrent network over image rows.
+ * Z1-Z4, architectures people train that Brisk was not tuned for, W3, a recurrent network over image rows, and W4,
+ * character-level language models of English text (a transformer and a GRU).
  *
  * <p>All workloads: Fashion-MNIST, float32, batch size {@value #BATCH_SIZE}, Adam (lr 1e-3, beta1 0.9, beta2 0.999,
  * eps 1e-7), shuffled each epoch, default initialisation. The classifiers train on sparse categorical cross-entropy
@@ -175,6 +176,26 @@ public final class Workloads {
             public InMemoryDataset prepare(InMemoryDataset data) {
                 return data.reshapeFeatures(Shape.of(28, 28));
             }
+        },
+        /**
+         * Character-level language model on the fortunes text: token and positional embeddings, two pre-norm
+         * transformer blocks (causal attention 4 x 32, feed-forward 512 with gelu), Dense(vocabulary); windows of
+         * {@value #WINDOW} characters. Multiply-adds per window: {@link LanguageModels#transformerMacs}.
+         */
+        W4(TEXT_EPOCHS, "transformer LM: embedding+positions, 2 x (causal MHA 4x32, FF 512 gelu), next character",
+                LanguageModels.transformerMacs(REFERENCE_VOCABULARY, WINDOW)) {
+            @Override
+            public Model languageModel(int vocabulary) {
+                return LanguageModels.transformer(vocabulary, WINDOW);
+            }
+        },
+        /** W4's GRU variant: embedding, GRU(256) over the window, Dense(vocabulary) at every step. */
+        W4_GRU(TEXT_EPOCHS, "GRU LM: embedding, GRU(256) at every step, next character",
+                LanguageModels.gruMacs(REFERENCE_VOCABULARY, WINDOW)) {
+            @Override
+            public Model languageModel(int vocabulary) {
+                return LanguageModels.gru(vocabulary, WINDOW);
+            }
         };
 
         private final int defaultEpochs;
@@ -200,9 +221,9 @@ public final class Workloads {
             return forwardMacsPerSample;
         }
 
-        /** The name used on the command line and in RESULT lines ("w1", "z3"). */
+        /** The name used on the command line and in RESULT lines ("w1", "z3", "w4-gru"). */
         public String id() {
-            return name().toLowerCase(Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
 
         /** Epochs of a reference run: the run whose test figure is reported. */
@@ -215,24 +236,65 @@ public final class Workloads {
             return description;
         }
 
-        /** A fresh, uncompiled model (weights from {@link dev.brisk.nn.RandomSeed}). */
-        public abstract Model model();
+        /**
+         * A fresh, uncompiled model (weights from {@link dev.brisk.nn.RandomSeed}); for a language model, the one over
+         * the reference vocabulary of the fortunes text.
+         */
+        public Model model() {
+            return languageModel(REFERENCE_VOCABULARY);
+        }
 
-        /** Fashion-MNIST samples ({@code [N, 28, 28, 1]}) in the shape this workload's model takes. */
-        public abstract InMemoryDataset prepare(InMemoryDataset data);
+        /**
+         * Fashion-MNIST samples ({@code [N, 28, 28, 1]}) in the shape this workload's model takes.
+         *
+         * @throws UnsupportedOperationException for a language model, which trains on text
+         */
+        public InMemoryDataset prepare(InMemoryDataset data) {
+            throw new UnsupportedOperationException("workload " + id() + " trains on text, not on Fashion-MNIST");
+        }
+
+        /**
+         * Whether this workload is a character-level language model on the fortunes text (W4), rather than a model
+         * of Fashion-MNIST.
+         */
+        public boolean text() {
+            return this == W4 || this == W4_GRU;
+        }
+
+        /**
+         * A fresh language model over {@code vocabulary} character ids.
+         *
+         * @throws UnsupportedOperationException for a workload that is not a language model
+         */
+        public Model languageModel(int vocabulary) {
+            throw new UnsupportedOperationException("workload " + id() + " is not a language model");
+        }
+
+        /** Samples per batch of a reference run: {@value #TEXT_BATCH_SIZE} windows for W4, else 128 images. */
+        public int batchSize() {
+            return text() ? TEXT_BATCH_SIZE : BATCH_SIZE;
+        }
 
         /**
          * Compiles {@code model} as every run of this workload is: Adam 1e-3, sparse categorical cross-entropy from
          * logits, accuracy (the classifiers); the autoencoder overrides it.
          */
         public void compile(Model model) {
+            if (text()) {
+                // The next-character cross-entropy alone: its mean over the held-out windows gives bits per char.
+                model.compile(Optimizers.adam(LEARNING_RATE), Losses.sparseCategoricalCrossentropy(true));
+                return;
+            }
             model.compile(Optimizers.adam(LEARNING_RATE), Losses.sparseCategoricalCrossentropy(true),
                     Metrics.accuracy());
         }
 
-        /** What a run reports on the test set: accuracy, or the loss for a model without one. */
+        /**
+         * What a run reports on the test set: accuracy, or the loss for a model without one (the autoencoder, and
+         * the language models, whose held-out loss in nats is also reported as bits per character).
+         */
         public TestMetric testMetric() {
-            return TestMetric.ACCURACY;
+            return text() ? TestMetric.LOSS : TestMetric.ACCURACY;
         }
 
         /**
@@ -240,7 +302,7 @@ public final class Workloads {
          * features, so a workload whose targets are pixels too would train on unscaled targets.
          */
         public boolean trainsThroughPipeline() {
-            return true;
+            return !text();
         }
 
         /** A fresh model, compiled as every reference run is. */
@@ -260,7 +322,7 @@ public final class Workloads {
             throw new IllegalArgumentException("unknown workload '" + id + "'; valid workloads: " + validIds());
         }
 
-        /** "w1, w2, z1, z2, z3, z4, w3". */
+        /** "w1, w2, z1, z2, z3, z4, w3, w4, w4-gru". */
         public static String validIds() {
             return Arrays.stream(values()).map(Workload::id).collect(Collectors.joining(", "));
         }
@@ -273,4 +335,21 @@ public final class Workloads {
 
     /** Adam's learning rate in every workload. */
     static final float LEARNING_RATE = 1e-3f;
+
+    /** Characters per window of the language models (W4). */
+    public static final int WINDOW = 128;
+    /** Windows per batch of the language models (W4). */
+    public static final int TEXT_BATCH_SIZE = 64;
+    /**
+     * Characters between the starts of consecutive training windows of W4: windows overlap by half, so every
+     * character is predicted from two amounts of context in an epoch (the held-out windows do not overlap).
+     */
+    public static final int TRAIN_STRIDE = 64;
+    /** Epochs of a reference run of W4. */
+    static final int TEXT_EPOCHS = 4;
+    /**
+     * Ids of W4's vocabulary: padding, OOV and the 112 characters of the training part of the fortunes text (of
+     * Debian's fortunes 1:1.99.1); it fixes the output layer of {@link Workload#model()} and the FLOP count.
+     */
+    static final int REFERENCE_VOCABULARY = 114;
 }

@@ -43,7 +43,7 @@ class TrainOptionsTest {
         TrainCommand t = parse("train", "--workload", "w1");
         assertEquals(Workload.W1, t.workload);
         assertEquals(5, t.effectiveEpochs());
-        assertEquals(128, t.batchSize);
+        assertEquals(128, t.effectiveBatchSize());
         assertEquals(1, t.verbose);
         assertEquals("compiled", t.mode());
         assertEquals(FashionMnist.DEFAULT_DIR, t.data);
@@ -136,6 +136,9 @@ class TrainOptionsTest {
                 {"train", "--workload", "w1", "--update-freq", "-2"},
                 {"train", "--workload", "w1", "--plot", System.getProperty("java.io.tmpdir")},
                 {"train", "--workload", "w1", "--epochs", "many"},
+                {"train", "--workload", "w4", "--window-stride", "0"},
+                {"train", "--workload", "w4", "--pipeline"},
+                {"train", "--workload", "w4-gru", "--replicas", "2"},
                 {"train", "--workload", "w1", "--no-such-option"}}) {
             Run r = execute(args);
             assertEquals(2, r.code(), String.join(" ", args) + " -> " + r.err());

@@ -36,9 +36,10 @@ public enum Setting {
     MAX_IMAGE_PIXELS("brisk.maxImagePixels", null, "134217728",
             "most pixels (width x height) an image file may declare (a positive integer); a larger one is a bad "
                     + "record"),
-    /** Tests only: whether tests on the real Fashion-MNIST fail instead of skipping where it is missing. */
+    /** Tests only: whether tests on the real Fashion-MNIST and fortunes text fail, not skip, where it is missing. */
     REQUIRE_DATA(null, "BRISK_REQUIRE_DATA", "0",
-            "tests only: 1 fails the tests on the real Fashion-MNIST where it is not installed, instead of skipping"),
+            "tests only: 1 fails the tests on the real Fashion-MNIST or fortunes text where not installed, instead of"
+                    + " skipping"),
     /** Tests only: whether gradient checks print every comparison. */
     GRADCHECK_VERBOSE("brisk.gradcheck.verbose", null, "false", "tests only: true prints every gradient check");
 

@@ -304,6 +304,50 @@ public abstract class Pipeline<T> implements Iterable<T> {
     }
 
     /**
+     * {@link #paddedBatch(int, boolean)} keeping a smaller last batch.
+     *
+     * @param size samples per batch
+     * @return the pipeline of padded batches
+     */
+    public Pipeline<Batch> paddedBatch(int size) {
+        return paddedBatch(size, false);
+    }
+
+    /**
+     * Stacks consecutive elements of different shapes (token sequences of different lengths) into batches, as
+     * tf.data's {@code padded_batch}: each sample's features, and its label, are padded with zeros at the end of
+     * every axis to the largest extent of that axis in the batch, so batches differ in shape. Zero is the padding id
+     * ({@code Vocabulary.PADDING}, masked by {@code Embedding(maskZero)}). Elements must agree in rank and dtype.
+     *
+     * @param size samples per batch, at least 1
+     * @param dropRemainder true to drop a smaller last batch
+     * @return the pipeline of padded batches
+     */
+    public Pipeline<Batch> paddedBatch(int size, boolean dropRemainder) {
+        return paddedBatch(size, PaddedBatchStage.LONGEST, dropRemainder);
+    }
+
+    /**
+     * As {@link #paddedBatch(int, boolean)}, but the first axis of every part of rank 1 or more (a token sequence)
+     * is padded to {@code length}, so every batch has one shape: the input of a model declared for sequences of
+     * that length. Other axes are padded to the batch's largest.
+     *
+     * @param size samples per batch, at least 1
+     * @param length the padded length of the first axis, at least 1; a longer sample is an error naming it
+     * @param dropRemainder true to drop a smaller last batch
+     * @return the pipeline of padded batches
+     */
+    public Pipeline<Batch> paddedBatch(int size, int length, boolean dropRemainder) {
+        if (size < 1) {
+            throw new IllegalArgumentException("batch size must be at least 1, got " + size);
+        }
+        if (length < 1 && length != PaddedBatchStage.LONGEST) {
+            throw new IllegalArgumentException("padded length must be at least 1, got " + length);
+        }
+        return keepLabels(new PaddedBatchStage(this, size, length, dropRemainder));
+    }
+
+    /**
      * Produces up to {@code bufferSize} elements ahead on a background thread, so the consumer (the training loop)
      * and the rest of the pipeline overlap; {@link #AUTOTUNE} starts at 2 and grows the buffer when the consumer
      * waits.

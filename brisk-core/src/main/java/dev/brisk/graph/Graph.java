@@ -236,13 +236,15 @@ public final class Graph {
     }
 
     /**
-     * A constant node holding {@code value}.
+     * A constant node holding {@code value}, of the value's element type (INT32 for constant ids such as the
+     * positions an {@code Embedding} over positions reads).
      *
      * @param value the value; not copied
      * @return the constant node
      */
     public Node constant(Tensor value) {
-        Node n = new Node(nodes.size(), OpType.CONSTANT, NoAttrs.INSTANCE, List.of(), value.shape(), scope, null);
+        Node n = new Node(nodes.size(), OpType.CONSTANT, NoAttrs.INSTANCE, List.of(), value.shape(), scope, null,
+                value.dtype());
         n.setValue(value);
         return add(n);
     }

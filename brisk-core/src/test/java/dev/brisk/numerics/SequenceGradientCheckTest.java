@@ -3,6 +3,7 @@ package dev.brisk.numerics;
 import static dev.brisk.numerics.GradCheck.distinct;
 import static dev.brisk.numerics.GradCheck.gaussian;
 import static dev.brisk.numerics.LayerGradientCheckTest.checkLayer;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import dev.brisk.backend.Kernels;
 import dev.brisk.graph.Graph;
@@ -54,6 +55,42 @@ class SequenceGradientCheckTest {
     }
 
     /** Embedding(maskZero) then GlobalAveragePooling1D: the average is over the unmasked steps only. */
+    /**
+     * A token embedding plus a learned positional embedding (an Embedding over {@code Layers.positions()}, an INT32
+     * constant): both tables' gradients, the positions' summed over the batch.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"default", "scalar"})
+    void tokenAndPositionalEmbedding(String backend) {
+        Kernels k = GradCheck.kernels(backend);
+        Embedding tokens = Layers.embedding(7, 4);
+        Embedding positions = Layers.embedding(5, 4);
+        var where = Layers.positions();
+        Tensor ids = ids();
+        Graph warm = Graph.eager(k);
+        CallContext ctx = new CallContext(true, warm.input("seed", Tensor.scalar(1f)));
+        Node warmIds = warm.input("ids", ids);
+        tokens.invoke(warm, List.of(warmIds), ctx);
+        Node warmPositions = where.invoke(warm, List.of(warmIds), ctx);
+        assertArrayEquals(new int[] {0, 1, 2, 3, 4, 0, 1, 2, 3, 4}, warmPositions.value().toIntArray());
+        positions.invoke(warm, List.of(warmPositions), ctx);
+        Tensor tokenTable = tokens.embeddings().value();
+        Tensor positionTable = positions.embeddings().value();
+        GradCheck.Problem p = (g, nodes) -> {
+            CallContext c = new CallContext(true, g.input("seed", Tensor.scalar(1f)));
+            Node in = g.input("ids", ids);
+            Node t = tokens.invoke(g, List.of(in), c);
+            Node q = positions.invoke(g, List.of(where.invoke(g, List.of(in), c)), c);
+            nodes.add(g.variable(tokens.embeddings()));
+            nodes.add(g.variable(positions.embeddings()));
+            return g.add(t, q);
+        };
+        tokenTable.copyFrom(gaussian(3, 1, 7, 4));
+        positionTable.copyFrom(gaussian(4, 1, 5, 4));
+        GradCheck.check(k, "token and positional embedding", new ArrayList<>(List.of(tokenTable, positionTable)), p,
+                GradCheck.EPS, GradCheck.ATOL);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"default", "scalar"})
     void maskedGlobalAverage(String backend) {

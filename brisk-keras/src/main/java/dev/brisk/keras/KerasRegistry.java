@@ -6,6 +6,7 @@ import dev.brisk.nn.Layer;
 import dev.brisk.nn.Regularizer;
 import dev.brisk.nn.layers.ActivationLayer;
 import dev.brisk.nn.layers.Add;
+import dev.brisk.nn.layers.Average;
 import dev.brisk.nn.layers.AveragePooling1D;
 import dev.brisk.nn.layers.AveragePooling2D;
 import dev.brisk.nn.layers.BatchNormalization;
@@ -14,6 +15,7 @@ import dev.brisk.nn.layers.Conv1D;
 import dev.brisk.nn.layers.Conv2D;
 import dev.brisk.nn.layers.Dense;
 import dev.brisk.nn.layers.Dropout;
+import dev.brisk.nn.layers.ELU;
 import dev.brisk.nn.layers.Embedding;
 import dev.brisk.nn.layers.Flatten;
 import dev.brisk.nn.layers.GRU;
@@ -22,12 +24,24 @@ import dev.brisk.nn.layers.GlobalAveragePooling2D;
 import dev.brisk.nn.layers.GlobalMaxPooling1D;
 import dev.brisk.nn.layers.LSTM;
 import dev.brisk.nn.layers.LayerNormalization;
+import dev.brisk.nn.layers.LeakyReLU;
 import dev.brisk.nn.layers.MaxPooling1D;
 import dev.brisk.nn.layers.MaxPooling2D;
+import dev.brisk.nn.layers.Maximum;
+import dev.brisk.nn.layers.Minimum;
 import dev.brisk.nn.layers.MultiHeadAttention;
+import dev.brisk.nn.layers.Multiply;
+import dev.brisk.nn.layers.PReLU;
 import dev.brisk.nn.layers.Padding;
+import dev.brisk.nn.layers.Permute;
+import dev.brisk.nn.layers.ReLU;
+import dev.brisk.nn.layers.RepeatVector;
 import dev.brisk.nn.layers.Reshape;
 import dev.brisk.nn.layers.SimpleRNN;
+import dev.brisk.nn.layers.Softmax;
+import dev.brisk.nn.layers.Subtract;
+import dev.brisk.nn.layers.UpSampling2D;
+import dev.brisk.nn.layers.ZeroPadding2D;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -107,7 +121,7 @@ public final class KerasRegistry {
                     name(c));
         });
         m.put("Conv2D", c -> {
-            convChecks(c, 2);
+            convChecks(c, 2, false);
             int[] k = c.ints("kernel_size", 2, 1, MAX_SIZE);
             int[] s = strides(c, 2, new int[] {1, 1});
             if (k == null) {
@@ -120,13 +134,14 @@ public final class KerasRegistry {
                     name(c));
         });
         m.put("Conv1D", c -> {
-            convChecks(c, 1);
+            convChecks(c, 1, true);
             int[] k = c.ints("kernel_size", 1, 1, MAX_SIZE);
             int[] s = strides(c, 1, new int[] {1});
+            int[] d = c.ints("dilation_rate", 1, 1, MAX_SIZE);
             if (k == null) {
                 throw c.error("kernel_size", "missing");
             }
-            return new Conv1D(c.requiredInt("filters", 1, MAX_SIZE), k[0], s[0], padding(c, true), 1,
+            return new Conv1D(c.requiredInt("filters", 1, MAX_SIZE), k[0], s[0], padding(c, true), d == null ? 1 : d[0],
                     activation(c, "activation"), c.bool("use_bias", true),
                     initializer(c, "kernel_initializer", Initializer.glorotUniform()),
                     initializer(c, "bias_initializer", Initializer.zeros()), regularizer(c, "kernel_regularizer"),
@@ -191,6 +206,54 @@ public final class KerasRegistry {
         });
         m.put("Activation", c -> new ActivationLayer(activation(c, "activation"), name(c)));
         m.put("Add", c -> new Add(name(c)));
+        m.put("Multiply", c -> new Multiply(name(c)));
+        m.put("Subtract", c -> new Subtract(name(c)));
+        m.put("Average", c -> new Average(name(c)));
+        m.put("Maximum", c -> new Maximum(name(c)));
+        m.put("Minimum", c -> new Minimum(name(c)));
+        m.put("ReLU", c -> new ReLU(c.raw("max_value") == null ? null : c.decimal("max_value", 0f),
+                c.decimal("negative_slope", 0f), c.decimal("threshold", 0f), name(c)));
+        m.put("LeakyReLU", c -> new LeakyReLU(c.decimal("negative_slope", LeakyReLU.DEFAULT_NEGATIVE_SLOPE),
+                name(c)));
+        m.put("PReLU", c -> {
+            noRegularizersOrConstraints(c, "alpha_regularizer", "alpha_constraint");
+            Initializer init = initializer(c, "alpha_initializer", Initializer.zeros());
+            if (!(init instanceof dev.brisk.io.KerasObject k && k.kerasClassName().equals("Zeros"))) {
+                throw c.error("alpha_initializer", "is not supported (Brisk's PReLU starts its slopes at zero)");
+            }
+            Object shared = c.raw("shared_axes");
+            int[] axes = shared == null ? new int[0]
+                    : shared instanceof Number n ? new int[] {n.intValue()} : c.ints("shared_axes", 0, 1, 8);
+            return new PReLU(axes, name(c));
+        });
+        m.put("ELU", c -> new ELU(c.decimal("alpha", 1f), name(c)));
+        m.put("Softmax", c -> {
+            Object axis = c.raw("axis");
+            if (axis instanceof java.util.List<?> l && l.size() != 1) {
+                throw c.error("axis", "softmax over several axes is not supported");
+            }
+            int a = axis instanceof java.util.List<?> l ? ((Number) l.get(0)).intValue() : c.integer("axis", -1, -8, 8);
+            return new Softmax(a, name(c));
+        });
+        m.put("Permute", c -> {
+            int[] dims = c.ints("dims", 0, 1, 8);
+            if (dims == null) {
+                throw c.error("dims", "missing");
+            }
+            return new Permute(dims, name(c));
+        });
+        m.put("RepeatVector", c -> new RepeatVector(c.requiredInt("n", 1, MAX_SIZE), name(c)));
+        m.put("UpSampling2D", c -> {
+            channelsLast(c);
+            c.requireAbsentOr("interpolation", "nearest");
+            int[] size = c.ints("size", 2, 1, MAX_SIZE);
+            return new UpSampling2D(size == null ? 2 : size[0], size == null ? 2 : size[1], name(c));
+        });
+        m.put("ZeroPadding2D", c -> {
+            channelsLast(c);
+            int[] p = zeroPadding(c);
+            return new ZeroPadding2D(p[0], p[1], p[2], p[3], name(c));
+        });
         m.put("Concatenate", c -> new Concatenate(c.integer("axis", -1, -8, 8), name(c)));
         m.put("LayerNormalization", c -> {
             c.requireAbsentOr("rms_scaling", false);
@@ -261,6 +324,41 @@ public final class KerasRegistry {
         }
     }
 
+    /** Keras' ZeroPadding2D padding: an int, a pair (rows, cols) or a pair of pairs; as top, bottom, left, right. */
+    private static int[] zeroPadding(ConfigView c) {
+        Object v = c.raw("padding");
+        if (v == null) {
+            return new int[] {1, 1, 1, 1};
+        }
+        if (v instanceof Number n) {
+            int p = n.intValue();
+            return new int[] {p, p, p, p};
+        }
+        if (v instanceof java.util.List<?> l && l.size() == 2) {
+            int[] out = new int[4];
+            for (int i = 0; i < 2; i++) {
+                Object e = l.get(i);
+                if (e instanceof Number n) {
+                    out[2 * i] = n.intValue();
+                    out[2 * i + 1] = n.intValue();
+                } else if (e instanceof java.util.List<?> pair && pair.size() == 2
+                        && pair.get(0) instanceof Number a && pair.get(1) instanceof Number b) {
+                    out[2 * i] = a.intValue();
+                    out[2 * i + 1] = b.intValue();
+                } else {
+                    throw c.error("padding", "must be an int, two ints or two pairs of ints, found " + v);
+                }
+            }
+            for (int p : out) {
+                if (p < 0 || p > MAX_SIZE) {
+                    throw c.error("padding", "out of range: " + v);
+                }
+            }
+            return out;
+        }
+        throw c.error("padding", "must be an int, two ints or two pairs of ints, found " + v);
+    }
+
     private static void channelsLast(ConfigView c) {
         c.requireAbsentOr("data_format", "channels_last");
     }
@@ -270,13 +368,13 @@ public final class KerasRegistry {
         c.requireAbsentOr("keepdims", false);
     }
 
-    private static void convChecks(ConfigView c, int rank) {
+    private static void convChecks(ConfigView c, int rank, boolean dilated) {
         channelsLast(c);
         int[] dilation = c.ints("dilation_rate", rank, 1, MAX_SIZE);
-        if (dilation != null) {
+        if (dilation != null && !dilated) {
             for (int d : dilation) {
                 if (d != 1) {
-                    throw c.error("dilation_rate", "Brisk's convolutions have no dilation, found "
+                    throw c.error("dilation_rate", "Brisk's Conv2D has no dilation, found "
                             + java.util.Arrays.toString(dilation));
                 }
             }

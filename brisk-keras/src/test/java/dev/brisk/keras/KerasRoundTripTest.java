@@ -177,7 +177,9 @@ class KerasRoundTripTest {
         SymbolicTensor gru = Layers.gru(5, true, true).apply(lstm);
         SymbolicTensor rnn = Layers.simpleRnn(4).apply(gru);
         SymbolicTensor pooled = Layers.globalMaxPooling1d().apply(Layers.maxPooling1d(2).apply(gru));
-        SymbolicTensor avg1 = Layers.globalAveragePooling1d().apply(Layers.averagePooling1d(2).apply(seq));
+        SymbolicTensor dilated = new dev.brisk.nn.layers.Conv1D(4, 3, 1, Padding.CAUSAL, 2, Activation.LINEAR, true,
+                dev.brisk.nn.Initializer.glorotUniform(), dev.brisk.nn.Initializer.zeros(), null, null).apply(seq);
+        SymbolicTensor avg1 = Layers.globalAveragePooling1d().apply(Layers.averagePooling1d(2).apply(dilated));
         SymbolicTensor conv = Layers.conv2d(4, 3, 1, Padding.SAME, Activation.TANH).apply(image);
         SymbolicTensor a = Layers.averagePooling2d(2).apply(conv);
         SymbolicTensor g = Layers.globalAveragePooling2d().apply(a);
@@ -245,6 +247,47 @@ class KerasRoundTripTest {
             loaded.fit(xy[0], xy[1], Fit.epochs(1).batchSize(4).seed(2).verbose(0));
             assertSameWeights(m, loaded);
         }
+    }
+
+    @Test
+    void activationMergeAndReshapingLayersRoundTripWithTheirOptions() throws IOException {
+        SymbolicTensor in = Input.of(6, 6, 1);
+        SymbolicTensor x = Layers.zeroPadding2d(1).apply(in);
+        x = Layers.conv2d(4, 3, 2, Padding.VALID, Activation.LINEAR).apply(x);
+        x = Layers.prelu(1, 2).apply(x);
+        x = Layers.upSampling2d(2).apply(x);
+        x = Layers.relu(4f, 0.1f, 0.2f).apply(x);
+        x = Layers.conv2d(4, 3, 2, Padding.SAME, Activation.SELU).apply(x);
+        SymbolicTensor flat = Layers.flatten().apply(x);
+        SymbolicTensor a = Layers.dense(8, Activation.MISH).apply(flat);
+        SymbolicTensor b = Layers.leakyRelu(0.1f).apply(Layers.dense(8, Activation.SILU).apply(flat));
+        SymbolicTensor merged = Layers.maximum().apply(Layers.multiply().apply(a, b), Layers.subtract().apply(a, b),
+                Layers.minimum().apply(a, b));
+        merged = Layers.average().apply(merged, Layers.elu(0.5f).apply(merged));
+        SymbolicTensor seq = Layers.permute(2, 1).apply(Layers.repeatVector(2).apply(merged));
+        SymbolicTensor out = Layers.softmax(-1).apply(Layers.dense(2).apply(Layers.flatten().apply(seq)));
+        Model m = Model.of(in, out);
+        m.compile(Optimizers.adam(0.01f), Losses.sparseCategoricalCrossentropy(false));
+        float[] pixels = new float[16 * 36];
+        float[] labels = new float[16];
+        SplittableRandom rnd = new SplittableRandom(3);
+        for (int i = 0; i < pixels.length; i++) {
+            pixels[i] = (float) rnd.nextGaussian();
+        }
+        for (int i = 0; i < labels.length; i++) {
+            labels[i] = i % 2;
+        }
+        Tensor xs = Tensor.of(pixels, 16, 6, 6, 1);
+        Tensor ys = Tensor.of(labels, 16, 1);
+        m.fit(xs, ys, Fit.epochs(1).batchSize(8).seed(1).verbose(0));
+        Path file = dir.resolve("parity.keras");
+        KerasModels.save(m, file);
+        Model loaded = KerasModels.load(file);
+        assertEquals(m.summary(), loaded.summary());
+        assertArrayEquals(m.predict(xs, 8).toArray(), loaded.predict(xs, 8).toArray());
+        m.fit(xs, ys, Fit.epochs(1).batchSize(8).seed(2).verbose(0));
+        loaded.fit(xs, ys, Fit.epochs(1).batchSize(8).seed(2).verbose(0));
+        assertSameWeights(m, loaded);
     }
 
     @Test

@@ -229,7 +229,7 @@ public final class Conv1D extends Layer {
         c.put("strides", java.util.List.of(stride));
         c.put("padding", padding.name().toLowerCase(java.util.Locale.ROOT));
         c.put("data_format", "channels_last");
-        c.put("dilation_rate", java.util.List.of(1));
+        c.put("dilation_rate", java.util.List.of(dilationRate));
         c.put("groups", 1);
         c.put("activation", activation.kerasName());
         c.put("use_bias", useBias);

@@ -41,4 +41,11 @@ public final class ELU extends Layer {
     public float alpha() {
         return alpha;
     }
+
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("alpha", alpha);
+        return c;
+    }
 }

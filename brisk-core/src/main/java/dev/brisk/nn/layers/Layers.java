@@ -282,6 +282,16 @@ public final class Layers {
     }
 
     /**
+     * The position of every step, {@code (batch, steps)} INT32 ids {@code 0 .. steps-1}: the input of an
+     * {@link #embedding} over positions, a learned positional embedding.
+     *
+     * @return the layer
+     */
+    public static Positions positions() {
+        return new Positions(null);
+    }
+
+    /**
      * Conv1D with stride 1, "valid" padding and no dilation.
      *
      * @param filters output channels

@@ -46,4 +46,11 @@ public final class LeakyReLU extends Layer {
     public float negativeSlope() {
         return negativeSlope;
     }
+
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("negative_slope", negativeSlope);
+        return c;
+    }
 }

@@ -77,4 +77,15 @@ public final class PReLU extends Layer {
     public int[] sharedAxes() {
         return Arrays.copyOf(sharedAxes, sharedAxes.length);
     }
+
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("alpha_initializer", dev.brisk.nn.Initializer.zeros());
+        c.put("alpha_regularizer", null);
+        c.put("alpha_constraint", null);
+        c.put("shared_axes", sharedAxes.length == 0 ? null
+                : java.util.Arrays.stream(sharedAxes).boxed().toList());
+        return c;
+    }
 }

@@ -63,4 +63,11 @@ public final class Permute extends Layer {
     public int[] dims() {
         return dims.clone();
     }
+
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("dims", java.util.Arrays.stream(dims).boxed().toList());
+        return c;
+    }
 }

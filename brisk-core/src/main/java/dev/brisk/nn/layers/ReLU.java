@@ -89,4 +89,13 @@ public final class ReLU extends Layer {
     public float threshold() {
         return threshold;
     }
+
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("max_value", maxValue);
+        c.put("negative_slope", negativeSlope);
+        c.put("threshold", threshold);
+        return c;
+    }
 }

@@ -50,4 +50,11 @@ public final class RepeatVector extends Layer {
     public int n() {
         return n;
     }
+
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("n", n);
+        return c;
+    }
 }

@@ -48,4 +48,11 @@ public final class Softmax extends Layer {
     public int axis() {
         return axis;
     }
+
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("axis", axis);
+        return c;
+    }
 }

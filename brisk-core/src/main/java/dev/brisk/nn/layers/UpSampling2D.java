@@ -63,4 +63,13 @@ public final class UpSampling2D extends Layer {
     public int[] size() {
         return new int[] {rows, cols};
     }
+
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("size", java.util.List.of(rows, cols));
+        c.put("data_format", "channels_last");
+        c.put("interpolation", "nearest");
+        return c;
+    }
 }

@@ -83,4 +83,12 @@ public final class ZeroPadding2D extends Layer {
     public int[] padding() {
         return new int[] {top, bottom, left, right};
     }
+
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("padding", java.util.List.of(java.util.List.of(top, bottom), java.util.List.of(left, right)));
+        c.put("data_format", "channels_last");
+        return c;
+    }
 }
