@@ -297,8 +297,14 @@ public final class TrainCommand extends Subcommand {
             out.printf(Locale.ROOT, "test: loss %.4f - accuracy %.4f (%d samples)%n",
                     eval.getOrDefault("loss", Double.NaN), eval.getOrDefault("accuracy", Double.NaN), test.size());
             History h = run.history();
+            if (!h.asMap().containsKey("cpu_util")) {
+                throw new IllegalStateException("the workers' history has no cpu_util: cannot report the run");
+            }
+            // cpu_util is rank 0's: its executor process's CPU time over wall time, per core of its budget (the
+            // driver only waits, so its own CPU time would say nothing about the training).
             ResultLine result = new ResultLine("brisk", mode(), workload.id(), run.threadsPerWorker(),
-                    train.size() / h.last("epoch_s"), 0, metric, metric.of(eval), n, ProcStatus.peakRssMb());
+                    train.size() / h.last("epoch_s"), h.last("cpu_util"), metric, metric.of(eval), n,
+                    ProcStatus.peakRssMb());
             out.println(result.format() + String.format(Locale.ROOT, " workers=%d allreduce_ms_per_step=%.3f",
                     workers, h.last("allreduce_ms")));
             out.flush();
