@@ -67,7 +67,7 @@ final class BatchStage extends Pipeline<Batch> {
                     if (e == null) {
                         break;
                     }
-                    pending.add(asSample(e, batches * size + pending.size()));
+                    pending.add(asSample(e, "batch()", batches * size + pending.size()));
                 }
                 if (pending.isEmpty() || dropRemainder && pending.size() < size) {
                     pending.clear();
@@ -94,14 +94,21 @@ final class BatchStage extends Pipeline<Batch> {
         };
     }
 
-    private static Sample asSample(Object e, long position) {
+    /**
+     * A pipeline element as a Sample (a bare Tensor is an unlabelled one), for the stages that stack elements.
+     *
+     * @param stage the stage's name in the error, e.g. {@code batch()}
+     * @param position the element's position in the stream, for the error
+     * @throws IllegalArgumentException naming the stage, the position and the element's class otherwise
+     */
+    static Sample asSample(Object e, String stage, long position) {
         if (e instanceof Sample s) {
             return s;
         }
         if (e instanceof Tensor t) {
             return new Sample(t);
         }
-        throw new IllegalArgumentException("batch() stacks Samples or Tensors, but element " + position + " is a "
+        throw new IllegalArgumentException(stage + " stacks Samples or Tensors, but element " + position + " is a "
                 + e.getClass().getName() + "; map the elements to Samples first");
     }
 

@@ -55,7 +55,7 @@ final class PaddedBatchStage extends Pipeline<Batch> {
                     if (e == null) {
                         break;
                     }
-                    pending.add(asSample(e, batches * size + pending.size()));
+                    pending.add(BatchStage.asSample(e, "paddedBatch()", batches * size + pending.size()));
                 }
                 if (pending.isEmpty() || dropRemainder && pending.size() < size) {
                     pending.clear();
@@ -93,17 +93,6 @@ final class PaddedBatchStage extends Pipeline<Batch> {
                 in.close();
             }
         };
-    }
-
-    private static Sample asSample(Object e, long position) {
-        if (e instanceof Sample s) {
-            return s;
-        }
-        if (e instanceof Tensor t) {
-            return new Sample(t);
-        }
-        throw new IllegalArgumentException("paddedBatch() stacks Samples or Tensors, but element " + position
-                + " is a " + e.getClass().getName() + "; map the elements to Samples first");
     }
 
     /** One part (features or labels) of every sample, padded to the batch's shape and stacked. */
