@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 
 /**
@@ -40,6 +41,25 @@ final class ChannelIo {
                     waitFor(sel, key, deadline, "reading from " + peer);
                 }
             }
+        }
+    }
+
+    /**
+     * The next connection {@code server} (non-blocking, registered with {@code sel} for accepts) receives before
+     * {@code deadline}, or null when none came.
+     */
+    static SocketChannel accept(ServerSocketChannel server, Selector sel, long deadline) throws IOException {
+        while (true) {
+            SocketChannel ch = server.accept();
+            if (ch != null) {
+                return ch;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return null;
+            }
+            sel.select(Math.max(1, left / 1_000_000));
+            sel.selectedKeys().clear();
         }
     }
 

@@ -45,8 +45,29 @@ public final class RingAllReduce {
      * @throws IOException when a peer fails or times out (the data is then partly reduced)
      */
     public void sum(float[] data, int offset, int length) throws IOException {
+        sum(data, offset, length, 0, length);
+    }
+
+    /**
+     * Sums only the elements {@code [from, to)} of the vector {@code data[offset, offset + length)}, each added in
+     * the order {@link #sum(float[], int, int)} of the whole vector would add it (the vector's chunks decide the
+     * order, so they are cut from the whole length): reducing a vector bucket by bucket gives the same bits as
+     * reducing it at once. All ranks must call it with the same arguments but {@code data}.
+     *
+     * @param data this rank's values; {@code [offset + from, offset + to)} is overwritten with the sum
+     * @param offset where the vector starts
+     * @param length the whole vector's length, which decides the chunks
+     * @param from the first element to reduce, relative to {@code offset}
+     * @param to the end of the elements to reduce (exclusive)
+     * @throws IOException when a peer fails or times out (the data is then partly reduced)
+     */
+    public void sum(float[] data, int offset, int length, int from, int to) throws IOException {
         int n = ring.size();
-        if (n == 1 || length == 0) {
+        if (from < 0 || to > length || from > to) {
+            throw new IllegalArgumentException("elements [" + from + ", " + to + ") are not within a vector of "
+                    + length);
+        }
+        if (n == 1 || from == to) {
             return;
         }
         int r = ring.rank();
@@ -59,10 +80,10 @@ public final class RingAllReduce {
         for (int s = 0; s < n - 1; s++) {
             int sendChunk = RingChunks.mod(r - s, n);
             int recvChunk = RingChunks.mod(r - s - 1, n);
-            int recvStart = offset + RingChunks.start(length, n, recvChunk);
-            int recvLength = RingChunks.length(length, n, recvChunk);
-            ring.exchange(data, offset + RingChunks.start(length, n, sendChunk), RingChunks.length(length, n, sendChunk),
-                    scratch, 0, recvLength);
+            int recvStart = offset + pieceStart(length, n, recvChunk, from, to);
+            int recvLength = pieceLength(length, n, recvChunk, from, to);
+            ring.exchange(data, offset + pieceStart(length, n, sendChunk, from, to),
+                    pieceLength(length, n, sendChunk, from, to), scratch, 0, recvLength);
             for (int i = 0; i < recvLength; i++) {
                 data[recvStart + i] = scratch[i] + data[recvStart + i];
             }
@@ -71,8 +92,19 @@ public final class RingAllReduce {
         for (int s = 0; s < n - 1; s++) {
             int sendChunk = RingChunks.mod(r + 1 - s, n);
             int recvChunk = RingChunks.mod(r - s, n);
-            ring.exchange(data, offset + RingChunks.start(length, n, sendChunk), RingChunks.length(length, n, sendChunk),
-                    data, offset + RingChunks.start(length, n, recvChunk), RingChunks.length(length, n, recvChunk));
+            ring.exchange(data, offset + pieceStart(length, n, sendChunk, from, to),
+                    pieceLength(length, n, sendChunk, from, to), data,
+                    offset + pieceStart(length, n, recvChunk, from, to), pieceLength(length, n, recvChunk, from, to));
         }
+    }
+
+    /** Where chunk {@code c}'s part of {@code [from, to)} starts. */
+    private static int pieceStart(int length, int n, int c, int from, int to) {
+        return Math.min(to, Math.max(from, RingChunks.start(length, n, c)));
+    }
+
+    /** The length of chunk {@code c}'s part of {@code [from, to)} (0 when they do not meet). */
+    private static int pieceLength(int length, int n, int c, int from, int to) {
+        return Math.min(to, Math.max(from, RingChunks.start(length, n, c + 1))) - pieceStart(length, n, c, from, to);
     }
 }

@@ -82,16 +82,10 @@ public final class RingListener implements Closeable {
         try (Selector sel = Selector.open()) {
             server.register(sel, SelectionKey.OP_ACCEPT);
             while (true) {
-                SocketChannel ch = server.accept();
+                SocketChannel ch = ChannelIo.accept(server, sel, deadline);
                 if (ch == null) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        throw new RingException("no connection from rank " + expectedRank + " reached " + address
-                                + " before the timeout" + (refused == null ? "" : "; refused: " + refused));
-                    }
-                    sel.select(Math.max(1, left / 1_000_000));
-                    sel.selectedKeys().clear();
-                    continue;
+                    throw new RingException("no connection from rank " + expectedRank + " reached " + address
+                            + " before the timeout" + (refused == null ? "" : "; refused: " + refused));
                 }
                 try {
                     ch.configureBlocking(false);

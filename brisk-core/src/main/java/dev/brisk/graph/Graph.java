@@ -58,6 +58,9 @@ public final class Graph {
     /** How an eager graph runs its ops (null for a symbolic one). */
     private final EagerExecution execution;
     private String scope = "";
+    /** While deferring ({@link #deferAssigns}): the variables assigned, in order, and their new values. */
+    private List<Variable> deferredVariables;
+    private List<Node> deferredValues;
 
     private Graph(boolean eager, Kernels kernels, EagerBuffers buffers, KernelTimer timer) {
         this.eager = eager;
@@ -744,7 +747,37 @@ public final class Graph {
      * @return the side-effect node
      */
     public Node assign(Variable v, Node value) {
+        if (deferredVariables != null) {
+            deferredVariables.add(v);
+            deferredValues.add(value);
+            return value;
+        }
         return op(OpType.ASSIGN, NoAttrs.INSTANCE, variable(v), value);
+    }
+
+    /**
+     * From now on {@link #assign} writes nothing: it records the variable and its new value, for the caller to
+     * write ({@link #deferredAssigns}). Data-parallel replicas that share their variables compute each replica's
+     * new state (batch-norm moving statistics) this way, and the caller averages them after every replica's step.
+     */
+    public void deferAssigns() {
+        deferredVariables = new ArrayList<>();
+        deferredValues = new ArrayList<>();
+    }
+
+    /**
+     * The assignments recorded since {@link #deferAssigns}, in the order they were made.
+     *
+     * @return each assigned variable and the node of its new value; empty when not deferring
+     */
+    public List<Map.Entry<Variable, Node>> deferredAssigns() {
+        List<Map.Entry<Variable, Node>> out = new ArrayList<>();
+        if (deferredVariables != null) {
+            for (int i = 0; i < deferredVariables.size(); i++) {
+                out.add(Map.entry(deferredVariables.get(i), deferredValues.get(i)));
+            }
+        }
+        return out;
     }
 
     /**

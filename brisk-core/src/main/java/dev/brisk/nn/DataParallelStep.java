@@ -15,13 +15,22 @@ import java.util.Map;
  * One synchronous data-parallel training step: each replica's GRADIENTS step on its shard, the gradients summed in
  * the ring's order, then one UPDATE step.
  *
- * <p>Each replica writes into its row of a flat vector {@code [n g_1 .. n g_P | n | n loss | n s_1 .. n s_S]}: its
- * gradients, its shard size {@code n}, its loss and (workers only) the model's non-trainable state, all times
- * {@code n}. After the sum, dividing by the summed {@code n} gives the gradient, loss and state of the global
- * batch's mean loss, whatever the shard sizes (the last batch of an epoch, a worker with less data), and a replica
- * with an empty shard simply adds zeros. With equal shards of a power-of-two size the scaling is exact.
+ * <p>Each replica writes into its row of a flat vector
+ * {@code [n g_1 .. n g_P | n | n loss | w_1 n s_1 | .. | w_S n s_S]}: its gradients, its shard size {@code n}, its
+ * loss, and for each non-trainable variable the flag {@code w} (whether its step wrote the variable) times
+ * {@code n}, then the variable's new value times {@code n}. After the sum, dividing by the summed {@code n} gives the
+ * gradient and loss of the global batch's mean loss, whatever the shard sizes (the last batch of an epoch, a worker
+ * with less data), and a replica with an empty shard simply adds zeros. With equal shards of a power-of-two size the
+ * scaling is exact.
+ *
+ * <p>State (batch normalization's moving statistics) follows Keras' {@code MirroredStrategy}: each replica updates
+ * the statistics from its own shard's batch statistics, and the replicas' results are averaged (Keras' {@code ON_READ}
+ * variables with {@code MEAN} aggregation; here weighted by the shard sizes, the same for equal shards), so every
+ * replica holds the same statistics after every step. A GRADIENTS step does not write the variables itself
+ * ({@link dev.brisk.graph.Graph#deferAssigns}): in-process replicas share them, and each must read the statistics
+ * of before the step. A variable no step writes (a frozen layer's) is left alone.
  */
-final class DataParallelStep {
+final class DataParallelStep implements AutoCloseable {
     private final Model model;
     private final Distribution distribution;
     private final List<StepRunner> runners;
@@ -34,6 +43,8 @@ final class DataParallelStep {
     private final RingAllReduce allReduce;
     private final StepBatch[] shards;
     private final StepRunner.Result[] results;
+    /** The exchange overlapped with the backward pass ({@link Distribution#overlap(boolean)}), or null. */
+    private final OverlappedReduce overlapped;
     private long seedCounter;
     private long reduceNanos;
     private int reduceSteps;
@@ -44,16 +55,7 @@ final class DataParallelStep {
         this.runners = runners;
         this.trainable = model.trainableVariables();
         boolean worker = distribution.mode() == Distribution.Mode.WORKER;
-        this.state = worker ? model.variables().stream().filter(v -> !v.trainable()).toList() : List.of();
-        if (!worker) {
-            for (Variable v : model.variables()) {
-                if (!v.trainable()) {
-                    throw new IllegalArgumentException("in-process replicas share the model's variables, and each "
-                            + "replica's training step would write non-trainable variable '" + v.name()
-                            + "' at once; train model '" + model.name() + "' in one process or on workers");
-                }
-            }
-        }
+        this.state = model.variables().stream().filter(v -> !v.trainable()).toList();
         int p = 0;
         for (Variable v : trainable) {
             p += v.shape().size();
@@ -61,7 +63,7 @@ final class DataParallelStep {
         this.gradientLength = p;
         int s = 0;
         for (Variable v : state) {
-            s += v.shape().size();
+            s += 1 + v.shape().size();
         }
         this.length = p + 2 + s;
         int rows = runners.size();
@@ -75,6 +77,18 @@ final class DataParallelStep {
         this.allReduce = worker ? new RingAllReduce(distribution.ring()) : null;
         this.shards = new StepBatch[rows];
         this.results = new StepRunner.Result[rows];
+        int[] sizes = trainable.stream().mapToInt(v -> v.shape().size()).toArray();
+        this.overlapped = distribution.isOverlapped() && sizes.length > 0 && (worker || rows > 1)
+                ? new OverlappedReduce(flat, sizes, distribution.bucketFloats(), this::reduce) : null;
+    }
+
+    /** Sums {@code [from, to)} of the rows over the replicas, in the ring's order for the whole vector. */
+    private void reduce(int from, int to) throws IOException {
+        if (allReduce != null) {
+            allReduce.sum(flat[0], 0, length, from, to);
+        } else {
+            RingOrder.sum(flat, flat[0], from, to, length);
+        }
     }
 
     /** The size of shard {@code k} of {@code n} of a batch of {@code size}: sizes differ by at most one. */
@@ -96,6 +110,9 @@ final class DataParallelStep {
             shards[k] = to > from ? slice(batch, from, to) : null;
         }
         long step = seedCounter++;
+        if (overlapped != null) {
+            overlapped.beginStep();
+        }
         int seedBase = distribution.mode() == Distribution.Mode.WORKER ? distribution.ring().rank() : 0;
         int seedStride = distribution.replicaCount();
         // Each replica on one thread: a region started inside this one runs its kernels inline.
@@ -106,12 +123,20 @@ final class DataParallelStep {
             }
         });
         long reduceStart = System.nanoTime();
-        if (allReduce != null) {
+        if (overlapped != null) {
+            // The buckets were started during the backward pass; what is left: waiting for them, then the tail
+            // (shard sizes, losses, state), known only at the end of the step.
+            try {
+                overlapped.finish();
+                reduce(gradientLength, length);
+            } catch (IOException e) {
+                throw exchangeFailed(e);
+            }
+        } else if (allReduce != null) {
             try {
                 allReduce.sum(flat[0], 0, length);
             } catch (IOException e) {
-                throw new UncheckedIOException("worker " + distribution.ring().rank() + " of "
-                        + distribution.ring().size() + ": the gradient all-reduce failed: " + e.getMessage(), e);
+                throw exchangeFailed(e);
             }
         } else if (rows > 1) {
             Parallel.forRange(length, 1 << 14, 4, (lo, hi) -> RingOrder.sum(flat, flat[0], lo, hi, length));
@@ -128,9 +153,12 @@ final class DataParallelStep {
         float loss = sum[gradientLength + 1] / total;
         int offset = gradientLength + 2;
         for (Variable v : state) {
+            float written = sum[offset++];
             Tensor value = v.value();
-            for (int i = 0; i < value.size(); i++) {
-                value.set(i, sum[offset + i] / total);
+            if (written > 0) {
+                for (int i = 0; i < value.size(); i++) {
+                    value.set(i, sum[offset + i] / written);
+                }
             }
             offset += value.size();
         }
@@ -149,6 +177,12 @@ final class DataParallelStep {
         return new float[] {loss, total};
     }
 
+    private UncheckedIOException exchangeFailed(IOException e) {
+        String who = distribution.mode() == Distribution.Mode.WORKER ? "worker " + distribution.ring().rank()
+                + " of " + distribution.ring().size() : "in-process replicas";
+        return new UncheckedIOException(who + ": the gradient all-reduce failed: " + e.getMessage(), e);
+    }
+
     /** Replica {@code k}'s gradients, loss and state times its shard size, into its row of the flat vector. */
     private void gradientsOf(int k, float seed) {
         float[] row = flat[k];
@@ -156,28 +190,57 @@ final class DataParallelStep {
         if (shard == null) {
             java.util.Arrays.fill(row, 0f);
             results[k] = null;
+            if (overlapped != null) {
+                overlapped.emptyRow(k);
+            }
             return;
         }
-        StepRunner.Result r = runners.get(k).shardGradients(shard, seed);
-        results[k] = r;
         float n = shard.size();
-        int offset = 0;
-        for (Tensor g : r.gradients()) {
-            float[] data = g.data();
-            int start = g.offset();
-            for (int i = 0; i < g.size(); i++) {
-                row[offset + i] = data[start + i] * n;
+        int offset = gradientLength;
+        StepRunner.Result r;
+        if (overlapped != null) {
+            // Each gradient goes into the row as the backward pass finishes it; full buckets start their exchange.
+            r = runners.get(k).shardGradients(shard, seed, overlapped.listener(k, n));
+        } else {
+            r = runners.get(k).shardGradients(shard, seed);
+            offset = 0;
+            for (Tensor g : r.gradients()) {
+                float[] data = g.data();
+                int start = g.offset();
+                for (int i = 0; i < g.size(); i++) {
+                    row[offset + i] = data[start + i] * n;
+                }
+                offset += g.size();
             }
-            offset += g.size();
         }
+        results[k] = r;
         row[offset++] = n;
         row[offset++] = r.loss() * n;
         for (Variable v : state) {
-            Tensor value = v.value();
-            for (int i = 0; i < value.size(); i++) {
-                row[offset + i] = value.get(i) * n;
+            int size = v.shape().size();
+            Tensor value = written(r, v);
+            row[offset++] = value == null ? 0 : n;
+            for (int i = 0; i < size; i++) {
+                row[offset + i] = value == null ? 0 : value.get(i) * n;
             }
-            offset += value.size();
+            offset += size;
+        }
+    }
+
+    /** The new value of {@code v} that replica step {@code r} computed, or null when it does not write it. */
+    private static Tensor written(StepRunner.Result r, Variable v) {
+        for (int i = 0; i < r.stateVariables().size(); i++) {
+            if (r.stateVariables().get(i) == v) {
+                return r.state()[i];
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void close() {
+        if (overlapped != null) {
+            overlapped.close();
         }
     }
 

@@ -17,6 +17,7 @@ import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,11 +37,14 @@ final class StepRunner {
 
     /**
      * A step's outputs; in compiled mode they live in the plan's buffers until the next step. {@code gradients} is
-     * set by a GRADIENTS step only, one tensor per trainable variable in the model's order.
+     * set by a GRADIENTS step only, one tensor per trainable variable in the model's order; so are
+     * {@code stateVariables} and {@code state}: the variables the step would have written (batch-norm moving
+     * statistics) and their new values, which a GRADIENTS step leaves to its caller to write.
      */
-    record Result(float loss, Tensor[] predictions, Tensor[] gradients, Tensor[] masks) {
+    record Result(float loss, Tensor[] predictions, Tensor[] gradients, Tensor[] masks, List<Variable> stateVariables,
+                  Tensor[] state) {
         Result(float loss, Tensor[] predictions) {
-            this(loss, predictions, null, null);
+            this(loss, predictions, null, null, List.of(), null);
         }
 
         /** The padding mask of output {@code i} (for its metrics), or null when it has none. */
@@ -51,7 +55,8 @@ final class StepRunner {
 
     /** The nodes of one traced step; {@code gradients} are outputs of a GRADIENTS step, inputs of an UPDATE one. */
     private record Traced(Node[] x, Node[] y, Node seed, Node hyper, Node loss, Node[] predictions,
-                          Node[] gradients, boolean gradientsAreOutputs, Node[] masks) {
+                          Node[] gradients, boolean gradientsAreOutputs, Node[] masks, List<Variable> stateVariables,
+                          Node[] state) {
         List<Node> outputs() {
             List<Node> out = new ArrayList<>();
             if (loss != null) {
@@ -67,6 +72,9 @@ final class StepRunner {
             }
             if (gradientsAreOutputs && gradients != null) {
                 out.addAll(List.of(gradients));
+            }
+            if (state != null) {
+                out.addAll(List.of(state));
             }
             return out;
         }
@@ -147,7 +155,7 @@ final class StepRunner {
         // that whole-model files and backups save, so a restored model draws the same masks as the original would.
         // Inference steps draw nothing random.
         float seed = kind == Kind.TRAIN ? (float) (model.nextTrainSeed() & 0xFFFFFF) : 0f;
-        return run(kind, batch, timer, seed, null);
+        return run(kind, batch, timer, seed, null, null);
     }
 
     /**
@@ -155,7 +163,27 @@ final class StepRunner {
      * which the caller chooses so that replicas draw different masks.
      */
     Result shardGradients(StepBatch shard, float seed) {
-        return run(Kind.GRADIENTS, shard, null, seed, null);
+        return run(Kind.GRADIENTS, shard, null, seed, null, null);
+    }
+
+    /** Told each gradient of a GRADIENTS step once it is final, while the rest of the step may still run. */
+    @FunctionalInterface
+    interface GradientListener {
+        /**
+         * Gradient {@code index} (of the model's trainable variables, in order) is final: no kernel of this step
+         * writes it again. Called on the step's thread, in the order the backward pass finishes them.
+         */
+        void ready(int index, Tensor gradient);
+    }
+
+    /**
+     * As {@link #shardGradients(StepBatch, float)}, telling {@code listener} each gradient as soon as the kernel
+     * that finishes it has run (compiled plans: the kernel timer's report of that kernel), so that its exchange
+     * can overlap the rest of the backward pass. Gradients no kernel of the plan writes last (and every gradient
+     * of an eager step) are told when the step ends.
+     */
+    Result shardGradients(StepBatch shard, float seed, GradientListener listener) {
+        return run(Kind.GRADIENTS, shard, null, seed, null, listener);
     }
 
     /**
@@ -163,10 +191,11 @@ final class StepRunner {
      * model's order, with this step's hyper-parameters.
      */
     void update(Tensor[] gradients) {
-        run(Kind.UPDATE, null, null, 0f, gradients);
+        run(Kind.UPDATE, null, null, 0f, gradients, null);
     }
 
-    private Result run(Kind kind, StepBatch batch, KernelTimer timer, float seed, Tensor[] gradientsIn) {
+    private Result run(Kind kind, StepBatch batch, KernelTimer timer, float seed, Tensor[] gradientsIn,
+                       GradientListener listener) {
         Optimizer opt = model.optimizer();
         float[] hyper = kind == Kind.TRAIN || kind == Kind.UPDATE ? opt.hyperParameters() : null;
         if (kind == Kind.TRAIN && model.takeGradientRequest()) {
@@ -174,9 +203,16 @@ final class StepRunner {
         }
         boolean yieldToJit = kind == Kind.TRAIN && trainSteps++ < JIT_WARM_UP_STEPS && ThreadBudget.threads() > 1;
         if (eager) {
+            Result r;
             synchronized (traceLock) {
-                return runEagerly(kind, batch, timer, hyper, seed, yieldToJit, gradientsIn);
+                r = runEagerly(kind, batch, timer, hyper, seed, yieldToJit, gradientsIn);
             }
+            if (listener != null) {
+                for (int i = 0; i < r.gradients().length; i++) {
+                    listener.ready(i, r.gradients()[i]);
+                }
+            }
+            return r;
         }
         if (kind != Kind.EVAL && kind != Kind.PREDICT) {
             dropStaleTrainPlans();
@@ -210,6 +246,10 @@ final class StepRunner {
                 h.set(i, hyper[i]);
             }
         }
+        boolean[] told = listener == null ? null : new boolean[t.gradients().length];
+        if (listener != null) {
+            timer = gradientTimer(t.gradients(), plan, listener, told);
+        }
         if (yieldToJit) {
             try (Reservation jit = ThreadBudget.reserve(1)) {
                 execute(plan, timer);
@@ -222,10 +262,21 @@ final class StepRunner {
             preds[i] = plan.output(t.predictions()[i]);
         }
         Tensor[] grads = null;
+        Tensor[] state = null;
         if (kind == Kind.GRADIENTS) {
             grads = new Tensor[t.gradients().length];
             for (int i = 0; i < grads.length; i++) {
                 grads[i] = plan.output(t.gradients()[i]);
+            }
+            state = new Tensor[t.state().length];
+            for (int i = 0; i < state.length; i++) {
+                state[i] = plan.output(t.state()[i]);
+            }
+            for (int i = 0; told != null && i < told.length; i++) {
+                if (!told[i]) {
+                    told[i] = true;
+                    listener.ready(i, grads[i]);
+                }
             }
         }
         Tensor[] masks = null;
@@ -235,7 +286,32 @@ final class StepRunner {
                 masks[i] = t.masks()[i] == null ? null : plan.output(t.masks()[i]);
             }
         }
-        return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds, grads, masks);
+        return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds, grads, masks,
+                t.stateVariables(), state);
+    }
+
+    /**
+     * A kernel timer that tells {@code listener} gradient {@code i} once the instruction of its node has run: an
+     * output's buffer is written by its own node's kernel last (outputs stay live to the end of the step, so no
+     * later kernel reuses them).
+     */
+    private static KernelTimer gradientTimer(Node[] gradients, Plan plan, GradientListener listener,
+                                             boolean[] told) {
+        Map<Node, List<Integer>> index = new IdentityHashMap<>();
+        for (int i = 0; i < gradients.length; i++) {
+            index.computeIfAbsent(gradients[i], k -> new ArrayList<>()).add(i);
+        }
+        return (node, start, end) -> {
+            List<Integer> which = index.get(node);
+            if (which != null) {
+                for (int i : which) {
+                    if (!told[i]) {
+                        told[i] = true;
+                        listener.ready(i, plan.output(node));
+                    }
+                }
+            }
+        };
     }
 
     /**
@@ -269,10 +345,15 @@ final class StepRunner {
             preds[i] = t.predictions()[i].value();
         }
         Tensor[] grads = null;
+        Tensor[] state = null;
         if (kind == Kind.GRADIENTS) {
             grads = new Tensor[t.gradients().length];
             for (int i = 0; i < grads.length; i++) {
                 grads[i] = t.gradients()[i].value();
+            }
+            state = new Tensor[t.state().length];
+            for (int i = 0; i < state.length; i++) {
+                state[i] = t.state()[i].value();
             }
         }
         Tensor[] masks = null;
@@ -282,7 +363,8 @@ final class StepRunner {
                 masks[i] = t.masks()[i] == null ? null : t.masks()[i].value();
             }
         }
-        return new Result(t.loss() == null ? Float.NaN : t.loss().value().get(0), preds, grads, masks);
+        return new Result(t.loss() == null ? Float.NaN : t.loss().value().get(0), preds, grads, masks,
+                t.stateVariables(), state);
     }
 
     /**
@@ -353,6 +435,10 @@ final class StepRunner {
         }
         Node seedNode = g.input("seed", Tensor.scalar(seed));
         Node hyperNode = hyper == null ? null : g.input("hyper", Tensor.of(hyper, hyper.length));
+        if (kind == Kind.GRADIENTS) {
+            // Replicas share the variables: each one's new state becomes an output, written by DataParallelStep.
+            g.deferAssigns();
+        }
         List<Node> preds = model.forward(g, List.of(x), new CallContext(training, seedNode));
         Node loss = null;
         if (kind != Kind.PREDICT) {
@@ -382,8 +468,15 @@ final class StepRunner {
                 return Autodiff.gradients(g, l, varNodes).toArray(new Node[0]);
             });
         }
+        List<Variable> stateVariables = new ArrayList<>();
+        List<Node> state = new ArrayList<>();
+        for (Map.Entry<Variable, Node> a : g.deferredAssigns()) {
+            stateVariables.add(a.getKey());
+            state.add(a.getValue());
+        }
         return new Traced(x, y, seedNode, hyperNode, loss, preds.toArray(new Node[0]), gradients, true,
-                kind == Kind.PREDICT ? null : masksOf(g, preds));
+                kind == Kind.PREDICT ? null : masksOf(g, preds), List.copyOf(stateVariables),
+                kind == Kind.GRADIENTS ? state.toArray(new Node[0]) : null);
     }
 
     /** The optimizer alone: one INPUT per trainable variable's gradient, then the fused update ops. */
@@ -398,7 +491,8 @@ final class StepRunner {
             model.optimizer().apply(g, vars, List.of(grads), hyperNode);
             return null;
         });
-        return new Traced(new Node[0], new Node[0], null, hyperNode, null, new Node[0], grads, false, null);
+        return new Traced(new Node[0], new Node[0], null, hyperNode, null, new Node[0], grads, false, null,
+                List.of(), null);
     }
 
     /** The outputs' padding masks, which their metrics read (null entries for outputs without one), or null. */

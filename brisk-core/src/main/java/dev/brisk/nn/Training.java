@@ -55,7 +55,9 @@ final class Training {
             for (int k = 0; k < local; k++) {
                 runners.add(model.acquireRunner());
             }
-            return fit(train, options, runners.get(0), new DataParallelStep(model, distribution, runners));
+            try (DataParallelStep step = new DataParallelStep(model, distribution, runners)) {
+                return fit(train, options, runners.get(0), step);
+            }
         } finally {
             runners.forEach(model::releaseRunner);
         }

@@ -20,6 +20,8 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,13 +39,18 @@ class DataParallelTest {
                 Layers.dense(16, Activation.TANH),
                 Layers.dense(CLASSES));
         m.compile(Optimizers.adam(1e-2f), Losses.sparseCategoricalCrossentropy(true), Metrics.accuracy());
+        return randomized(m, seed, false);
+    }
+
+    /** {@code m} built, with seeded random weights: all of them, or only the kernels (rank 2). */
+    static Model randomized(Model m, long seed, boolean kernelsOnly) {
         m.build(new dev.brisk.tensor.Shape[] {dev.brisk.tensor.Shape.of(FEATURES)});
         Random r = new Random(seed);
         List<Tensor> w = new ArrayList<>();
         for (Tensor t : m.getWeights()) {
             float[] v = new float[t.size()];
             for (int i = 0; i < v.length; i++) {
-                v[i] = (float) (r.nextGaussian() * 0.3);
+                v[i] = !kernelsOnly || t.shape().rank() == 2 ? (float) (r.nextGaussian() * 0.3) : t.get(i);
             }
             w.add(Tensor.of(v, t.shape().dims()));
         }
@@ -158,29 +165,43 @@ class DataParallelTest {
         Model replicas = mlp(11);
         History hr = replicas.fit(xy[0], xy[1], Fit.epochs(2).batchSize(global).shuffle(false).verbose(0)
                 .distribution(Distribution.replicas(n)));
+        for (Trained t : trainWorkers(n, global, xy, () -> mlp(11), d -> d)) {
+            assertTrue(bitwiseEqual(replicas.getWeights(), t.model().getWeights()),
+                    "a worker's weights differ from the replicas'");
+            assertEquals(hr.get("loss").get(1), t.history().get("loss").get(1), 1e-6);
+            assertEquals(hr.get("accuracy").get(1), t.history().get("accuracy").get(1), 1e-6);
+        }
+    }
+
+    /** A worker's model after its fit, and the fit's History. */
+    record Trained(Model model, History history) {
+    }
+
+    /**
+     * {@code n} workers on a ring of threads, each with its own model from {@code build} and its share of
+     * {@code xy}, trained for two epochs of global batch {@code global} with {@code how} applied to its distribution.
+     */
+    static List<Trained> trainWorkers(int n, int global, Tensor[] xy, Supplier<Model> build,
+                                      UnaryOperator<Distribution> how) throws Exception {
         List<MemoryRing> ring = MemoryRing.create(n, Duration.ofSeconds(30));
         ExecutorService pool = Executors.newFixedThreadPool(n);
         try {
-            List<Future<Object[]>> futures = new ArrayList<>();
+            List<Future<Trained>> futures = new ArrayList<>();
             for (int k = 0; k < n; k++) {
                 int rank = k;
                 futures.add(pool.submit(() -> {
                     Tensor[] share = share(xy, rank, n, global);
-                    Model m = mlp(11);
+                    Model m = build.get();
                     History h = m.fit(share[0], share[1], Fit.epochs(2).batchSize(global).shuffle(false).verbose(0)
-                            .distribution(Distribution.worker(ring.get(rank))));
-                    return new Object[] {m.getWeights(), h};
+                            .distribution(how.apply(Distribution.worker(ring.get(rank)))));
+                    return new Trained(m, h);
                 }));
             }
-            for (Future<Object[]> f : futures) {
-                Object[] got = f.get();
-                @SuppressWarnings("unchecked")
-                List<Tensor> w = (List<Tensor>) got[0];
-                assertTrue(bitwiseEqual(replicas.getWeights(), w), "a worker's weights differ from the replicas'");
-                History h = (History) got[1];
-                assertEquals(hr.get("loss").get(1), h.get("loss").get(1), 1e-6);
-                assertEquals(hr.get("accuracy").get(1), h.get("accuracy").get(1), 1e-6);
+            List<Trained> out = new ArrayList<>();
+            for (Future<Trained> f : futures) {
+                out.add(f.get());
             }
+            return out;
         } finally {
             pool.shutdownNow();
         }
@@ -205,15 +226,116 @@ class DataParallelTest {
         return new Tensor[] {Tensor.of(x, mine.size(), FEATURES), Tensor.of(y, mine.size())};
     }
 
-    @Test
-    void aModelWithBatchNormStateIsRefusedForInProcessReplicas() {
+    /** Dense, BatchNormalization, dense: a model whose training step writes state (the moving statistics). */
+    static Model batchNormModel(long seed) {
         Model m = Sequential.of(Layers.input(FEATURES), Layers.dense(8), Layers.batchNormalization(),
                 Layers.dense(CLASSES));
-        m.compile(Optimizers.sgd(0.1f), Losses.sparseCategoricalCrossentropy(true));
-        Tensor[] xy = data(64, 1);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> m.fit(xy[0], xy[1],
-                Fit.epochs(1).batchSize(32).verbose(0).distribution(Distribution.replicas(2))));
-        assertTrue(e.getMessage().contains("moving_mean") || e.getMessage().contains("non-trainable"), e.getMessage());
+        m.compile(Optimizers.sgd(0.1f), Losses.sparseCategoricalCrossentropy(true), Metrics.accuracy());
+        // Random kernels; biases, gamma, beta and the statistics keep their initial values.
+        return randomized(m, seed, true);
+    }
+
+    /**
+     * As Keras' MirroredStrategy: each replica updates the moving statistics from its own shard's batch
+     * statistics, and the replicas' results are averaged, so one step gives
+     * {@code moving = 0.99 moving + 0.01 mean_k(batch statistic of shard k)}, worked out here by hand.
+     */
+    @Test
+    void replicasAverageTheirBatchNormStatisticsAsMirroredStrategyDoes() {
+        Model m = batchNormModel(3);
+        List<Tensor> before = m.getWeights();
+        Tensor[] xy = data(64, 8);
+        m.fit(xy[0], xy[1], Fit.epochs(1).batchSize(64).shuffle(false).verbose(0)
+                .distribution(Distribution.replicas(2)));
+        // before: dense kernel [20, 8], dense bias [8], gamma, beta, moving mean, moving variance, ...
+        Tensor kernel = before.get(0);
+        Tensor bias = before.get(1);
+        Tensor mean0 = before.get(4);
+        Tensor var0 = before.get(5);
+        double[] mean = new double[8];
+        double[] variance = new double[8];
+        for (int shard = 0; shard < 2; shard++) {
+            double[][] h = new double[32][8];
+            for (int i = 0; i < 32; i++) {
+                for (int c = 0; c < 8; c++) {
+                    double v = bias.get(c);
+                    for (int j = 0; j < FEATURES; j++) {
+                        v += xy[0].get((shard * 32 + i) * FEATURES + j) * kernel.get(j * 8 + c);
+                    }
+                    h[i][c] = v;
+                }
+            }
+            for (int c = 0; c < 8; c++) {
+                double mu = 0;
+                for (double[] row : h) {
+                    mu += row[c] / 32;
+                }
+                double var = 0;
+                for (double[] row : h) {
+                    var += (row[c] - mu) * (row[c] - mu) / 32;
+                }
+                mean[c] += mu / 2;
+                variance[c] += var / 2;
+            }
+        }
+        List<Tensor> after = m.getWeights();
+        for (int c = 0; c < 8; c++) {
+            assertEquals(0.99 * mean0.get(c) + 0.01 * mean[c], after.get(4).get(c), 1e-5, "moving mean " + c);
+            assertEquals(0.99 * var0.get(c) + 0.01 * variance[c], after.get(5).get(c), 1e-5, "moving variance " + c);
+        }
+    }
+
+    /**
+     * Two workers on a ring, each with its own copy of the model, end every step with the same moving statistics
+     * (and weights), bit for bit, and those of two in-process replicas, which share one copy.
+     */
+    @Test
+    void replicasWithBatchNormEndWithIdenticalStatisticsOnEveryReplica() throws Exception {
+        int n = 2;
+        int global = 32;
+        Tensor[] xy = data(200, 9);
+        Model replicas = batchNormModel(4);
+        replicas.fit(xy[0], xy[1], Fit.epochs(2).batchSize(global).shuffle(false).verbose(0)
+                .distribution(Distribution.replicas(n)));
+        List<Trained> workers = trainWorkers(n, global, xy, () -> batchNormModel(4), d -> d);
+        List<Tensor> first = workers.get(0).model().getWeights();
+        assertTrue(bitwiseEqual(first, workers.get(1).model().getWeights()),
+                "the workers' statistics or weights differ");
+        assertTrue(bitwiseEqual(replicas.getWeights(), first), "workers and in-process replicas differ");
+        Model untrained = batchNormModel(4);
+        assertTrue(relativeDifference(untrained.getWeights().subList(4, 6), first.subList(4, 6)) > 1e-3,
+                "the moving statistics did not move");
+    }
+
+    /**
+     * The exchange overlapped with the backward pass, in buckets of 16 floats (many per step, started as the
+     * backward pass finishes them), gives the bits of the exchange after the step: in-process replicas with and
+     * without batch-norm state, and three workers on a ring (from three ranks on, the order of the additions shows
+     * in the bits), whose last step leaves two of them without data (their rows add zeros).
+     */
+    @Test
+    void theOverlappedExchangeGivesTheBitsOfTheExchangeAfterTheStep() throws Exception {
+        int n = 3;
+        int global = 48;
+        Tensor[] xy = data(289, 12);
+        for (boolean bn : new boolean[] {false, true}) {
+            Model after = bn ? batchNormModel(5) : mlp(5);
+            Model during = bn ? batchNormModel(5) : mlp(5);
+            after.fit(xy[0], xy[1], Fit.epochs(2).batchSize(global).shuffle(false).verbose(0)
+                    .distribution(Distribution.replicas(n)));
+            History h = during.fit(xy[0], xy[1], Fit.epochs(2).batchSize(global).shuffle(false).verbose(0)
+                    .distribution(Distribution.replicas(n).overlap(64)));
+            assertTrue(bitwiseEqual(after.getWeights(), during.getWeights()),
+                    "overlapped in-process replicas differ" + (bn ? " (batch norm)" : ""));
+            assertEquals(2, h.get("loss").size());
+        }
+        Model replicas = mlp(5);
+        replicas.fit(xy[0], xy[1], Fit.epochs(2).batchSize(global).shuffle(false).verbose(0)
+                .distribution(Distribution.replicas(n)));
+        for (Trained t : trainWorkers(n, global, xy, () -> mlp(5), d -> d.overlap(64))) {
+            assertTrue(bitwiseEqual(replicas.getWeights(), t.model().getWeights()), "an overlapped worker differs");
+        }
+        assertThrows(IllegalArgumentException.class, () -> Distribution.singleProcess().overlap(true));
     }
 
     @Test
