@@ -21,8 +21,9 @@ import java.nio.file.Path;
  * @param checkpoint the checkpoint folder, or null for none
  * @param checkpointEvery steps between checkpoints
  * @param mode "compiled"
+ * @param overlap whether the gradient exchange overlaps the backward pass ({@code --overlap})
  */
 public record ClusterJob(Workload workload, Path data, int trainSize, InMemoryDataset test, Model model, int epochs,
                          int batchSize, long seed, String master, int workers, String checkpoint,
-                         int checkpointEvery, String mode) {
+                         int checkpointEvery, String mode, boolean overlap) {
 }

@@ -90,6 +90,8 @@ public final class TrainCommand extends Subcommand {
                     "Save the training and validation curves (loss and accuracy by epoch) as a PNG image."),
             CliOptions.valued("replicas", "N", "Data-parallel replicas in this JVM, each computing its share of every"
                     + " batch on one thread; the gradients are summed in memory (docs/distributed.md)."),
+            CliOptions.flag("overlap", "With --replicas or --master: exchange the gradients in buckets while the"
+                    + " backward pass runs (off by default; docs/distributed.md)."),
             CliOptions.valued("master", "URL", "Train on Apache Spark: local[N], local-cluster[N,CORES,MB] or"
                     + " spark://host:port (the launcher puts Spark on the class path; docs/distributed.md)."),
             CliOptions.valued("workers", "N", "With --master: the number of Spark workers (tasks of one barrier"
@@ -122,6 +124,7 @@ public final class TrainCommand extends Subcommand {
     boolean gemmPeak;
     Path save;
     Integer replicas;
+    boolean overlap;
     String master;
     int workers = 2;
     String checkpoint;
@@ -155,6 +158,7 @@ public final class TrainCommand extends Subcommand {
         gemmPeak = v.flag("gemm-peak");
         save = v.path("save", null);
         replicas = v.integer("replicas", null);
+        overlap = v.flag("overlap");
         master = v.get("master", s -> s, null);
         workers = v.integer("workers", workers);
         checkpoint = v.get("checkpoint", s -> s, null);
@@ -216,6 +220,10 @@ public final class TrainCommand extends Subcommand {
         requireAtLeast("--replicas", replicas, 1);
         requireAtLeast("--workers", workers, 1);
         requireAtLeast("--checkpoint-every", checkpointEvery, 1);
+        if (overlap && master == null && replicas == null) {
+            throw new UsageException("--overlap overlaps the gradient exchange of --replicas or --master; one process"
+                    + " exchanges nothing");
+        }
         if (master != null && replicas != null) {
             throw new UsageException("--replicas and --master do not go together: replicas share this JVM, --master"
                     + " trains on Spark workers (--workers N)");
@@ -291,11 +299,16 @@ public final class TrainCommand extends Subcommand {
                             + " path; run through ./brisk, which adds them (docs/distributed.md)"));
             ClusterTraining.Run run = cluster.train(new ClusterJob(workload, data, train.size(), test, model, n,
                     batchSize, seed != null ? seed : RandomSeed.next(), master, workers, checkpoint, checkpointEvery,
-                    mode()), out);
+                    mode(), overlap), out);
             Map<String, Double> eval = model.evaluate(test, batchSize);
             TestMetric metric = workload.testMetric();
             out.printf(Locale.ROOT, "test: loss %.4f - accuracy %.4f (%d samples)%n",
                     eval.getOrDefault("loss", Double.NaN), eval.getOrDefault("accuracy", Double.NaN), test.size());
+            if (save != null) {
+                // The driver's model holds what rank 0 sent back: the trained weights and optimizer state.
+                dev.brisk.keras.KerasModels.save(model, save);
+                out.printf(Locale.ROOT, "model saved to %s%n", save);
+            }
             History h = run.history();
             if (!h.asMap().containsKey("cpu_util")) {
                 throw new IllegalStateException("the workers' history has no cpu_util: cannot report the run");
@@ -320,7 +333,7 @@ public final class TrainCommand extends Subcommand {
         Fit fit = Fit.epochs(n).batchSize(batchSize).validation(test).verbose(verbose)
                 .callbacks(callbacks.toArray(new Callback[0]));
         if (replicas != null) {
-            fit.distribution(Distribution.replicas(replicas));
+            fit.distribution(Distribution.replicas(replicas).overlap(overlap));
         }
         if (profile != null) {
             fit = profileSteps == null ? fit.profile(profile)

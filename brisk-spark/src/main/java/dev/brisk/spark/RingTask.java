@@ -1,5 +1,6 @@
 package dev.brisk.spark;
 
+import dev.brisk.distribute.ControlChannel;
 import dev.brisk.distribute.RingListener;
 import dev.brisk.distribute.RingTransport;
 import dev.brisk.distribute.SocketRing;
@@ -28,12 +29,14 @@ import scala.runtime.AbstractFunction1;
 /**
  * One worker of the barrier stage: listens for the ring on its executor's address, exchanges addresses once with
  * {@code allGather}, joins the ring, then trains its partition with {@link Distribution#worker}. Rank 0 writes the
- * checkpoints and returns the result; the other ranks return nothing.
+ * checkpoints, reports to the driver's callbacks ({@link DriverLink}) and returns the result; the other ranks return
+ * nothing.
  */
 final class RingTask extends AbstractFunction1<Iterator<Sample>, Iterator<WorkerResult>> implements Serializable {
     private static final long serialVersionUID = 1L;
 
     private final ModelFactory factory;
+    /** The driver's weights to start from, or null when the factory's models already hold them. */
     private final Broadcast<float[][]> initialWeights;
     private final int[] inputDims;
     private final SparkFit.Settings settings;
@@ -70,9 +73,11 @@ final class RingTask extends AbstractFunction1<Iterator<Sample>, Iterator<Worker
                 int colon = a.lastIndexOf(':');
                 addresses.add(new InetSocketAddress(a.substring(0, colon), Integer.parseInt(a.substring(colon + 1))));
             }
-            try (RingTransport ring = SocketRing.join(listener, rank, addresses, token,
-                    Duration.ofMillis(settings.ringTimeoutMillis()))) {
-                WorkerResult r = train(ring, rows, ctx.stageAttemptNumber());
+            Duration timeout = Duration.ofMillis(settings.ringTimeoutMillis());
+            try (RingTransport ring = SocketRing.join(listener, rank, addresses, token, timeout);
+                 ControlChannel driver = rank == 0 ? ControlChannel.connect(new InetSocketAddress(
+                         settings.driverHost(), settings.driverPort()), token, timeout) : null) {
+                WorkerResult r = train(ring, driver, rows, ctx.stageAttemptNumber());
                 return CollectionConverters.asScala(rank == 0 ? List.of(r).iterator() : List.<WorkerResult>of()
                         .iterator());
             }
@@ -81,7 +86,8 @@ final class RingTask extends AbstractFunction1<Iterator<Sample>, Iterator<Worker
         }
     }
 
-    private WorkerResult train(RingTransport ring, List<Sample> rows, int attempt) throws IOException {
+    private WorkerResult train(RingTransport ring, ControlChannel driver, List<Sample> rows, int attempt)
+            throws IOException {
         int rank = ring.rank();
         Model model = factory.create();
         TrainingCheckpoint checkpoint = settings.checkpointDir() == null ? null
@@ -93,7 +99,7 @@ final class RingTask extends AbstractFunction1<Iterator<Sample>, Iterator<Worker
             System.err.println("brisk: worker " + rank + " resumes from the checkpoint of step "
                     + checkpoint.globalStep() + " (epoch " + checkpoint.epoch() + ", step " + checkpoint.stepInEpoch()
                     + "), stage attempt " + attempt);
-        } else {
+        } else if (initialWeights != null) {
             TrainingCheckpoint.setWeights(model, initialWeights.value());
         }
         int firstEpoch = checkpoint == null ? 0 : checkpoint.epoch();
@@ -102,7 +108,8 @@ final class RingTask extends AbstractFunction1<Iterator<Sample>, Iterator<Worker
         if (firstEpoch < settings.epochs()) {
             Tensor[] xy = tensors(rows);
             Fit fit = Fit.epochs(settings.epochs()).batchSize(settings.batchSize()).shuffle(settings.shuffle())
-                    .seed(settings.seed()).verbose(0).distribution(Distribution.worker(ring)).callbacks(keeper);
+                    .seed(settings.seed()).verbose(0).distribution(Distribution.worker(ring).overlap(settings.overlap()))
+                    .callbacks(keeper, new DriverLink(ring, driver, settings.driverSteps(), attempt, model));
             if (checkpoint != null) {
                 fit.resumeAt(checkpoint.epoch(), checkpoint.stepInEpoch());
             }
@@ -110,7 +117,8 @@ final class RingTask extends AbstractFunction1<Iterator<Sample>, Iterator<Worker
         }
         List<Map<String, Double>> logs = new ArrayList<>();
         keeper.epochLogs().forEach(m -> logs.add(new LinkedHashMap<>(m)));
-        return new WorkerResult(TrainingCheckpoint.arrays(model.getWeights()), logs, firstEpoch,
+        TrainingCheckpoint end = TrainingCheckpoint.of(model, 0, 0, 0, List.of());
+        return new WorkerResult(end.weights(), end.slots(), end.iterations(), logs, firstEpoch,
                 checkpoint == null ? -1 : checkpoint.globalStep(), attempt);
     }
 

@@ -1,16 +1,17 @@
 package dev.brisk.spark;
 
+import dev.brisk.callbacks.BackupAndRestore;
 import dev.brisk.callbacks.Callback;
 import dev.brisk.callbacks.History;
-import dev.brisk.callbacks.TrainingParams;
 import dev.brisk.distribute.RingListener;
 import dev.brisk.nn.Model;
+import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -50,14 +51,18 @@ import scala.reflect.ClassTag$;
  * {@link #checkpoint(String, int) K steps}; if the stage fails (an executor dies), Spark runs it again and the workers resume
  * from the newest checkpoint.
  *
- * <p>Callbacks run on the driver after the stage has finished, each epoch's hooks with that epoch's logs (averaged
- * over the workers), so History, CsvLogger and the like see what single-process training shows; callbacks that
- * act during training (EarlyStopping, ReduceLROnPlateau) cannot act on the workers.
+ * <p>Callbacks run on the driver while the stage runs: rank 0 reports each epoch over a small TCP connection to a
+ * listener on the driver (port {@link #callbackPort}, the job's token checked as in the ring), with the epoch's logs
+ * averaged over the workers and the weights after it, and waits for the driver's answer; so History, CsvLogger,
+ * ModelCheckpoint, EarlyStopping and ReduceLROnPlateau act as in single-process training, and a stop reaches every
+ * worker at the same step.
  */
 public final class SparkFit {
     /** What the workers need, serialized into the task. */
     record Settings(int epochs, int batchSize, long seed, boolean shuffle, String checkpointDir, int checkpointEvery,
-                    int ringPort, long ringTimeoutMillis) implements Serializable {
+                    int ringPort, long ringTimeoutMillis, String driverHost, int driverPort, boolean driverSteps,
+                    boolean overlap)
+            implements Serializable {
     }
 
     private final ModelFactory factory;
@@ -69,22 +74,38 @@ public final class SparkFit {
     private String checkpointDir;
     private int checkpointEvery;
     private int ringPort;
+    private int callbackPort;
+    private boolean overlap;
     private Duration ringTimeout = Duration.ofSeconds(120);
     private final List<Callback> callbacks = new ArrayList<>();
     private WorkerResult lastResult;
 
     private SparkFit(ModelFactory factory) {
-        this.factory = Objects.requireNonNull(factory, "factory");
+        this.factory = factory;
     }
 
     /**
-     * A fit whose workers build their model with {@code factory}.
+     * A fit whose workers build their model with {@code factory}, for models brisk-keras cannot write as a
+     * {@code .keras} file (a learning-rate schedule or a loss of the user's own); the driver's model's weights are
+     * broadcast as the starting point.
      *
      * @param factory builds and compiles the model on each executor
      * @return the fit, to configure
      */
     public static SparkFit of(ModelFactory factory) {
-        return new SparkFit(factory);
+        return new SparkFit(Objects.requireNonNull(factory, "factory"));
+    }
+
+    /**
+     * A fit that sends the driver's compiled model to the workers as a {@code .keras} file (its architecture,
+     * compile settings and initial weights, written by brisk-keras and broadcast once): the executors need no code
+     * of the user's. A model brisk-keras cannot write is refused by {@code fit}, naming why: use
+     * {@link #of(ModelFactory)} for it.
+     *
+     * @return the fit, to configure
+     */
+    public static SparkFit create() {
+        return new SparkFit(null);
     }
 
     /**
@@ -177,11 +198,15 @@ public final class SparkFit {
      * @return this
      */
     public SparkFit ringPort(int port) {
+        this.ringPort = checkPort(port);
+        return this;
+    }
+
+    private static int checkPort(int port) {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be in [0, 65535], got " + port);
         }
-        this.ringPort = port;
-        return this;
+        return port;
     }
 
     /**
@@ -196,12 +221,46 @@ public final class SparkFit {
     }
 
     /**
-     * Callbacks that run on the driver, once, with each epoch's logs.
+     * Whether each worker's gradient exchange overlaps its backward pass, bucket by bucket (default off; see
+     * {@link dev.brisk.nn.Distribution#overlap(boolean)}): the same bits either way.
+     *
+     * @param on whether to overlap
+     * @return this
+     */
+    public SparkFit overlap(boolean on) {
+        this.overlap = on;
+        return this;
+    }
+
+    /**
+     * The port the driver listens on for rank 0's reports to the callbacks (default 0: any free port; give one to
+     * open in a firewall between the executors and the driver).
+     *
+     * @param port the port, 0 to 65535
+     * @return this
+     */
+    public SparkFit callbackPort(int port) {
+        this.callbackPort = checkPort(port);
+        return this;
+    }
+
+    /**
+     * Callbacks that run on the driver while the workers train, as in single-process {@code fit}: rank 0 reports
+     * each epoch's begin and end (and each step's end when a callback handles steps), the driver's model holds the
+     * weights of the last finished epoch, and a callback that stops training (EarlyStopping, TerminateOnNaN) or
+     * sets the learning rate (ReduceLROnPlateau, LearningRateScheduler) stops or changes every worker. BackupAndRestore
+     * is refused: {@link #checkpoint} does its job on a cluster.
      *
      * @param cbs the callbacks
      * @return this
      */
     public SparkFit callbacks(Callback... cbs) {
+        for (Callback cb : cbs) {
+            if (cb instanceof BackupAndRestore) {
+                throw new IllegalArgumentException("BackupAndRestore cannot restore the workers of a Spark fit: use "
+                        + "SparkFit.checkpoint(folder, steps), from which a retried stage resumes");
+            }
+        }
         callbacks.addAll(List.of(cbs));
         return this;
     }
@@ -266,52 +325,70 @@ public final class SparkFit {
      * @return the History of the training
      */
     public History fit(Model model, JavaRDD<Sample> data) {
+        if (model.optimizer() == null) {
+            throw new IllegalArgumentException("model '" + model.name() + "' is not compiled: compile it (the same "
+                    + "way the workers' models are) before SparkFit.fit");
+        }
+        // The model travels as .keras bytes (weights included) when no factory builds it; else only its weights.
+        byte[] modelFile = factory == null ? KerasBytesFactory.write(model) : null;
         int n = workers;
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(data.context());
-        float[][] initial = TrainingCheckpoint.arrays(model.getWeights());
-        Broadcast<float[][]> weights = sc.broadcast(initial);
         int[] inputDims = model.inputs().get(0).shape().dims();
+        int samples = (int) Math.min(Integer.MAX_VALUE, data.count());
+        byte[] token = RingListener.newToken();
+        DriverCallbacks driver = driverCallbacks(sc, model, samples, token);
         Settings settings = new Settings(epochs, batchSize, seed, shuffle, checkpointDir, checkpointEvery, ringPort,
-                ringTimeout.toMillis());
-        // Row i goes to worker i mod n, in order: a fixed deal, so a retried stage sees the same rows.
-        JavaPairRDD<Long, Sample> dealt = data.zipWithIndex()
-                .mapToPair(t -> new Tuple2<>(t._2(), t._1()))
-                .repartitionAndSortWithinPartitions(new ModuloPartitioner(n));
-        RDD<Sample> rows = dealt.values().rdd();
-        RingTask task = new RingTask(factory, weights, inputDims, settings, RingListener.newToken());
-        RDD<WorkerResult> out = rows.barrier().mapPartitions(task, false, ClassTag$.MODULE$.apply(WorkerResult.class));
-        // A shuffle after the barrier stage makes it a shuffle-map stage, which Spark retries after a failure; a
-        // barrier result stage is not retried ("Could not recover from a failed barrier ResultStage").
-        List<WorkerResult> results = JavaRDD.fromRDD(out, ClassTag$.MODULE$.apply(WorkerResult.class))
-                .repartition(1).collect();
-        if (results.size() != 1) {
-            throw new IllegalStateException("expected one result from rank 0, got " + results.size());
+                ringTimeout.toMillis(), driver.address().getAddress().getHostAddress(), driver.address().getPort(),
+                DriverCallbacks.wantsSteps(callbacks), overlap);
+        Broadcast<byte[]> keras = null;
+        Broadcast<float[][]> weights = null;
+        List<WorkerResult> results;
+        try {
+            ModelFactory build = factory;
+            if (factory == null) {
+                keras = sc.broadcast(modelFile);
+                build = new KerasBytesFactory(keras);
+            } else {
+                weights = sc.broadcast(TrainingCheckpoint.arrays(model.getWeights()));
+            }
+            // Row i goes to worker i mod n, in order: a fixed deal, so a retried stage sees the same rows.
+            JavaPairRDD<Long, Sample> dealt = data.zipWithIndex()
+                    .mapToPair(t -> new Tuple2<>(t._2(), t._1()))
+                    .repartitionAndSortWithinPartitions(new ModuloPartitioner(n));
+            RDD<Sample> rows = dealt.values().rdd();
+            RingTask task = new RingTask(build, weights, inputDims, settings, token);
+            RDD<WorkerResult> out = rows.barrier().mapPartitions(task, false,
+                    ClassTag$.MODULE$.apply(WorkerResult.class));
+            // A shuffle after the barrier stage makes it a shuffle-map stage, which Spark retries after a failure; a
+            // barrier result stage is not retried ("Could not recover from a failed barrier ResultStage").
+            results = JavaRDD.fromRDD(out, ClassTag$.MODULE$.apply(WorkerResult.class)).repartition(1).collect();
+            if (results.size() != 1) {
+                throw new IllegalStateException("expected one result from rank 0, got " + results.size());
+            }
+        } catch (RuntimeException | Error e) {
+            driver.failed(e);
+            throw e;
+        } finally {
+            if (weights != null) {
+                weights.destroy();
+            }
+            if (keras != null) {
+                keras.destroy();
+            }
         }
         lastResult = results.get(0);
-        weights.destroy();
-        TrainingCheckpoint.setWeights(model, lastResult.weights());
-        return replayCallbacks(model, lastResult, (int) Math.min(Integer.MAX_VALUE, data.count()));
+        return driver.finish(lastResult);
     }
 
-    private History replayCallbacks(Model model, WorkerResult result, int samples) {
-        History history = new History();
-        List<Callback> all = new ArrayList<>(callbacks);
-        all.add(history);
-        int steps = (samples + batchSize - 1) / batchSize;
-        for (Callback cb : all) {
-            cb.setModel(model);
-            cb.setParams(new TrainingParams(epochs, steps, samples, 0));
+    /** The driver's end of the callbacks, listening on the driver's address (Spark's {@code spark.driver.host}). */
+    private DriverCallbacks driverCallbacks(JavaSparkContext sc, Model model, int samples, byte[] token) {
+        try {
+            String host = sc.getConf().get("spark.driver.host", InetAddress.getLocalHost().getHostAddress());
+            return new DriverCallbacks(callbacks, model, epochs, samples, sc.getConf().getInt("spark.task.cpus", 1),
+                    InetAddress.getByName(host), callbackPort, token, ringTimeout);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not listen for the workers' callback reports: " + e.getMessage(), e);
         }
-        all.forEach(cb -> cb.onTrainBegin(new LinkedHashMap<>()));
-        List<Map<String, Double>> logs = result.epochLogs();
-        for (int e = 0; e < logs.size(); e++) {
-            int epoch = e;
-            Map<String, Double> l = logs.get(e);
-            all.forEach(cb -> cb.onEpochBegin(epoch, new LinkedHashMap<>()));
-            all.forEach(cb -> cb.onEpochEnd(epoch, new LinkedHashMap<>(l)));
-        }
-        all.forEach(cb -> cb.onTrainEnd(new LinkedHashMap<>()));
-        return history;
     }
 
     /** Key {@code i} to partition {@code i mod n}. */

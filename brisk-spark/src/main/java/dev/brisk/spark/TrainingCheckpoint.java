@@ -76,6 +76,11 @@ public record TrainingCheckpoint(int epoch, int stepInEpoch, long globalStep, lo
      */
     public void restore(Model model) {
         setWeights(model, weights);
+        restoreOptimizer(model, slots, iterations);
+    }
+
+    /** Puts an optimizer state ({@link #slots()}, {@link #iterations()}) into {@code model}'s optimizer. */
+    static void restoreOptimizer(Model model, float[][] slots, long iterations) {
         model.optimizer().build(model.trainableVariables());
         List<Variable> s = model.optimizer().slotVariables();
         if (s.size() != slots.length) {

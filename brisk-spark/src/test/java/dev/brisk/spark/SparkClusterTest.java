@@ -3,7 +3,11 @@ package dev.brisk.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.brisk.callbacks.Callback;
+import dev.brisk.callbacks.CsvLogger;
 import dev.brisk.callbacks.History;
+import dev.brisk.callbacks.LearningRateScheduler;
+import dev.brisk.keras.KerasModels;
 import dev.brisk.losses.Losses;
 import dev.brisk.metrics.Metrics;
 import dev.brisk.nn.Activation;
@@ -12,6 +16,7 @@ import dev.brisk.nn.Fit;
 import dev.brisk.nn.Model;
 import dev.brisk.nn.Sequential;
 import dev.brisk.nn.layers.Layers;
+import dev.brisk.ops.Variable;
 import dev.brisk.optimizers.Optimizers;
 import dev.brisk.tensor.Tensor;
 import java.nio.file.Files;
@@ -19,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -185,12 +191,13 @@ class SparkClusterTest {
     }
 
     @Test
-    void twoExecutorsOfSixtyFourAreOneProcessOfOneHundredTwentyEight() throws InterruptedException {
+    void twoExecutorsOfSixtyFourAreOneProcessOfOneHundredTwentyEight() throws Exception {
         waitForExecutors(2);
         float[][] rows = data(512, 1);
         Model driver = mlp();
         seedWeights(driver, 5);
-        History h = SparkFit.of(SparkClusterTest::mlp).workers(2).epochs(2).batchSize(128).shuffle(false)
+        // No factory: the driver's model travels to the executors as .keras bytes.
+        History h = SparkFit.create().workers(2).epochs(2).batchSize(128).shuffle(false)
                 .fit(driver, frame(rows), "label", "features");
 
         Tensor[] xy = globalOrder(rows, 2, 128);
@@ -202,6 +209,19 @@ class SparkClusterTest {
         assertEquals(hs.get("loss").get(1), h.get("loss").get(1), 1e-5);
         assertEquals(hs.get("accuracy").get(1), h.get("accuracy").get(1), 1e-6);
         assertTrue(h.get("allreduce_ms").get(1) > 0, "no all-reduce time reported");
+        // The optimizer's state came back too: the driver's model saves as one trained in this process would.
+        assertEquals(single.optimizer().iterations(), driver.optimizer().iterations());
+        assertTrue(relativeDifference(single.optimizer().slotVariables().stream().map(Variable::value).toList(),
+                driver.optimizer().slotVariables().stream().map(Variable::value).toList()) < 1e-5);
+        Path saved = Files.createTempFile("brisk-spark-trained", ".keras");
+        try {
+            KerasModels.save(driver, saved);
+            Model back = KerasModels.load(saved);
+            assertEquals(0.0, relativeDifference(driver.getWeights(), back.getWeights()));
+            assertEquals(driver.optimizer().iterations(), back.optimizer().iterations());
+        } finally {
+            Files.deleteIfExists(saved);
+        }
 
         // In-process replicas add in the ring's order: the same bits as the executors.
         Model replicas = mlp();
@@ -210,6 +230,69 @@ class SparkClusterTest {
                 .distribution(Distribution.replicas(2)));
         assertEquals(0.0, relativeDifference(replicas.getWeights(), driver.getWeights()),
                 "executors and in-process replicas should give the same bits");
+    }
+
+    /** Counts the steps it sees, keeps the weights at each epoch's end, and stops training after {@code stopAfter}. */
+    static final class Recorder extends Callback {
+        private final int stopAfter;
+        private final List<List<Tensor>> epochWeights = new ArrayList<>();
+        private int batchEnds;
+
+        Recorder(int stopAfter) {
+            this.stopAfter = stopAfter;
+        }
+
+        @Override
+        public void onTrainBatchEnd(int batch, Map<String, Double> logs) {
+            batchEnds++;
+        }
+
+        @Override
+        public void onEpochEnd(int epoch, Map<String, Double> logs) {
+            epochWeights.add(new ArrayList<>(model.weightsByName().values()));
+            if (epoch == stopAfter) {
+                model.stopTraining();
+            }
+        }
+    }
+
+    @Test
+    void driverCallbacksActWhileTheWorkersTrain() throws Exception {
+        waitForExecutors(2);
+        float[][] rows = data(512, 3);
+        Path csv = Files.createTempFile("brisk-spark-log", ".csv");
+        try {
+            Model driver = mlp();
+            seedWeights(driver, 7);
+            Recorder seen = new Recorder(2);
+            // The driver's scheduler halves the rate at epoch 1 and its recorder stops training after epoch 2 of 10:
+            // both must reach the workers during the stage, at the same step on each.
+            History h = SparkFit.of(SparkClusterTest::mlp).workers(2).epochs(10).batchSize(64).shuffle(false)
+                    .callbacks(new LearningRateScheduler((e, lr) -> e == 1 ? lr / 2 : lr, false), seen,
+                            new CsvLogger(csv))
+                    .fit(driver, frame(rows), "label", "features");
+
+            Tensor[] xy = globalOrder(rows, 2, 64);
+            Model single = mlp();
+            seedWeights(single, 7);
+            Recorder alone = new Recorder(2);
+            History hs = single.fit(xy[0], xy[1], Fit.epochs(10).batchSize(64).shuffle(false).verbose(0)
+                    .callbacks(new LearningRateScheduler((e, lr) -> e == 1 ? lr / 2 : lr, false), alone));
+            assertEquals(3, hs.get("loss").size());
+            assertEquals(3, h.get("loss").size(), "the driver's stop did not end the workers' training");
+            for (int e = 0; e < 3; e++) {
+                assertEquals(hs.get("loss").get(e), h.get("loss").get(e), 1e-5, "loss of epoch " + e);
+                assertEquals(hs.get("learning_rate").get(e), h.get("learning_rate").get(e), 0.0);
+                assertTrue(relativeDifference(alone.epochWeights.get(e), seen.epochWeights.get(e)) < 1e-5,
+                        "the driver's model did not hold epoch " + e + "'s weights in its callbacks");
+            }
+            assertEquals(3 * 8, seen.batchEnds, "every step's end should reach the driver");
+            double rel = relativeDifference(single.getWeights(), driver.getWeights());
+            assertTrue(rel < 1e-5, "Spark workers' weights differ from one process by " + rel);
+            assertEquals(4, Files.readAllLines(csv).size(), "CsvLogger: a header and three epochs");
+        } finally {
+            Files.deleteIfExists(csv);
+        }
     }
 
     @Test

@@ -9,7 +9,6 @@ import dev.brisk.data.InMemoryDataset;
 import dev.brisk.data.TrainTestSplit;
 import dev.brisk.data.UnpackedCache;
 import dev.brisk.nn.Model;
-import dev.brisk.spark.ModelFactory;
 import dev.brisk.spark.SparkFit;
 import dev.brisk.tensor.Tensor;
 import java.io.PrintStream;
@@ -73,10 +72,9 @@ public final class SparkWorkloadTraining implements ClusterTraining {
             JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             waitForExecutors(sc, master, workers);
             Dataset<Row> frame = trainingFrame(spark, sc, cmd.workload(), cmd.data(), cmd.trainSize(), workers);
-            Workload w = cmd.workload();
-            ModelFactory factory = w::compiledModel;
-            SparkFit fit = SparkFit.of(factory).workers(workers).epochs(epochs).batchSize(cmd.batchSize())
-                    .seed(cmd.seed());
+            // The workloads' models travel to the executors as .keras bytes: the executors build nothing themselves.
+            SparkFit fit = SparkFit.create().workers(workers).epochs(epochs).batchSize(cmd.batchSize())
+                    .seed(cmd.seed()).overlap(cmd.overlap());
             if (cmd.checkpoint() != null) {
                 fit.checkpoint(cmd.checkpoint(), cmd.checkpointEvery());
             }
