@@ -338,6 +338,28 @@ class DataParallelTest {
         assertThrows(IllegalArgumentException.class, () -> Distribution.singleProcess().overlap(true));
     }
 
+    /**
+     * A compiled GRADIENTS step tells each gradient as soon as its kernel has run, in the order the backward pass
+     * finishes them: the last layer's first (were they told at the end of the step, they would come in order).
+     */
+    @Test
+    void aCompiledStepTellsTheGradientsAsTheBackwardPassFinishesThem() {
+        Model m = mlp(3);
+        Tensor[] xy = data(32, 2);
+        StepRunner runner = m.acquireRunner();
+        try {
+            List<Integer> order = new ArrayList<>();
+            StepRunner.Result r = runner.shardGradients(new StepBatch(new Tensor[] {xy[0]}, new Tensor[] {xy[1]}, 32),
+                    0f, (i, g) -> order.add(i));
+            assertEquals(6, order.size(), "each gradient told once: " + order);
+            assertEquals(List.of(0, 1, 2, 3, 4, 5), order.stream().sorted().toList());
+            assertTrue(order.get(0) >= 4, "the last dense layer's gradients should come first: " + order);
+            assertEquals(6, r.gradients().length);
+        } finally {
+            m.releaseRunner(runner);
+        }
+    }
+
     @Test
     void resumingMidEpochGivesTheUninterruptedWeights() {
         Tensor[] xy = data(256, 8);
