@@ -41,10 +41,29 @@ final class CompileConfig {
             }
             c.put("loss", all);
         }
-        c.put("loss_weights", null);
+        float[] lossWeights = m.compiledLossWeights();
+        List<Object> weights = null;
+        if (lossWeights != null) {
+            weights = new ArrayList<>();
+            for (float w : lossWeights) {
+                weights.add((double) w);
+            }
+        }
+        c.put("loss_weights", weights);
         List<Object> metrics = new ArrayList<>();
-        for (MetricSpec spec : m.compiledMetrics()) {
-            metrics.add(metricName(spec));
+        if (m.compiledMetricsPerOutput() != null) {
+            // Keras' list of lists: one metric list per output.
+            for (List<MetricSpec> perOutput : m.compiledMetricsPerOutput()) {
+                List<Object> names = new ArrayList<>();
+                for (MetricSpec spec : perOutput) {
+                    names.add(metricName(spec));
+                }
+                metrics.add(names);
+            }
+        } else {
+            for (MetricSpec spec : m.compiledMetrics()) {
+                metrics.add(metricName(spec));
+            }
         }
         c.put("metrics", metrics);
         c.put("weighted_metrics", null);
@@ -149,10 +168,42 @@ final class CompileConfig {
         } else {
             losses.add(makeLoss(lossValue));
         }
-        c.requireAbsentOr("loss_weights");
         c.requireAbsentOr("weighted_metrics");
+        Object weightsValue = c.raw("loss_weights");
+        List<Float> lossWeights = null;
+        if (weightsValue != null) {
+            if (!(weightsValue instanceof List<?> wl) || wl.stream().anyMatch(o -> !(o instanceof Number))) {
+                throw c.error("loss_weights", "a list of numbers, one per output, expected (Brisk does not read a"
+                        + " dict here)");
+            }
+            lossWeights = new ArrayList<>();
+            for (Object o : wl) {
+                lossWeights.add(((Number) o).floatValue());
+            }
+        }
+        List<Object> metricValues = c.list("metrics");
+        boolean perOutput = !metricValues.isEmpty() && metricValues.stream().allMatch(o -> o instanceof List<?>);
+        if (perOutput || lossWeights != null) {
+            if (losses.size() == 1 && m.outputs().size() > 1) {
+                losses = new ArrayList<>(java.util.Collections.nCopies(m.outputs().size(), losses.get(0)));
+            }
+            List<List<MetricSpec>> each = new ArrayList<>();
+            for (int i = 0; i < losses.size(); i++) {
+                each.add(perOutput && i < metricValues.size() ? metrics(c, (List<?>) metricValues.get(i))
+                        : metrics(c, perOutput ? List.of() : metricValues));
+            }
+            m.compile(opt, losses, lossWeights, each);
+        } else {
+            m.compile(opt, losses, metrics(c, metricValues).toArray(new MetricSpec[0]));
+        }
+        if (c.bool("run_eagerly", false)) {
+            m.runEagerly(true);
+        }
+    }
+
+    private static List<MetricSpec> metrics(ConfigView c, List<?> values) {
         List<MetricSpec> metrics = new ArrayList<>();
-        for (Object o : c.list("metrics")) {
+        for (Object o : values) {
             String name = o instanceof String s ? s : o instanceof Map<?, ?> mm ? String.valueOf(
                     mm.get("class_name")) : String.valueOf(o);
             String key = name.equals("acc") ? "accuracy" : name;
@@ -162,10 +213,7 @@ final class CompileConfig {
             }
             metrics.add(f.get());
         }
-        m.compile(opt, losses, metrics.toArray(new MetricSpec[0]));
-        if (c.bool("run_eagerly", false)) {
-            m.runEagerly(true);
-        }
+        return metrics;
     }
 
     private static Loss makeLoss(Object value) {
