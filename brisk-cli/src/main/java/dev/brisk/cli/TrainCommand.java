@@ -130,7 +130,7 @@ public final class TrainCommand extends Subcommand {
     Float fillValue;
     List<String> missing = List.of();
     boolean normalize;
-    float validationSplit = 0.2f;
+    double validationSplit = 0.2;
     String loss;
     String optimizer = "adam";
     float learningRate = 1e-3f;
@@ -174,7 +174,7 @@ public final class TrainCommand extends Subcommand {
         fillValue = v.get("fill-value", Float::valueOf, null);
         missing = v.list("missing", x -> x, List.of());
         normalize = v.flag("normalize");
-        validationSplit = v.get("validation-split", Float::valueOf, validationSplit);
+        validationSplit = v.get("validation-split", Double::valueOf, validationSplit);
         loss = v.get("loss", s -> s, null);
         optimizer = v.get("optimizer", s -> s, optimizer);
         learningRate = v.get("learning-rate", Float::valueOf, learningRate);

@@ -25,7 +25,10 @@ record ArraySplit(Tensor[] x, Tensor[] y, Tensor weights, Fit options) {
             throw new IllegalArgumentException("fit of model '" + model + "': validationSplit needs input arrays");
         }
         int n = x[0].shape().dim(0);
-        int at = (int) Math.floor(n * (1.0 - options.validationSplit));
+        // The fraction as the decimal the caller wrote (0.2f is 0.2000000030 as a float): Keras computes
+        // floor(n * (1 - 0.2)) in double, which for 60 samples is 48, where the float's widening would give 47.
+        double fraction = Double.parseDouble(Float.toString(options.validationSplit));
+        int at = (int) Math.floor(n * (1.0 - fraction));
         if (at < 1 || at >= n) {
             throw new IllegalArgumentException("fit of model '" + model + "': validationSplit(" + options.validationSplit
                     + ") of " + n + " samples leaves " + at + " to train on and " + (n - at) + " to validate on; both "

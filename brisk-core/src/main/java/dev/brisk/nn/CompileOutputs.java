@@ -40,6 +40,9 @@ record CompileOutputs(List<Loss> losses, float[] lossWeights, List<List<MetricSp
                 w[i] = f;
             }
         }
+        if (metrics != null) {
+            requireCount(model, "metric lists", metrics.size(), n);
+        }
         List<List<MetricSpec>> m = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             List<MetricSpec> list = metrics == null ? List.of() : metrics.get(i);
@@ -48,9 +51,6 @@ record CompileOutputs(List<Loss> losses, float[] lossWeights, List<List<MetricSp
                         + i);
             }
             m.add(List.copyOf(list));
-        }
-        if (metrics != null) {
-            requireCount(model, "metric lists", metrics.size(), n);
         }
         return new CompileOutputs(List.copyOf(losses), w, List.copyOf(m));
     }

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.brisk.callbacks.Callback;
 import dev.brisk.callbacks.History;
+import dev.brisk.callbacks.TrainingParams;
 import dev.brisk.data.Pipeline;
 import dev.brisk.losses.Losses;
 import dev.brisk.metrics.Metrics;
@@ -189,6 +191,16 @@ class SampleWeightsTest {
         assertThrows(IllegalArgumentException.class, () -> split.fit(d[0], d[1], Fit.epochs(1).verbose(0)
                 .validationSplit(0.5f).validation(d[0], d[1])));
         assertThrows(IllegalArgumentException.class, () -> Fit.epochs(1).validationSplit(1f));
+        // Keras' floor(60 * (1 - 0.2)) is 48 in double arithmetic; the float 0.2f must not make it 47.
+        int[] samples = new int[1];
+        Tensor[] sixty = data(60, 6);
+        split.fit(sixty[0], sixty[1], Fit.epochs(1).verbose(0).validationSplit(0.2f).callbacks(new Callback() {
+            @Override
+            public void setParams(TrainingParams params) {
+                samples[0] = params.samplesPerEpoch();
+            }
+        }));
+        assertEquals(48, samples[0]);
     }
 
     @Test
