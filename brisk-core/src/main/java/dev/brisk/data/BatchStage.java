@@ -159,27 +159,25 @@ final class BatchStage extends Pipeline<Batch> {
         Sample first = samples.get(0);
         for (int i = 1; i < samples.size(); i++) {
             Sample s = samples.get(i);
-            checkParts("input", first.inputs(), s.inputs(), first.inputNames(), s.inputNames(), i, batchIndex);
-            if ((s.targets().length == 0) != (first.targets().length == 0)) {
+            checkParts(true, first, s, i, batchIndex);
+            if ((s.targetCount() == 0) != (first.targetCount() == 0)) {
                 throw new IllegalArgumentException("element " + i + " of batch " + batchIndex
-                        + (first.targets().length > 0 ? " has no label but the first has one"
+                        + (first.targetCount() > 0 ? " has no label but the first has one"
                         : " has a label but the first has none"));
             }
-            checkParts("target", first.targets(), s.targets(), first.targetNames(), s.targetNames(), i, batchIndex);
+            checkParts(false, first, s, i, batchIndex);
             if ((s.weight() != null) != (first.weight() != null)) {
                 throw new IllegalArgumentException("element " + i + " of batch " + batchIndex + (first.weight() != null
                         ? " has no weight but the first has one" : " has a weight but the first has none"));
             }
         }
-        Tensor[] inputs = new Tensor[first.inputs().length];
+        Tensor[] inputs = new Tensor[first.inputCount()];
         for (int p = 0; p < inputs.length; p++) {
-            int part = p;
-            inputs[p] = stackPart(samples, s -> s.inputs()[part], pools.input(p));
+            inputs[p] = stackPart(samples, true, p, pools.input(p));
         }
-        Tensor[] targets = new Tensor[first.targets().length];
+        Tensor[] targets = new Tensor[first.targetCount()];
         for (int p = 0; p < targets.length; p++) {
-            int part = p;
-            targets[p] = stackPart(samples, s -> s.targets()[part], pools.target(p));
+            targets[p] = stackPart(samples, false, p, pools.target(p));
         }
         Tensor weights = null;
         if (first.weight() != null) {
@@ -191,17 +189,26 @@ final class BatchStage extends Pipeline<Batch> {
         return new Batch(inputs, targets, weights, samples.size(), first.inputNames(), first.targetNames());
     }
 
-    private static void checkParts(String kind, Tensor[] expected, Tensor[] actual, List<String> expectedNames,
-                                   List<String> actualNames, int i, long batchIndex) {
-        if (expected.length != actual.length || !java.util.Objects.equals(expectedNames, actualNames)) {
-            throw new IllegalArgumentException("element " + i + " of batch " + batchIndex + " has " + actual.length
+    /** Element {@code i} has as many inputs (or targets) as the first, with the same names, shapes and types. */
+    private static void checkParts(boolean inputs, Sample first, Sample s, int i, long batchIndex) {
+        String kind = inputs ? "input" : "target";
+        int expected = inputs ? first.inputCount() : first.targetCount();
+        int actual = inputs ? s.inputCount() : s.targetCount();
+        List<String> expectedNames = inputs ? first.inputNames() : first.targetNames();
+        List<String> actualNames = inputs ? s.inputNames() : s.targetNames();
+        if (expected != actual || !java.util.Objects.equals(expectedNames, actualNames)) {
+            throw new IllegalArgumentException("element " + i + " of batch " + batchIndex + " has " + actual
                     + " " + kind + "(s)" + (actualNames == null ? "" : " named " + actualNames) + " but the first has "
-                    + expected.length + (expectedNames == null ? "" : " named " + expectedNames));
+                    + expected + (expectedNames == null ? "" : " named " + expectedNames));
         }
-        String what = kind.equals("input") ? "features" : "a label";
-        for (int p = 0; p < expected.length; p++) {
-            check(expected.length == 1 ? what : kind + " " + p, expected[p], actual[p], i, batchIndex);
+        String what = inputs ? "features" : "a label";
+        for (int p = 0; p < expected; p++) {
+            check(expected == 1 ? what : kind + " " + p, part(first, inputs, p), part(s, inputs, p), i, batchIndex);
         }
+    }
+
+    private static Tensor part(Sample s, boolean input, int p) {
+        return input ? s.input(p) : s.target(p);
     }
 
     private static void check(String what, Tensor expected, Tensor actual, int i, long batchIndex) {
@@ -216,15 +223,15 @@ final class BatchStage extends Pipeline<Batch> {
         }
     }
 
-    private static Tensor stackPart(List<Sample> samples, Function<Sample, Tensor> part, BufferPool buffers) {
-        Tensor first = part.apply(samples.get(0));
+    private static Tensor stackPart(List<Sample> samples, boolean input, int p, BufferPool buffers) {
+        Tensor first = part(samples.get(0), input, p);
         Shape one = first.shape();
         int row = one.size();
         // Rows are copied as bits, so INT32 samples (token ids) stack exactly into an INT32 batch.
         Tensor stacked = buffers.take(one.prepend(samples.size()), first.dtype());
         float[] data = stacked.data();
         for (int i = 0; i < samples.size(); i++) {
-            Tensor t = part.apply(samples.get(i));
+            Tensor t = part(samples.get(i), input, p);
             System.arraycopy(t.data(), t.offset(), data, i * row, row);
         }
         return stacked;

@@ -68,10 +68,10 @@ final class PaddedBatchStage extends Pipeline<Batch> {
 
             private Batch stack(List<Sample> samples, long batchIndex) {
                 Sample one = samples.get(0);
-                if (one.inputs().length != 1 || one.targets().length > 1 || one.weight() != null) {
+                if (one.inputCount() != 1 || one.targetCount() > 1 || one.weight() != null) {
                     throw new IllegalArgumentException("paddedBatch() pads samples of one input and at most one"
-                            + " label, without weights; batch " + batchIndex + " starts with " + one.inputs().length
-                            + " input(s), " + one.targets().length + " target(s)"
+                            + " label, without weights; batch " + batchIndex + " starts with " + one.inputCount()
+                            + " input(s), " + one.targetCount() + " target(s)"
                             + (one.weight() != null ? " and a weight" : "") + " (use batch())");
                 }
                 boolean labelled = samples.get(0).label() != null;

@@ -14,23 +14,45 @@ import java.util.function.Function;
  * output, by position ({@link #of(Tensor[], Tensor[])}) or by the names of the model's input and output layers
  * ({@link #of(Map, Map)}), as Keras takes a tuple or a dict from a {@code tf.data} dataset.
  *
- * @param inputs the sample's inputs (at least one), for example one {@code (28, 28, 1)} image
- * @param targets the sample's targets (empty for features only: data to predict on); {@code ()} for a class index
- * @param weight the sample's weight in the loss (Keras' {@code sample_weight}, a scalar), or null for 1
- * @param inputNames the model input each input is for, or null when they are given by position
- * @param targetNames the model output each target is for, or null when they are given by position
+ * <p>A class rather than a record so that the common sample of one input and one label holds no arrays: a
+ * pipeline makes one sample per element, and {@link #input(int)} and {@link #target(int)} read the parts without
+ * making any.
  */
-public record Sample(Tensor[] inputs, Tensor[] targets, Tensor weight, List<String> inputNames,
-                     List<String> targetNames) {
+public final class Sample {
+    private final Tensor features;
+    /** All inputs when there are several, else null. */
+    private final Tensor[] inputs;
+    private final Tensor label;
+    /** All targets when there are several, else null. */
+    private final Tensor[] targets;
+    private final Tensor weight;
+    private final List<String> inputNames;
+    private final List<String> targetNames;
 
-    /** Checks that there are inputs, that no part is missing and that the names fit the parts. */
-    public Sample {
+    /**
+     * A sample of any number of inputs and targets.
+     *
+     * @param inputs the sample's inputs (at least one), for example one {@code (28, 28, 1)} image
+     * @param targets the sample's targets (empty or null for features only); {@code ()} for a class index
+     * @param weight the sample's weight in the loss (Keras' {@code sample_weight}, one number), or null for 1
+     * @param inputNames the model input each input is for, or null when they are given by position
+     * @param targetNames the model output each target is for, or null when they are given by position
+     */
+    public Sample(Tensor[] inputs, Tensor[] targets, Tensor weight, List<String> inputNames,
+                  List<String> targetNames) {
         Objects.requireNonNull(inputs, "a sample needs features");
-        targets = targets == null ? new Tensor[0] : targets;
-        Parts.check("sample", inputs, targets, inputNames, targetNames);
+        Tensor[] t = targets == null ? new Tensor[0] : targets;
+        Parts.check("sample", inputs, t, inputNames, targetNames);
         if (weight != null && weight.size() != 1) {
             throw new IllegalArgumentException("a sample's weight is one number, but it has shape " + weight.shape());
         }
+        this.features = inputs[0];
+        this.inputs = inputs.length > 1 ? inputs : null;
+        this.label = t.length == 0 ? null : t[0];
+        this.targets = t.length > 1 ? t : null;
+        this.weight = weight;
+        this.inputNames = inputNames;
+        this.targetNames = targetNames;
     }
 
     /**
@@ -40,8 +62,13 @@ public record Sample(Tensor[] inputs, Tensor[] targets, Tensor weight, List<Stri
      * @param label the label, or null for features only
      */
     public Sample(Tensor features, Tensor label) {
-        this(new Tensor[] {Objects.requireNonNull(features, "a sample needs features")},
-                label == null ? new Tensor[0] : new Tensor[] {label}, null, null, null);
+        this.features = Objects.requireNonNull(features, "a sample needs features");
+        this.inputs = null;
+        this.label = label;
+        this.targets = null;
+        this.weight = null;
+        this.inputNames = null;
+        this.targetNames = null;
     }
 
     /**
@@ -85,7 +112,10 @@ public record Sample(Tensor[] inputs, Tensor[] targets, Tensor weight, List<Stri
      * @throws IllegalStateException if the sample has several inputs (use {@link #inputs()})
      */
     public Tensor features() {
-        return Parts.single(inputs, "input", "features()");
+        if (inputs != null) {
+            Parts.single(inputs, "input", "features()");
+        }
+        return features;
     }
 
     /**
@@ -95,7 +125,93 @@ public record Sample(Tensor[] inputs, Tensor[] targets, Tensor weight, List<Stri
      * @throws IllegalStateException if the sample has several targets (use {@link #targets()})
      */
     public Tensor label() {
-        return targets.length == 0 ? null : Parts.single(targets, "target", "label()");
+        if (targets != null) {
+            Parts.single(targets, "target", "label()");
+        }
+        return label;
+    }
+
+    /**
+     * The number of inputs.
+     *
+     * @return at least 1
+     */
+    public int inputCount() {
+        return inputs == null ? 1 : inputs.length;
+    }
+
+    /**
+     * Input {@code i}.
+     *
+     * @param i from 0 to {@link #inputCount()} - 1
+     * @return the input
+     */
+    public Tensor input(int i) {
+        return inputs != null ? inputs[i] : Objects.checkIndex(i, 1) == 0 ? features : null;
+    }
+
+    /**
+     * The inputs.
+     *
+     * @return a new array of the inputs, in order
+     */
+    public Tensor[] inputs() {
+        return inputs != null ? inputs.clone() : new Tensor[] {features};
+    }
+
+    /**
+     * The number of targets: 0 for features only.
+     *
+     * @return the target count
+     */
+    public int targetCount() {
+        return targets != null ? targets.length : label == null ? 0 : 1;
+    }
+
+    /**
+     * Target {@code i}.
+     *
+     * @param i from 0 to {@link #targetCount()} - 1
+     * @return the target
+     */
+    public Tensor target(int i) {
+        return targets != null ? targets[i] : Objects.checkIndex(i, targetCount()) == 0 ? label : null;
+    }
+
+    /**
+     * The targets.
+     *
+     * @return a new array of the targets, in order (empty for features only)
+     */
+    public Tensor[] targets() {
+        return targets != null ? targets.clone() : label == null ? new Tensor[0] : new Tensor[] {label};
+    }
+
+    /**
+     * The sample's weight in the loss, or null for 1.
+     *
+     * @return the weight, a one-element tensor, or null
+     */
+    public Tensor weight() {
+        return weight;
+    }
+
+    /**
+     * The model input each input is for.
+     *
+     * @return the names, or null for inputs by position
+     */
+    public List<String> inputNames() {
+        return inputNames;
+    }
+
+    /**
+     * The model output each target is for.
+     *
+     * @return the names, or null for targets by position
+     */
+    public List<String> targetNames() {
+        return targetNames;
     }
 
     /**
@@ -106,7 +222,10 @@ public record Sample(Tensor[] inputs, Tensor[] targets, Tensor weight, List<Stri
      */
     public Sample withFeatures(Tensor newFeatures) {
         features();
-        return new Sample(new Tensor[] {newFeatures}, targets, weight, inputNames, targetNames);
+        if (weight == null && inputNames == null && targetNames == null && targets == null) {
+            return new Sample(newFeatures, label);
+        }
+        return new Sample(new Tensor[] {newFeatures}, targets(), weight, inputNames, targetNames);
     }
 
     /**
@@ -117,7 +236,10 @@ public record Sample(Tensor[] inputs, Tensor[] targets, Tensor weight, List<Stri
      */
     public Sample withLabel(Tensor newLabel) {
         label();
-        return new Sample(inputs, new Tensor[] {newLabel}, weight, inputNames, targetNames);
+        if (weight == null && inputNames == null && targetNames == null && inputs == null) {
+            return new Sample(features, newLabel);
+        }
+        return new Sample(inputs(), new Tensor[] {newLabel}, weight, inputNames, targetNames);
     }
 
     /**
@@ -128,7 +250,7 @@ public record Sample(Tensor[] inputs, Tensor[] targets, Tensor weight, List<Stri
      * @return a new sample
      */
     public Sample withWeight(float weight) {
-        return new Sample(inputs, targets, Tensor.scalar(weight), inputNames, targetNames);
+        return new Sample(inputs(), targets(), Tensor.scalar(weight), inputNames, targetNames);
     }
 
     /**
