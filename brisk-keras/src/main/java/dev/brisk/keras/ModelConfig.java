@@ -394,6 +394,14 @@ final class ModelConfig {
         if (cls.equals("InputLayer")) {
             return inputLayer(c);
         }
+        if (outer.string("module", "").startsWith("keras.src.ops.")) {
+            // Keras 3 records the ops a functional model calls as entries of its layer list; one it makes itself is
+            // not_equal(ids, 0), the padding mask of Embedding(mask_zero=True) passed to a following layer that has
+            // a mask argument (layer.py __call__ step 6 fills it into the call's own kwargs).
+            throw new ConfigError(what + ": a Keras operation, not a layer; Brisk does not read ops in a functional "
+                    + "model (Keras writes one for the padding mask of Embedding(mask_zero=True) passed to a layer "
+                    + "with a mask argument)");
+        }
         Object dtype = c.raw("dtype");
         if (dtype != null && !isFloat32(dtype)) {
             throw c.error("dtype", "Brisk's layers compute in float32, found " + dtype);
