@@ -37,6 +37,9 @@ final class ModelConfig {
                 throw new ConfigError("layer '" + l.name() + "' (" + l.kerasClassName() + ") wraps another layer, "
                         + "which Brisk cannot save in a .keras file yet");
             }
+            if (l instanceof dev.brisk.nn.layers.Lambda lambda) {
+                throw new ConfigError(lambda.unsaveable());
+            }
             if (l instanceof dev.brisk.nn.layers.Recurrent r && r.returnState()) {
                 throw new ConfigError("layer '" + l.name() + "' (" + l.kerasClassName() + ") returns its states "
                         + "(return_state: several outputs), which Brisk cannot save yet");
