@@ -115,10 +115,8 @@ public final class KerasModels {
                     opt.setLearningRate(loaded.learningRate());
                 }
                 int i = 0;
-                for (Variable v : m.trainableVariables()) {
-                    for (Variable slot : opt.slotsOf(v)) {
-                        slot.assign(loaded.slots().get(i++));
-                    }
+                for (Variable slot : opt.stateVariables(m.trainableVariables())) {
+                    slot.assign(loaded.slots().get(i++));
                 }
             }
             if (loaded.randomState() != null) {

@@ -53,10 +53,8 @@ final class WeightsH5 {
                     if (!opt.hasSchedule()) {
                         vars.putDataset(Integer.toString(i++), opt.learningRate());
                     }
-                    for (Variable v : m.trainableVariables()) {
-                        for (Variable slot : opt.slotsOf(v)) {
-                            vars.putDataset(Integer.toString(i++), array(slot.value()));
-                        }
+                    for (Variable slot : opt.stateVariables(m.trainableVariables())) {
+                        vars.putDataset(Integer.toString(i++), array(slot.value()));
                     }
                     datasets += i;
                 }
@@ -178,10 +176,8 @@ final class WeightsH5 {
             if (!opt.hasSchedule()) {
                 lr = scalarFloat(vars, "optimizer/vars/" + i, Integer.toString(i++));
             }
-            for (Variable v : m.trainableVariables()) {
-                for (Variable slot : opt.slotsOf(v)) {
-                    slots.add(floats(vars, "optimizer/vars/" + i, Integer.toString(i++), slot.shape()));
-                }
+            for (Variable slot : opt.stateVariables(m.trainableVariables())) {
+                slots.add(floats(vars, "optimizer/vars/" + i, Integer.toString(i++), slot.shape()));
             }
             if (vars.getChildren().size() != i) {
                 throw new ConfigError("optimizer/vars holds " + vars.getChildren().size() + " variables, the "
