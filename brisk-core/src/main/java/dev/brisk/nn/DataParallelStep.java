@@ -135,7 +135,7 @@ final class DataParallelStep {
             offset += value.size();
         }
         runners.get(0).update(reduced);
-        model.optimizer().finishStep();
+        model.finishOptimizerStep();
         for (int k = 0; k < rows; k++) {
             if (shards[k] == null) {
                 continue;
