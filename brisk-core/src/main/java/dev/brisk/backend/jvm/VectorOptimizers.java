@@ -141,7 +141,13 @@ final class VectorOptimizers {
         }
     }
 
-    // ---- Adagrad, Adadelta, Adamax, Nadam, Lion, AMSGrad, RMSprop with momentum or centring: ScalarKernels' order
+    // ---- Adagrad, Adadelta, Adamax, Nadam, Lion, AMSGrad, RMSprop with momentum or centring: ScalarKernels' order,
+    // each decaying moment flushed below the same TinyMoments threshold
+
+    /** {@code x}, with the lanes below {@code tiny} in magnitude made 0 ({@link TinyMoments#flush}). */
+    private static FloatVector flush(FloatVector x, float tiny) {
+        return x.blend(0f, x.abs().lt(tiny));
+    }
 
     /**
      * Runs {@code range} over [0, n), split over the pool when {@code n} is large enough; either way the thread's
@@ -208,12 +214,14 @@ final class VectorOptimizers {
 
     private static void adadeltaRange(OptimizerArgs a, int i0, int i1) {
         float c = 1 - a.rho;
+        float tiny = TinyMoments.decaying(a.rho);
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
             FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
-            FloatVector ag = FloatVector.fromArray(S, a.m, a.mOff + i, k).mul(a.rho).add(gi.mul(c).mul(gi));
+            FloatVector ag = flush(FloatVector.fromArray(S, a.m, a.mOff + i, k), tiny).mul(a.rho)
+                    .add(gi.mul(c).mul(gi));
             ag.intoArray(a.m, a.mOff + i, k);
-            FloatVector d0 = FloatVector.fromArray(S, a.v, a.vOff + i, k);
+            FloatVector d0 = flush(FloatVector.fromArray(S, a.v, a.vOff + i, k), tiny);
             FloatVector delta = d0.add(a.eps).sqrt().neg().mul(gi).div(ag.add(a.eps).sqrt());
             d0.mul(a.rho).add(delta.mul(c).mul(delta)).intoArray(a.v, a.vOff + i, k);
             FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
@@ -235,12 +243,14 @@ final class VectorOptimizers {
 
     private static void adamaxRange(OptimizerArgs a, int i0, int i1) {
         float c = 1 - a.beta1;
+        float mTiny = TinyMoments.adamFirst(a.beta1, a.lr);
+        float uTiny = TinyMoments.decaying(a.beta2);
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
             FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
-            FloatVector m0 = FloatVector.fromArray(S, a.m, a.mOff + i, k);
+            FloatVector m0 = flush(FloatVector.fromArray(S, a.m, a.mOff + i, k), mTiny);
             FloatVector mi = m0.add(gi.sub(m0).mul(c));
-            FloatVector ui = FloatVector.fromArray(S, a.v, a.vOff + i, k).mul(a.beta2).max(gi.abs());
+            FloatVector ui = flush(FloatVector.fromArray(S, a.v, a.vOff + i, k), uTiny).mul(a.beta2).max(gi.abs());
             mi.intoArray(a.m, a.mOff + i, k);
             ui.intoArray(a.v, a.vOff + i, k);
             FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
@@ -265,11 +275,13 @@ final class VectorOptimizers {
     private static void nadamRange(OptimizerArgs a, int i0, int i1) {
         float c1 = 1 - a.beta1;
         float c2 = 1 - a.beta2;
+        float mTiny = TinyMoments.adamFirst(a.beta1, a.mRate);
+        float vTiny = TinyMoments.decaying(a.beta2);
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
             FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
-            FloatVector m0 = FloatVector.fromArray(S, a.m, a.mOff + i, k);
-            FloatVector v0 = FloatVector.fromArray(S, a.v, a.vOff + i, k);
+            FloatVector m0 = flush(FloatVector.fromArray(S, a.m, a.mOff + i, k), mTiny);
+            FloatVector v0 = flush(FloatVector.fromArray(S, a.v, a.vOff + i, k), vTiny);
             FloatVector mi = m0.add(gi.sub(m0).mul(c1));
             FloatVector vi = v0.add(gi.mul(gi).sub(v0).mul(c2));
             mi.intoArray(a.m, a.mOff + i, k);
@@ -294,10 +306,11 @@ final class VectorOptimizers {
     private static void lionRange(OptimizerArgs a, int i0, int i1) {
         float c1 = 1 - a.beta1;
         float c2 = 1 - a.beta2;
+        float mTiny = TinyMoments.decaying(Math.min(a.beta1, a.beta2));
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
             FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
-            FloatVector m0 = FloatVector.fromArray(S, a.m, a.mOff + i, k);
+            FloatVector m0 = flush(FloatVector.fromArray(S, a.m, a.mOff + i, k), mTiny);
             FloatVector c = m0.mul(a.beta1).add(gi.mul(c1));
             // sign(c): +1, -1, or 0 (Keras' ops.sign; a NaN stays NaN through the zero blend as in Math.signum)
             FloatVector sign = c.blend(1f, c.compare(jdk.incubator.vector.VectorOperators.GT, 0f))
@@ -324,11 +337,13 @@ final class VectorOptimizers {
     private static void amsgradRange(OptimizerArgs a, int i0, int i1) {
         float c1 = 1 - a.beta1;
         float c2 = 1 - a.beta2;
+        float mTiny = TinyMoments.adamFirst(a.beta1, a.lr);
+        float vTiny = TinyMoments.decaying(a.beta2);
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
             FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
-            FloatVector m0 = FloatVector.fromArray(S, a.m, a.mOff + i, k);
-            FloatVector v0 = FloatVector.fromArray(S, a.v, a.vOff + i, k);
+            FloatVector m0 = flush(FloatVector.fromArray(S, a.m, a.mOff + i, k), mTiny);
+            FloatVector v0 = flush(FloatVector.fromArray(S, a.v, a.vOff + i, k), vTiny);
             FloatVector mi = m0.add(gi.sub(m0).mul(c1));
             FloatVector vi = v0.add(gi.mul(gi).sub(v0).mul(c2));
             FloatVector hi = FloatVector.fromArray(S, a.w, a.wOff + i, k).max(vi);
@@ -355,14 +370,18 @@ final class VectorOptimizers {
 
     private static void rmspropFullRange(OptimizerArgs a, int i0, int i1) {
         float c = 1 - a.rho;
+        float tiny = TinyMoments.decaying(a.rho);
+        float momTiny = TinyMoments.decaying(a.momentum);
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
             FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
-            FloatVector si = FloatVector.fromArray(S, a.m, a.mOff + i, k).mul(a.rho).add(gi.mul(c).mul(gi));
+            FloatVector si = flush(FloatVector.fromArray(S, a.m, a.mOff + i, k), tiny).mul(a.rho)
+                    .add(gi.mul(c).mul(gi));
             si.intoArray(a.m, a.mOff + i, k);
             FloatVector den;
             if (a.w != null) {
-                FloatVector ai = FloatVector.fromArray(S, a.w, a.wOff + i, k).mul(a.rho).add(gi.mul(c));
+                FloatVector ai = flush(FloatVector.fromArray(S, a.w, a.wOff + i, k), tiny).mul(a.rho)
+                        .add(gi.mul(c));
                 ai.intoArray(a.w, a.wOff + i, k);
                 den = si.sub(ai.mul(ai)).add(a.eps);
             } else {
@@ -372,7 +391,8 @@ final class VectorOptimizers {
             FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
             pi = pi.sub(pi.mul(a.decay));
             if (a.v != null) {
-                FloatVector mo = FloatVector.fromArray(S, a.v, a.vOff + i, k).mul(a.momentum).add(inc);
+                FloatVector mo = flush(FloatVector.fromArray(S, a.v, a.vOff + i, k), momTiny).mul(a.momentum)
+                        .add(inc);
                 mo.intoArray(a.v, a.vOff + i, k);
                 pi = pi.sub(mo);
             } else {

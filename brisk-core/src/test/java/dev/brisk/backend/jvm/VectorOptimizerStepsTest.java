@@ -4,9 +4,11 @@ import static dev.brisk.backend.jvm.Arrays2.uniform;
 import static dev.brisk.backend.jvm.Arrays2.withBudgets;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.backend.Kernels;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -110,5 +112,64 @@ class VectorOptimizerStepsTest {
         check("rmsprop centred momentum", new float[][] {{1f, 2f}, {-0.01f, 0.01f}, {-0.1f, 0.1f}},
                 (k, g, s, n, d) -> k.rmspropFullStep(s[0], 3, g, 2, s[1], 4, s[2], 5, s[3], 6, n, 0.01f, 0.9f, 0.9f,
                         1e-7f, d));
+    }
+
+    /**
+     * Weights without a gradient (even lanes) whose moments start tiny: after 300 steps no state or weight is a
+     * denormal float (TinyMoments' rule, which keeps vector instructions off the slow path), the scalar and vector
+     * kernels still agree bit for bit, and the lanes with a gradient get ordinary updates.
+     */
+    @Test
+    void decayingMomentsSkipTheDenormalsOnBothKernels() {
+        record Case(String name, int slots, Step step) {
+        }
+        List<Case> cases = List.of(
+                new Case("adadelta", 2, (k, g, s, n, d) -> k.adadeltaStep(s[0], 0, g, 0, s[1], 0, s[2], 0, n, 1f,
+                        0.9f, 1e-7f, d)),
+                new Case("adamax", 2, (k, g, s, n, d) -> k.adamaxStep(s[0], 0, g, 0, s[1], 0, s[2], 0, n, 1e-3f, 0.9f,
+                        0.9f, 1e-7f, d)),
+                new Case("nadam", 2, (k, g, s, n, d) -> k.nadamStep(s[0], 0, g, 0, s[1], 0, s[2], 0, n, 1e-3f, 1e-4f,
+                        1f, 0.9f, 0.9f, 1e-7f, d)),
+                new Case("lion", 1, (k, g, s, n, d) -> k.lionStep(s[0], 0, g, 0, s[1], 0, n, 1e-3f, 0.9f, 0.9f, d)),
+                new Case("amsgrad", 3, (k, g, s, n, d) -> k.amsgradStep(s[0], 0, g, 0, s[1], 0, s[2], 0, s[3], 0, n,
+                        1e-3f, 0.9f, 0.9f, 1e-7f, d)),
+                new Case("rmsprop centred momentum", 3, (k, g, s, n, d) -> k.rmspropFullStep(s[0], 0, g, 0, s[1], 0,
+                        s[2], 0, s[3], 0, n, 1e-3f, 0.9f, 0.9f, 1e-7f, d)));
+        int n = 1003;
+        for (Case c : cases) {
+            Random r = new Random(5);
+            float[] g = new float[n];
+            for (int i = 1; i < n; i += 2) {
+                g[i] = (float) (1e-3 * r.nextGaussian());
+            }
+            float[][] s = new float[1 + c.slots()][n];
+            for (int i = 0; i < n; i++) {
+                s[0][i] = (float) (0.05 * r.nextGaussian());
+                for (int j = 1; j <= c.slots(); j++) {
+                    // dead lanes: anywhere from 1e-28 down into the denormals; live lanes ordinary
+                    s[j][i] = i % 2 == 0 ? (float) Math.pow(10, -28 - 18 * r.nextDouble()) : 1e-4f;
+                }
+            }
+            if (c.name().equals("amsgrad")) {
+                // the running maximum never decays: it starts at 0, as Keras', and only takes normal v's
+                Arrays.fill(s[3], 0f);
+            }
+            float[][] v = new float[s.length][];
+            for (int j = 0; j < s.length; j++) {
+                v[j] = s[j].clone();
+            }
+            for (int step = 0; step < 300; step++) {
+                c.step().run(SCALAR, g, s, n, 0f);
+                c.step().run(VECTOR, g, v, n, 0f);
+            }
+            for (int j = 0; j < s.length; j++) {
+                assertArrayEquals(s[j], v[j], c.name() + " array " + j);
+                for (int i = 0; i < n; i++) {
+                    float x = s[j][i];
+                    assertTrue(x == 0 || Math.abs(x) >= Float.MIN_NORMAL,
+                            c.name() + " array " + j + "[" + i + "] is a denormal: " + x);
+                }
+            }
+        }
     }
 }
