@@ -21,7 +21,8 @@ import org.apache.commons.cli.Options;
 final class EvaluateCommand extends ModelFileCommand {
     private static final List<String> DESCRIPTION = List.of(
             "Evaluates a model saved in a .keras file (brisk train --save) on the Fashion-MNIST test set and prints"
-                    + " the same test line as brisk train, then one RESULT line (epochs=0: nothing is trained).");
+                    + " the same test line as brisk train, then one RESULT line naming the model file (model=),"
+                    + " with evaluation's throughput and the optimizer steps the file records (docs/benchmarking.md).");
     private static final Options OPTIONS = CliOptions.of(
             CliOptions.required("model", "FILE", "The .keras file (written by brisk train --save or Keras 3)."),
             CliOptions.valued("data", "DIR", "Directory with the Fashion-MNIST IDX files (default: "
@@ -77,13 +78,31 @@ final class EvaluateCommand extends ModelFileCommand {
             System.out.printf(Locale.ROOT, "test: loss %.4f (%d samples)%n", eval.getOrDefault("loss", Double.NaN),
                     test.size());
         }
-        String name = model.getFileName().toString().replaceFirst("\\.keras$", "").replaceAll("\\s", "_");
-        ResultLine result = new ResultLine("brisk", m.runsEagerly() ? "eager" : "compiled", name.isEmpty() ? "model"
-                : name, ThreadBudget.resolve().threads(), test.size() / seconds, busy, metric, metric.of(eval), 0,
-                ProcStatus.peakRssMb());
-        System.out.println(result.format());
+        long steps = m.optimizer() == null ? 0 : m.optimizer().iterations();
+        System.out.println(resultLine(m.runsEagerly() ? "eager" : "compiled", model.getFileName().toString(),
+                ThreadBudget.resolve().threads(), test.size() / seconds, busy, metric, metric.of(eval), steps,
+                ProcStatus.peakRssMb()));
         System.out.flush();
         return 0;
+    }
+
+    /**
+     * The pattern of evaluate's RESULT line. It is not {@link ResultLine}'s (a training run's): nothing is trained,
+     * so it names the model file ({@code model=}, spaces as underscores) rather than a workload, its throughput is
+     * evaluation's ({@code eval_samples_per_s=}), and instead of epochs it gives the optimizer steps the model was
+     * trained for as the file records them ({@code optimizer_steps=}, 0 for a model saved without an optimizer).
+     */
+    static final String RESULT_REGEX = "RESULT framework=brisk command=evaluate mode=(compiled|eager) model=\\S+"
+            + " threads=\\d+ eval_samples_per_s=\\d+ cpu_util=\\d+\\.\\d{2}"
+            + " (test_acc=\\d\\.\\d{4}|test_loss=\\d+\\.\\d{4}) optimizer_steps=\\d+ peak_rss_mb=\\d+";
+
+    /** Evaluate's RESULT line ({@link #RESULT_REGEX}). */
+    static String resultLine(String mode, String modelFile, int threads, double samplesPerSecond, double busy,
+                             TestMetric metric, double value, long optimizerSteps, long peakRssMb) {
+        String file = modelFile.isBlank() ? "model" : modelFile.replaceAll("\\s", "_");
+        return String.format(Locale.ROOT, "RESULT framework=brisk command=evaluate mode=%s model=%s threads=%d"
+                + " eval_samples_per_s=%d cpu_util=%.2f %s=%.4f optimizer_steps=%d peak_rss_mb=%d", mode, file, threads,
+                Math.round(samplesPerSecond), busy, metric.resultField(), value, optimizerSteps, peakRssMb);
     }
 
     /** The test images shaped as the model's input: flat rows for an MLP, images for a convolutional network. */

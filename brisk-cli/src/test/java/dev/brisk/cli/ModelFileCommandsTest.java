@@ -36,7 +36,8 @@ class ModelFileCommandsTest {
         assertEquals(0, eval.code(), eval.err());
         assertEquals(line(train, "test: "), line(eval, "test: "));
         String result = line(eval, "RESULT");
-        assertTrue(result.matches(ResultLine.REGEX), result);
+        assertTrue(result.matches(EvaluateCommand.RESULT_REGEX), result);
+        assertTrue(result.contains(" model=m.keras ") && result.matches(".* optimizer_steps=[1-9]\\d* .*"), result);
         assertEquals(line(train, "RESULT").replaceAll(".* test_acc=(\\S+) .*", "$1"),
                 result.replaceAll(".* test_acc=(\\S+) .*", "$1"));
 

@@ -1,9 +1,13 @@
 package dev.brisk.losses;
 
 import dev.brisk.graph.Graph;
+import dev.brisk.io.KerasObject;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.UnaryFn;
 import dev.brisk.tensor.Shape;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** Factories for the built-in losses, with Keras names and semantics (epsilon 1e-7 clipping of probabilities). */
 public final class Losses {
@@ -31,14 +35,15 @@ public final class Losses {
             return g.neg(g.gatherRows(logOfNormalized(g, logits), index));
         };
         if (fromLogits) {
-            return loss("sparse_categorical_crossentropy", true, true, perRow);
+            return loss("sparse_categorical_crossentropy", true, true, perRow, "from_logits", true, "ignore_class",
+                    null);
         }
         // The unmasked loss negates the mean rather than each row, as it always has (one negation, not a pass).
         return loss("sparse_categorical_crossentropy", true, false, perRow, (g, labels, yPred) -> {
             Node logits = flattenClasses(g, yPred);
             Node index = g.reshape(labels, Shape.of(labels.shape().size()));
             return g.neg(g.meanAll(g.gatherRows(logOfNormalized(g, logits), index)));
-        });
+        }, "from_logits", false, "ignore_class", null);
     }
 
     /**
@@ -75,7 +80,7 @@ public final class Losses {
             Node targets = LossBodies.smoothLabels(g, matchShape(g, yTrue, yPred), labelSmoothing,
                     yPred.shape().dim(-1));
             return g.neg(g.sum(g.mul(targets, logProbs), false, -1));
-        });
+        }, "from_logits", fromLogits, "label_smoothing", labelSmoothing, "axis", -1);
     }
 
     /**
@@ -121,7 +126,7 @@ public final class Losses {
                 perElement = g.neg(g.add(pos, neg));
             }
             return meanLast(g, perElement);
-        });
+        }, "from_logits", fromLogits, "label_smoothing", labelSmoothing, "axis", -1);
     }
 
     /**
@@ -165,7 +170,7 @@ public final class Losses {
         if (!(delta > 0)) {
             throw new IllegalArgumentException("Huber's delta must be positive, got " + delta);
         }
-        return elementwise("huber_loss", (g, t, p) -> LossBodies.huber(g, t, p, delta));
+        return elementwise("huber_loss", (g, t, p) -> LossBodies.huber(g, t, p, delta), "delta", delta);
     }
 
     /**
@@ -238,7 +243,7 @@ public final class Losses {
      * @return the loss, named {@code cosine_similarity}
      */
     public static Loss cosineSimilarity() {
-        return perSample("cosine_similarity", LossBodies::cosineSimilarity);
+        return perSample("cosine_similarity", LossBodies::cosineSimilarity, "axis", -1);
     }
 
     /**
@@ -267,15 +272,15 @@ public final class Losses {
     }
 
     /** A loss whose body gives one value per element, averaged over the last axis and then the batch. */
-    private static Loss elementwise(String name, LossFn perElement) {
+    private static Loss elementwise(String name, LossFn perElement, Object... options) {
         return loss(name, false, false, (g, yTrue, yPred) ->
-                meanLast(g, perElement.compute(g, matchShape(g, yTrue, yPred), yPred)));
+                meanLast(g, perElement.compute(g, matchShape(g, yTrue, yPred), yPred)), options);
     }
 
     /** A loss whose body reduces the last axis itself, giving one value per sample, averaged over the batch. */
-    private static Loss perSample(String name, LossFn perSampleBody) {
+    private static Loss perSample(String name, LossFn perSampleBody, Object... options) {
         return loss(name, false, false, (g, yTrue, yPred) ->
-                perSampleBody.compute(g, matchShape(g, yTrue, yPred), yPred));
+                perSampleBody.compute(g, matchShape(g, yTrue, yPred), yPred), options);
     }
 
     /** The body of a loss: the loss of {@code yPred} against {@code yTrue}, per step or as a scalar. */
@@ -284,39 +289,61 @@ public final class Losses {
         Node compute(Graph g, Node yTrue, Node yPred);
     }
 
-    /** A loss whose scalar is the mean of its per-step values over the batch (and steps), Keras' reduction. */
-    private static Loss loss(String name, boolean sparseTargets, boolean fromLogits, LossFn perStep) {
+    /**
+     * A loss whose scalar is the mean of its per-step values over the batch (and steps), Keras' reduction;
+     * {@code options}: the Keras config entries beyond name and reduction, as alternating keys and values.
+     */
+    private static Loss loss(String name, boolean sparseTargets, boolean fromLogits, LossFn perStep,
+                             Object... options) {
         return loss(name, sparseTargets, fromLogits, perStep,
-                (g, yTrue, yPred) -> g.meanAll(perStep.compute(g, yTrue, yPred)));
+                (g, yTrue, yPred) -> g.meanAll(perStep.compute(g, yTrue, yPred)), options);
     }
 
-    private static Loss loss(String name, boolean sparseTargets, boolean fromLogits, LossFn perStep, LossFn fn) {
-        return new Loss() {
-            @Override
-            public String name() {
-                return name;
-            }
+    private static Loss loss(String name, boolean sparseTargets, boolean fromLogits, LossFn perStep, LossFn fn,
+                             Object... options) {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("name", name);
+        config.put("reduction", "sum_over_batch_size");
+        for (int i = 0; i < options.length; i += 2) {
+            config.put((String) options[i], options[i + 1]);
+        }
+        return new BuiltIn(name, KERAS_CLASSES.get(name), Collections.unmodifiableMap(config), sparseTargets,
+                fromLogits, perStep, fn);
+    }
 
-            @Override
-            public boolean sparseTargets() {
-                return sparseTargets;
-            }
+    /** Keras' class of each built-in loss, by the loss's name. */
+    private static final Map<String, String> KERAS_CLASSES = Map.ofEntries(
+            Map.entry("sparse_categorical_crossentropy", "SparseCategoricalCrossentropy"),
+            Map.entry("categorical_crossentropy", "CategoricalCrossentropy"),
+            Map.entry("binary_crossentropy", "BinaryCrossentropy"),
+            Map.entry("mean_squared_error", "MeanSquaredError"),
+            Map.entry("mean_absolute_error", "MeanAbsoluteError"),
+            Map.entry("huber_loss", "Huber"),
+            Map.entry("log_cosh", "LogCosh"),
+            Map.entry("kl_divergence", "KLDivergence"),
+            Map.entry("poisson", "Poisson"),
+            Map.entry("hinge", "Hinge"),
+            Map.entry("squared_hinge", "SquaredHinge"),
+            Map.entry("categorical_hinge", "CategoricalHinge"),
+            Map.entry("cosine_similarity", "CosineSimilarity"),
+            Map.entry("mean_absolute_percentage_error", "MeanAbsolutePercentageError"),
+            Map.entry("mean_squared_logarithmic_error", "MeanSquaredLogarithmicError"));
 
-            @Override
-            public boolean fromLogits() {
-                return fromLogits;
-            }
+    /**
+     * A built-in loss, which also describes itself as Keras' loss object of the same function ({@code class_name}
+     * and {@code get_config()}: name, reduction and its options), so a saved model can record it.
+     */
+    private record BuiltIn(String name, String kerasClassName, Map<String, Object> kerasConfig, boolean sparseTargets,
+                           boolean fromLogits, LossFn perStepFn, LossFn fn) implements Loss, KerasObject {
+        @Override
+        public Node compute(Graph g, Node yTrue, Node yPred) {
+            return fn.compute(g, yTrue, yPred);
+        }
 
-            @Override
-            public Node compute(Graph g, Node yTrue, Node yPred) {
-                return fn.compute(g, yTrue, yPred);
-            }
-
-            @Override
-            public Node perStep(Graph g, Node yTrue, Node yPred) {
-                return perStep.compute(g, yTrue, yPred);
-            }
-        };
+        @Override
+        public Node perStep(Graph g, Node yTrue, Node yPred) {
+            return perStepFn.compute(g, yTrue, yPred);
+        }
     }
 
     /** Per-step values from per-element ones: the mean over the last axis (one value per sample for rank 1). */

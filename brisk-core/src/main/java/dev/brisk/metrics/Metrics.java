@@ -21,7 +21,8 @@ public final class Metrics {
      * @return the spec
      */
     public static MetricSpec sparseCategoricalAccuracy() {
-        return target -> new Accuracy("sparse_categorical_accuracy", Accuracy.Kind.SPARSE_CATEGORICAL, 0f);
+        return NamedMetricSpec.of("SparseCategoricalAccuracy", "sparse_categorical_accuracy",
+                target -> new Accuracy("sparse_categorical_accuracy", Accuracy.Kind.SPARSE_CATEGORICAL, 0f));
     }
 
     /**
@@ -30,7 +31,8 @@ public final class Metrics {
      * @return the spec
      */
     public static MetricSpec categoricalAccuracy() {
-        return target -> new Accuracy("categorical_accuracy", Accuracy.Kind.CATEGORICAL, 0f);
+        return NamedMetricSpec.of("CategoricalAccuracy", "categorical_accuracy",
+                target -> new Accuracy("categorical_accuracy", Accuracy.Kind.CATEGORICAL, 0f));
     }
 
     /**
@@ -40,7 +42,8 @@ public final class Metrics {
      * @return the spec, named {@code binary_accuracy}
      */
     public static MetricSpec binaryAccuracy(float threshold) {
-        return target -> new Accuracy("binary_accuracy", Accuracy.Kind.BINARY, threshold);
+        return NamedMetricSpec.of("BinaryAccuracy", "binary_accuracy",
+                target -> new Accuracy("binary_accuracy", Accuracy.Kind.BINARY, threshold), "threshold", threshold);
     }
 
     /**
@@ -70,7 +73,9 @@ public final class Metrics {
      * @return the spec, named {@code precision}
      */
     public static MetricSpec precision(float threshold, int classId, int topK) {
-        return target -> new PrecisionRecall(true, threshold, classId, topK, null);
+        return NamedMetricSpec.of("Precision", "precision",
+                target -> new PrecisionRecall(true, threshold, classId, topK, null),
+                "thresholds", threshold, "top_k", topK == 0 ? null : topK, "class_id", classId < 0 ? null : classId);
     }
 
     /**
@@ -91,7 +96,9 @@ public final class Metrics {
      * @return the spec, named {@code recall}
      */
     public static MetricSpec recall(float threshold, int classId, int topK) {
-        return target -> new PrecisionRecall(false, threshold, classId, topK, null);
+        return NamedMetricSpec.of("Recall", "recall",
+                target -> new PrecisionRecall(false, threshold, classId, topK, null),
+                "thresholds", threshold, "top_k", topK == 0 ? null : topK, "class_id", classId < 0 ? null : classId);
     }
 
     /**
@@ -113,7 +120,10 @@ public final class Metrics {
      * @return the spec, named {@code auc}
      */
     public static MetricSpec auc(int numThresholds, Auc.Curve curve, Auc.Summation summation, boolean fromLogits) {
-        return target -> new Auc(numThresholds, curve, summation, fromLogits, null);
+        return NamedMetricSpec.of("AUC", "auc", target -> new Auc(numThresholds, curve, summation, fromLogits, null),
+                "num_thresholds", numThresholds, "curve", curve.name(), "summation_method",
+                summation.name().toLowerCase(java.util.Locale.ROOT), "multi_label", false, "num_labels", null,
+                "label_weights", null, "from_logits", fromLogits);
     }
 
     /**
@@ -123,7 +133,8 @@ public final class Metrics {
      * @return the spec, named as Keras names the cell
      */
     public static MetricSpec confusionCount(ConfusionCount.Cell cell) {
-        return target -> new ConfusionCount(cell, 0.5f, null);
+        return NamedMetricSpec.of(pascal(cell.kerasName()), cell.kerasName(),
+                target -> new ConfusionCount(cell, 0.5f, null), "thresholds", 0.5f);
     }
 
     /**
@@ -133,7 +144,8 @@ public final class Metrics {
      * @return the spec, named {@code top_k_categorical_accuracy}
      */
     public static MetricSpec topKCategoricalAccuracy(int k) {
-        return target -> new TopKAccuracy(false, k, null);
+        return NamedMetricSpec.of("TopKCategoricalAccuracy", "top_k_categorical_accuracy",
+                target -> new TopKAccuracy(false, k, null), "k", k);
     }
 
     /**
@@ -143,7 +155,8 @@ public final class Metrics {
      * @return the spec, named {@code sparse_top_k_categorical_accuracy}
      */
     public static MetricSpec sparseTopKCategoricalAccuracy(int k) {
-        return target -> new TopKAccuracy(true, k, null);
+        return NamedMetricSpec.of("SparseTopKCategoricalAccuracy", "sparse_top_k_categorical_accuracy",
+                target -> new TopKAccuracy(true, k, null), "k", k);
     }
 
     /**
@@ -153,7 +166,8 @@ public final class Metrics {
      * @return the spec, named {@code f1_score}
      */
     public static MetricSpec f1Score(F1Score.Average average) {
-        return target -> new F1Score(average, null, null);
+        return NamedMetricSpec.of("F1Score", "f1_score", target -> new F1Score(average, null, null), "average",
+                average.name().toLowerCase(java.util.Locale.ROOT), "threshold", null);
     }
 
     /**
@@ -164,7 +178,8 @@ public final class Metrics {
      * @return the spec, named {@code f1_score}
      */
     public static MetricSpec f1Score(F1Score.Average average, float threshold) {
-        return target -> new F1Score(average, threshold, null);
+        return NamedMetricSpec.of("F1Score", "f1_score", target -> new F1Score(average, threshold, null), "average",
+                average.name().toLowerCase(java.util.Locale.ROOT), "threshold", threshold);
     }
 
     /**
@@ -175,7 +190,8 @@ public final class Metrics {
      * @return the spec, named as Keras names the metric
      */
     public static MetricSpec regressionError(RegressionError.Kind kind) {
-        return target -> new RegressionError(kind, null);
+        return NamedMetricSpec.of(pascal(kind.kerasName()), kind.kerasName(),
+                target -> new RegressionError(kind, null));
     }
 
     /**
@@ -211,6 +227,16 @@ public final class Metrics {
      * @return the spec, named {@code r2_score}
      */
     public static MetricSpec r2Score() {
-        return target -> new R2Score(false, 0, null);
+        return NamedMetricSpec.of("R2Score", "r2_score", target -> new R2Score(false, 0, null), "class_aggregation",
+                "uniform_average", "num_regressors", 0);
+    }
+
+    /** Keras' class name from its snake-case metric name: "true_positives" to "TruePositives". */
+    private static String pascal(String snake) {
+        StringBuilder b = new StringBuilder();
+        for (String part : snake.split("_")) {
+            b.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+        }
+        return b.toString();
     }
 }

@@ -40,11 +40,21 @@ public final class SymbolicTensor {
     }
 
     /**
+     * Which of its layer's outputs this tensor is, as Keras' {@code keras_history} counts them: {@code k} for the
+     * k-th output of a layer of several, 0 otherwise.
+     *
+     * @return the output's index
+     */
+    public int outputIndex() {
+        return Math.max(output, 0);
+    }
+
+    /**
      * Whether this tensor is one output of a layer of several, read from the layer's call.
      *
      * @return true for such an output
      */
-    boolean isOutputOfSeveral() {
+    public boolean isOutputOfSeveral() {
         return output >= 0;
     }
 
@@ -53,7 +63,7 @@ public final class SymbolicTensor {
      *
      * @return true for such a call
      */
-    boolean isCallOfSeveral() {
+    public boolean isCallOfSeveral() {
         return output == SEVERAL;
     }
 

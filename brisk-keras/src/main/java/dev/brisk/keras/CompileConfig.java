@@ -2,9 +2,7 @@ package dev.brisk.keras;
 
 import dev.brisk.io.KerasObject;
 import dev.brisk.losses.Loss;
-import dev.brisk.losses.Losses;
 import dev.brisk.metrics.MetricSpec;
-import dev.brisk.metrics.Metrics;
 import dev.brisk.nn.Model;
 import dev.brisk.optimizers.Adadelta;
 import dev.brisk.optimizers.Adagrad;
@@ -38,18 +36,18 @@ final class CompileConfig {
         c.put("optimizer", optimizer(m.optimizer()));
         List<Loss> losses = m.compiledLosses();
         if (losses.size() == 1) {
-            c.put("loss", loss(losses.get(0)));
+            c.put("loss", LossConfig.of(losses.get(0)));
         } else {
             List<Object> all = new ArrayList<>();
             for (Loss l : losses) {
-                all.add(loss(l));
+                all.add(LossConfig.of(l));
             }
             c.put("loss", all);
         }
         c.put("loss_weights", null);
         List<Object> metrics = new ArrayList<>();
         for (MetricSpec spec : m.compiledMetrics()) {
-            metrics.add(metricName(spec));
+            metrics.add(MetricConfig.of(spec));
         }
         c.put("metrics", metrics);
         c.put("weighted_metrics", null);
@@ -100,52 +98,6 @@ final class CompileConfig {
         return out;
     }
 
-    private static final Map<String, String> LOSS_CLASSES = Map.of(
-            "sparse_categorical_crossentropy", "SparseCategoricalCrossentropy",
-            "categorical_crossentropy", "CategoricalCrossentropy",
-            "binary_crossentropy", "BinaryCrossentropy",
-            "mean_squared_error", "MeanSquaredError",
-            "mean_absolute_error", "MeanAbsoluteError");
-
-    static Map<String, Object> loss(Loss l) {
-        String cls = LOSS_CLASSES.get(l.name());
-        if (cls == null) {
-            throw new ConfigError("loss '" + l.name() + "' is not one of Brisk's " + LOSS_CLASSES.keySet()
-                    + ", so a file cannot record it");
-        }
-        Map<String, Object> config = new LinkedHashMap<>();
-        config.put("name", l.name());
-        config.put("reduction", "sum_over_batch_size");
-        if (l.name().endsWith("crossentropy")) {
-            config.put("from_logits", l.fromLogits());
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("module", "keras.losses");
-        out.put("class_name", cls);
-        out.put("config", config);
-        out.put("registered_name", null);
-        return out;
-    }
-
-    /** Metrics are recorded by name, as Keras records the strings given to compile. */
-    private static String metricName(MetricSpec spec) {
-        if (spec == Metrics.accuracy()) {
-            return "accuracy";
-        }
-        String name = spec.create(MetricSpec.Target.SPARSE_LABELS).name();
-        if (!METRICS.containsKey(name)) {
-            throw new ConfigError("metric '" + name + "' cannot be recorded in a file (Brisk records "
-                    + METRICS.keySet() + " by name, with Keras' defaults)");
-        }
-        return name;
-    }
-
-    private static final Map<String, java.util.function.Supplier<MetricSpec>> METRICS = Map.of(
-            "accuracy", Metrics::accuracy,
-            "sparse_categorical_accuracy", Metrics::sparseCategoricalAccuracy,
-            "categorical_accuracy", Metrics::categoricalAccuracy,
-            "binary_accuracy", Metrics::binaryAccuracy);
-
     /** Compiles {@code m} as {@code config} says. */
     static void compile(Model m, Map<String, Object> config) {
         ConfigView c = new ConfigView("compile_config", config);
@@ -154,63 +106,22 @@ final class CompileConfig {
         List<Loss> losses = new ArrayList<>();
         if (lossValue instanceof List<?> l) {
             for (Object o : l) {
-                losses.add(makeLoss(o));
+                losses.add(LossConfig.make(o));
             }
         } else {
-            losses.add(makeLoss(lossValue));
+            losses.add(LossConfig.make(lossValue));
         }
         c.requireAbsentOr("loss_weights");
         c.requireAbsentOr("weighted_metrics");
         List<MetricSpec> metrics = new ArrayList<>();
-        for (Object o : c.list("metrics")) {
-            String name = o instanceof String s ? s : o instanceof Map<?, ?> mm ? String.valueOf(
-                    mm.get("class_name")) : String.valueOf(o);
-            String key = name.equals("acc") ? "accuracy" : name;
-            java.util.function.Supplier<MetricSpec> f = METRICS.get(key);
-            if (f == null) {
-                throw c.error("metrics", "metric '" + name + "' is not one Brisk restores (" + METRICS.keySet() + ")");
-            }
-            metrics.add(f.get());
+        List<Object> metricList = c.raw("metrics") == null ? List.of() : c.list("metrics");
+        for (Object o : metricList) {
+            metrics.add(MetricConfig.make(o));
         }
         m.compile(opt, losses, metrics.toArray(new MetricSpec[0]));
         if (c.bool("run_eagerly", false)) {
             m.runEagerly(true);
         }
-    }
-
-    private static Loss makeLoss(Object value) {
-        if (value == null) {
-            throw new ConfigError("compile_config: option 'loss' is missing");
-        }
-        String cls;
-        ConfigView lc;
-        if (value instanceof String s) {
-            cls = s;
-            lc = new ConfigView("loss '" + s + "'", Map.of());
-        } else if (value instanceof Map<?, ?>) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> obj = (Map<String, Object>) value;
-            ConfigView outer = new ConfigView("compile_config loss", obj);
-            cls = outer.string("class_name", "");
-            lc = new ConfigView("loss '" + cls + "'", outer.object("config"));
-        } else {
-            throw new ConfigError("compile_config: option 'loss' is not a loss: " + value);
-        }
-        lc.requireAbsentOr("reduction", "sum_over_batch_size", "auto");
-        lc.requireAbsentOr("label_smoothing", 0);
-        lc.requireAbsentOr("ignore_class");
-        lc.requireAbsentOr("axis", -1);
-        boolean logits = lc.bool("from_logits", false);
-        return switch (cls) {
-            case "SparseCategoricalCrossentropy", "sparse_categorical_crossentropy" ->
-                    Losses.sparseCategoricalCrossentropy(logits);
-            case "CategoricalCrossentropy", "categorical_crossentropy" -> Losses.categoricalCrossentropy(logits);
-            case "BinaryCrossentropy", "binary_crossentropy" -> Losses.binaryCrossentropy(logits);
-            case "MeanSquaredError", "mean_squared_error", "mse" -> Losses.meanSquaredError();
-            case "MeanAbsoluteError", "mean_absolute_error", "mae" -> Losses.meanAbsoluteError();
-            default -> throw new ConfigError("compile_config: unknown loss class '" + cls + "' (Brisk has "
-                    + LOSS_CLASSES.values() + ")");
-        };
     }
 
     private static Optimizer makeOptimizer(Map<String, Object> obj) {

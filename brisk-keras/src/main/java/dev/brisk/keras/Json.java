@@ -103,6 +103,12 @@ final class Json {
         if (k instanceof Layer) {
             return "keras.layers";
         }
+        if (k instanceof dev.brisk.losses.Loss) {
+            return "keras.losses";
+        }
+        if (k instanceof dev.brisk.metrics.MetricSpec) {
+            return "keras.metrics";
+        }
         return "keras";
     }
 }

@@ -97,7 +97,8 @@ public final class KerasModels {
             long budget = contents.weights().length / 4 + 16;
             Model m = WeightBudget.within(budget, () -> ModelConfig.build(config, registry));
             Object compile = config.get("compile_config");
-            if (compile instanceof Map<?, ?> cc) {
+            // Keras writes {} for a model never compiled (get_compile_config), Brisk before it wrote null.
+            if (compile instanceof Map<?, ?> cc && !cc.isEmpty()) {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> c = (Map<String, Object>) cc;
                 CompileConfig.compile(m, c);
@@ -115,7 +116,8 @@ public final class KerasModels {
                     opt.setLearningRate(loaded.learningRate());
                 }
                 int i = 0;
-                for (Variable slot : opt.stateVariables(m.trainableVariables())) {
+                for (Variable slot : loaded.slots() == null ? List.<Variable>of()
+                        : opt.stateVariables(KerasOrder.trainableVariables(m))) {
                     slot.assign(loaded.slots().get(i++));
                 }
             }

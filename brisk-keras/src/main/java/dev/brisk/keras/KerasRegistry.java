@@ -284,6 +284,7 @@ public final class KerasRegistry {
             noRegularizersOrConstraints(c, "embeddings_regularizer", "activity_regularizer",
                     "embeddings_constraint");
             c.requireAbsentOr("lora_rank");
+            c.requireAbsentOr("quantization_config");
             c.requireAbsentOr("sparse", false);
             return new Embedding(c.requiredInt("input_dim", 1, MAX_SIZE), c.requiredInt("output_dim", 1, MAX_SIZE),
                     initializer(c, "embeddings_initializer", Initializer.randomUniform(-0.05f, 0.05f)),
@@ -292,6 +293,8 @@ public final class KerasRegistry {
         m.put("MultiHeadAttention", c -> {
             c.requireAbsentOr("output_shape");
             c.requireAbsentOr("attention_axes");
+            c.requireAbsentOr("use_gate", false);        // Keras 3.14+: a gating projection Brisk does not have
+            c.requireAbsentOr("sliding_window");
             noRegularizersOrConstraints(c, "kernel_regularizer", "bias_regularizer", "activity_regularizer",
                     "kernel_constraint", "bias_constraint");
             int keyDim = c.requiredInt("key_dim", 1, MAX_SIZE);
@@ -306,19 +309,19 @@ public final class KerasRegistry {
         m.put("SimpleRNN", c -> {
             recurrentChecks(c, false);
             return new SimpleRNN(c.requiredInt("units", 1, MAX_SIZE), c.bool("return_sequences", false),
-                    c.bool("go_backwards", false), name(c));
+                    c.bool("go_backwards", false), c.bool("return_state", false), name(c));
         });
         m.put("LSTM", c -> {
             recurrentChecks(c, true);
             c.requireAbsentOr("unit_forget_bias", true);
             return new LSTM(c.requiredInt("units", 1, MAX_SIZE), c.bool("return_sequences", false),
-                    c.bool("go_backwards", false), name(c));
+                    c.bool("go_backwards", false), c.bool("return_state", false), name(c));
         });
         m.put("GRU", c -> {
             recurrentChecks(c, true);
             c.requireAbsentOr("reset_after", true);
             return new GRU(c.requiredInt("units", 1, MAX_SIZE), c.bool("return_sequences", false),
-                    c.bool("go_backwards", false), name(c));
+                    c.bool("go_backwards", false), c.bool("return_state", false), name(c));
         });
         return m;
     }
@@ -393,6 +396,7 @@ public final class KerasRegistry {
             }
         }
         c.requireAbsentOr("groups", 1);
+        c.requireAbsentOr("lora_rank");
     }
 
     private static void recurrentChecks(ConfigView c, boolean gated) {
@@ -403,9 +407,9 @@ public final class KerasRegistry {
         c.requireAbsentOr("use_bias", true);
         c.requireAbsentOr("dropout", 0);
         c.requireAbsentOr("recurrent_dropout", 0);
-        c.requireAbsentOr("return_state", false);
         c.requireAbsentOr("stateful", false);
         c.requireAbsentOr("unroll", false);
+        c.requireAbsentOr("zero_output_for_mask", false);  // Brisk's masked steps keep the last output, as false
         noRegularizersOrConstraints(c, "kernel_regularizer", "recurrent_regularizer", "bias_regularizer",
                 "activity_regularizer", "kernel_constraint", "recurrent_constraint", "bias_constraint");
     }

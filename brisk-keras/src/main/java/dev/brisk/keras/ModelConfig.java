@@ -32,16 +32,6 @@ final class ModelConfig {
             throw new ConfigError("model '" + m.name() + "' is not built yet (call it on data, or give it an input "
                     + "layer), so it has no weights to save");
         }
-        for (Layer l : m.layers()) {
-            if (l.kerasClassName().equals("Bidirectional") || l.kerasClassName().equals("TimeDistributed")) {
-                throw new ConfigError("layer '" + l.name() + "' (" + l.kerasClassName() + ") wraps another layer, "
-                        + "which Brisk cannot save in a .keras file yet");
-            }
-            if (l instanceof dev.brisk.nn.layers.Recurrent r && r.returnState()) {
-                throw new ConfigError("layer '" + l.name() + "' (" + l.kerasClassName() + ") returns its states "
-                        + "(return_state: several outputs), which Brisk cannot save yet");
-            }
-        }
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("name", m.name());
         config.put("trainable", m.isTrainable());
@@ -65,7 +55,8 @@ final class ModelConfig {
         Map<String, Object> build = new LinkedHashMap<>();
         build.put("input_shape", m.functional() ? null : batchShape(m.inputs().get(0).shape()));
         out.put("build_config", build);
-        out.put("compile_config", CompileConfig.of(m));
+        Map<String, Object> compile = CompileConfig.of(m);
+        out.put("compile_config", compile == null ? Map.of() : compile);  // Keras' get_compile_config: {} if none
         return out;
     }
 
@@ -77,12 +68,16 @@ final class ModelConfig {
             nodeIndex.put(in, 0);
         }
         for (SymbolicTensor t : m.layerCalls()) {
+            if (t.isOutputOfSeveral()) {
+                continue; // an output of a layer of several outputs: a tensor index of its call, not a call
+            }
             List<SymbolicTensor> calls = callsOf.computeIfAbsent(t.layer(), k -> new ArrayList<>());
             nodeIndex.put(t, calls.size());
             calls.add(t);
         }
+        // Keras lists the layers in its own order, which the weights file's numbering follows (KerasOrder).
         List<Object> layers = new ArrayList<>();
-        for (Layer l : m.layers()) {
+        for (Layer l : KerasOrder.layers(m)) {
             Map<String, Object> s = layer(l, true);
             List<Object> nodes = new ArrayList<>();
             for (SymbolicTensor call : callsOf.getOrDefault(l, List.of())) {
@@ -91,9 +86,15 @@ final class ModelConfig {
                     args.add(kerasTensor(in, nodeIndex));
                 }
                 Map<String, Object> node = new LinkedHashMap<>();
+                Map<String, Object> kwargs = new LinkedHashMap<>();
+                if (takesInitialState(l) && args.size() > 1) {
+                    // Keras calls a recurrent layer as layer(x, initial_state=[h, (c)]).
+                    kwargs.put("initial_state", new ArrayList<>(args.subList(1, args.size())));
+                    args = List.of(args.get(0));
+                }
                 // Keras passes a merge layer's inputs as one list argument, a single input as itself.
                 node.put("args", args.size() == 1 ? args : List.of(args));
-                node.put("kwargs", Map.of());
+                node.put("kwargs", kwargs);
                 nodes.add(node);
             }
             s.put("name", l.name());
@@ -108,7 +109,7 @@ final class ModelConfig {
     private static List<Object> history(List<SymbolicTensor> ts, Map<SymbolicTensor, Integer> nodeIndex) {
         List<Object> out = new ArrayList<>();
         for (SymbolicTensor t : ts) {
-            out.add(List.of(t.layer().name(), nodeIndex.get(t), 0));
+            out.add(List.of(t.layer().name(), nodeIndex.get(KerasOrder.call(t)), t.outputIndex()));
         }
         return out;
     }
@@ -117,15 +118,22 @@ final class ModelConfig {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("shape", batchShape(t.shape()));
         config.put("dtype", t.layer() instanceof InputLayer in && in.dtype() == DType.INT32 ? "int32" : "float32");
-        config.put("keras_history", List.of(t.layer().name(), nodeIndex.get(t), 0));
+        config.put("keras_history", List.of(t.layer().name(), nodeIndex.get(KerasOrder.call(t)), t.outputIndex()));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("class_name", "__keras_tensor__");
         out.put("config", config);
         return out;
     }
 
-    private static Map<String, Object> layer(Layer l, boolean functional) {
+    /** Whether Keras calls the layer with its further inputs as {@code initial_state} (recurrent layers). */
+    private static boolean takesInitialState(Layer l) {
+        return l instanceof dev.brisk.nn.layers.Recurrent || l instanceof dev.brisk.nn.layers.Bidirectional;
+    }
+
+    /** A layer as Keras serializes it, with its {@code build_config} (and a wrapper's wrapped layers). */
+    static Map<String, Object> layer(Layer l, boolean functional) {
         Map<String, Object> s = Json.serialize(l);
+        Wrappers.addConfig(l, s);
         if (!(l instanceof InputLayer) && l.builtInputShapes() != null) {
             List<Shape> shapes = l.builtInputShapes();
             Map<String, Object> build = new LinkedHashMap<>();
@@ -202,11 +210,11 @@ final class ModelConfig {
         }
         // Every call's output, by layer name and call index; a call may only read outputs made before it, so the
         // layers are applied in passes until every call has run (Keras lists them in an order that allows one).
-        Map<String, List<SymbolicTensor>> outputs = new HashMap<>();
+        Map<String, List<List<SymbolicTensor>>> outputs = new HashMap<>();
         for (Layer l : byName.values()) {
-            List<SymbolicTensor> outs = new ArrayList<>();
+            List<List<SymbolicTensor>> outs = new ArrayList<>();
             if (l instanceof InputLayer in) {
-                outs.add(in.output());
+                outs.add(List.of(in.output()));
             }
             outputs.put(l.name(), outs);
         }
@@ -220,14 +228,14 @@ final class ModelConfig {
                     continue;
                 }
                 List<Object> nodes = nodesOf.get(l.name());
-                List<SymbolicTensor> outs = outputs.get(l.name());
+                List<List<SymbolicTensor>> outs = outputs.get(l.name());
                 while (outs.size() < nodes.size()) {
-                    List<SymbolicTensor> args = resolve(l.name(), nodes.get(outs.size()), outputs);
+                    List<SymbolicTensor> args = resolve(l, nodes.get(outs.size()), outputs);
                     if (args == null) {
                         left++;
                         break;
                     }
-                    outs.add(l.apply(args.toArray(new SymbolicTensor[0])));
+                    outs.add(l.applyAll(args.toArray(new SymbolicTensor[0])));
                     progress = true;
                 }
             }
@@ -245,7 +253,8 @@ final class ModelConfig {
         return Model.of(name, ins, outs);
     }
 
-    private static List<SymbolicTensor> tensors(ConfigView c, String key, Map<String, List<SymbolicTensor>> outs) {
+    private static List<SymbolicTensor> tensors(ConfigView c, String key,
+                                                Map<String, List<List<SymbolicTensor>>> outs) {
         List<Object> refs = c.list(key);
         // A single tensor may be written as one [name, node, index] triple rather than a list of them.
         if (refs.size() == 3 && refs.get(0) instanceof String) {
@@ -265,15 +274,29 @@ final class ModelConfig {
         return out;
     }
 
-    /** The tensors a call reads, or null when one of them is not made yet. */
-    private static List<SymbolicTensor> resolve(String layer, Object node, Map<String, List<SymbolicTensor>> outs) {
+    /** Call arguments Keras records when given explicitly, which are accepted when they say their default, false. */
+    private static final java.util.Set<String> OFF_BY_DEFAULT = java.util.Set.of("use_causal_mask",
+            "return_attention_scores");
+
+    /**
+     * The tensors a call reads (a recurrent layer's {@code initial_state} after its input, as Brisk takes them), or
+     * null when one of them is not made yet. Keras records {@code mask: null} (and {@code training}) for layers
+     * whose call has such an argument; any other call argument is refused.
+     */
+    private static List<SymbolicTensor> resolve(Layer l, Object node, Map<String, List<List<SymbolicTensor>>> outs) {
+        String layer = l.name();
         if (!(node instanceof Map<?, ?> n)) {
             throw new ConfigError("layer '" + layer + "': an inbound node is not an object: " + node);
         }
+        Object initialState = null;
         Object kwargs = n.get("kwargs");
         if (kwargs instanceof Map<?, ?> kw) {
             for (Map.Entry<?, ?> e : kw.entrySet()) {
-                if (e.getValue() != null && !"training".equals(e.getKey())) {
+                if ("initial_state".equals(e.getKey()) && takesInitialState(l)) {
+                    initialState = e.getValue();
+                } else if (e.getValue() != null && !"training".equals(e.getKey()) && !(e.getValue() instanceof List<?> v
+                        && "mask".equals(e.getKey()) && v.stream().allMatch(java.util.Objects::isNull))
+                        && !(Boolean.FALSE.equals(e.getValue()) && OFF_BY_DEFAULT.contains(e.getKey()))) {
                     throw new ConfigError("layer '" + layer + "': call argument '" + e.getKey()
                             + "' is not supported by Brisk (its layers take tensors only)");
                 }
@@ -281,6 +304,7 @@ final class ModelConfig {
         }
         List<Object> refs = new ArrayList<>();
         flatten(n.get("args"), refs, 0);
+        flatten(initialState, refs, 0);
         List<SymbolicTensor> out = new ArrayList<>();
         for (Object r : refs) {
             SymbolicTensor t = history(r, outs);
@@ -311,23 +335,28 @@ final class ModelConfig {
         }
     }
 
-    private static SymbolicTensor history(Object ref, Map<String, List<SymbolicTensor>> outs) {
+    private static SymbolicTensor history(Object ref, Map<String, List<List<SymbolicTensor>>> outs) {
         if (!(ref instanceof List<?> h) || h.size() != 3 || !(h.get(0) instanceof String name)
                 || !(h.get(1) instanceof Integer node) || !(h.get(2) instanceof Integer index)) {
             throw new ConfigError("keras_history " + ref + " is not [layer name, node index, tensor index]");
         }
-        List<SymbolicTensor> made = outs.get(name);
+        List<List<SymbolicTensor>> made = outs.get(name);
         if (made == null) {
             throw new ConfigError("keras_history " + ref + " names no layer of the model");
         }
-        if (index != 0) {
-            throw new ConfigError("keras_history " + ref + ": Brisk's layers have one output");
+        if (node < 0 || node >= made.size()) {
+            return null;
         }
-        return node >= 0 && node < made.size() ? made.get(node) : null;
+        List<SymbolicTensor> call = made.get(node);
+        if (index < 0 || index >= call.size()) {
+            throw new ConfigError("keras_history " + ref + ": layer '" + name + "' has " + call.size()
+                    + " output(s)");
+        }
+        return call.get(index);
     }
 
     @SuppressWarnings("unchecked")
-    private static Layer makeLayer(Object o, KerasRegistry registry) {
+    static Layer makeLayer(Object o, KerasRegistry registry) {
         if (!(o instanceof Map)) {
             throw new ConfigError("model: a layer entry is not an object: " + o);
         }
@@ -343,7 +372,8 @@ final class ModelConfig {
         if (dtype != null && !isFloat32(dtype)) {
             throw c.error("dtype", "Brisk's layers compute in float32, found " + dtype);
         }
-        Layer l = registry.factory(cls, what).create(c);
+        Layer l = Wrappers.handles(cls) ? Wrappers.make(cls, c, nested -> makeLayer(nested, registry))
+                : registry.factory(cls, what).create(c);
         if (!c.bool("trainable", true)) {
             l.setTrainable(false);
         }
@@ -363,6 +393,7 @@ final class ModelConfig {
     private static InputLayer inputLayer(ConfigView c) {
         c.requireAbsentOr("sparse", false);
         c.requireAbsentOr("ragged", false);
+        c.requireAbsentOr("optional", false);
         String key = c.has("batch_shape") ? "batch_shape" : "batch_input_shape";
         List<Object> dims = c.list(key);
         if (dims.size() < 2) {

@@ -53,7 +53,7 @@ final class WeightsH5 {
                     if (!opt.hasSchedule()) {
                         vars.putDataset(Integer.toString(i++), opt.learningRate());
                     }
-                    for (Variable slot : opt.stateVariables(m.trainableVariables())) {
+                    for (Variable slot : opt.stateVariables(KerasOrder.trainableVariables(m))) {
                         vars.putDataset(Integer.toString(i++), array(slot.value()));
                     }
                     datasets += i;
@@ -137,7 +137,10 @@ final class WeightsH5 {
 
     // ---- reading ----
 
-    /** What was read: the model's weights in {@link Model#variables()} order, and the optimizer's state. */
+    /**
+     * What was read: the model's weights in {@link Model#variables()} order, and the optimizer's state (its slots in
+     * {@link KerasOrder#trainableVariables} order, or null when the file's optimizer never took a step).
+     */
     record Loaded(List<Tensor> weights, Long iterations, Float learningRate, List<Tensor> slots, Long randomState) {
     }
 
@@ -176,7 +179,15 @@ final class WeightsH5 {
             if (!opt.hasSchedule()) {
                 lr = scalarFloat(vars, "optimizer/vars/" + i, Integer.toString(i++));
             }
-            for (Variable slot : opt.stateVariables(m.trainableVariables())) {
+            int scalars = i;
+            List<Variable> state = opt.stateVariables(KerasOrder.trainableVariables(m));
+            if (!state.isEmpty() && vars.getChildren().size() == scalars && iterations == 0) {
+                // Keras saves an optimizer that never took a step (compiled, not trained) without its slots, and
+                // its loader then keeps the new optimizer's state (load_own_variables skips a count that differs):
+                // so does Brisk, whose freshly compiled optimizer is in that state.
+                return new Loaded(weights, iterations, lr, null, randomState(f));
+            }
+            for (Variable slot : state) {
                 slots.add(floats(vars, "optimizer/vars/" + i, Integer.toString(i++), slot.shape()));
             }
             if (vars.getChildren().size() != i) {
@@ -184,15 +195,19 @@ final class WeightsH5 {
                         + "optimizer of this model has " + i);
             }
         }
-        Long random = null;
+        return new Loaded(weights, iterations, lr, slots, randomState(f));
+    }
+
+    private static Long randomState(HdfFile f) {
         Node brisk = f.getChildren().get("brisk");
         if (brisk instanceof Group g && g.getChildren().containsKey("random_state")) {
-            random = scalarLong(g, RANDOM_STATE, "random_state");
+            long random = scalarLong(g, RANDOM_STATE, "random_state");
             if (random < 0) {
                 throw new ConfigError(RANDOM_STATE + " is negative");
             }
+            return random;
         }
-        return new Loaded(weights, iterations, lr, slots, random);
+        return null;
     }
 
     private static Group group(HdfFile f, String path) {

@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * Where each weight lives in {@code model.weights.h5}, as Keras 3's saving code lays it out: a layer's variables
  * are {@code layers/<key>/vars/0, 1, ...}, the key being the snake-case class name, numbered in layer order
- * ({@code dense}, {@code dense_1}; not the layer's name, which Keras does not trust to be reproducible); a
+ * ({@code dense}, {@code dense_1}; not the layer's name, which Keras does not trust to be reproducible) in Keras'
+ * layer order ({@link KerasOrder}); a
  * recurrent layer's are in its {@code cell}, multi-head attention's in its four projections. Every saveable gets
  * its {@code vars} group, even an empty one. The optimizer's are {@code optimizer/vars/0, 1, ...}.
  */
@@ -27,11 +28,14 @@ final class WeightsLayout {
     private WeightsLayout() {
     }
 
-    /** Every layer's groups, in layer order; a Sequential model's input layer is not one of Keras' layers. */
+    /**
+     * Every layer's groups, in Keras' layer order ({@link KerasOrder}); a Sequential model's input layer is not one
+     * of Keras' layers.
+     */
     static List<Group> layers(Model m) {
         List<Group> out = new ArrayList<>();
         Map<String, Integer> used = new HashMap<>();
-        for (Layer l : m.layers()) {
+        for (Layer l : KerasOrder.layers(m)) {
             if (l instanceof InputLayer && !m.functional()) {
                 continue;
             }
@@ -45,6 +49,9 @@ final class WeightsLayout {
 
     private static void groups(String path, Layer l, List<Group> out) {
         List<Variable> w = l.weights();
+        if (Wrappers.groups(path, l, (p, inner) -> groups(p, inner, out), out)) {
+            return;
+        }
         if (l instanceof Recurrent) {
             out.add(new Group(path, List.of()));
             out.add(new Group(path + "/cell", w));

@@ -109,6 +109,41 @@ class LayerExportTest {
         }
     }
 
+    /**
+     * The layers no other export test runs: the remaining merges (Multiply, Subtract, Average, Maximum, Minimum),
+     * activation layers (ReLU with a cap, slope and threshold, ELU, PReLU, Softmax), every activation function, and
+     * the reshaping layers (Permute, RepeatVector, UpSampling2D, ZeroPadding2D).
+     */
+    @Test
+    void remainingLayersAndEveryActivation() throws Exception {
+        SymbolicTensor in = Input.of(6, 6, 1);
+        SymbolicTensor x = Layers.zeroPadding2d(1).apply(in);
+        x = Layers.conv2d(4, 3, 2, Padding.VALID, Activation.LINEAR).apply(x);
+        x = Layers.prelu(1, 2).apply(x);
+        x = Layers.upSampling2d(2).apply(x);
+        x = Layers.relu(4f, 0.1f, 0.2f).apply(x);
+        x = Layers.conv2d(4, 3, 2, Padding.SAME, Activation.SELU).apply(x);
+        SymbolicTensor flat = Layers.flatten().apply(x);
+        SymbolicTensor a = Layers.dense(8, Activation.MISH).apply(flat);
+        SymbolicTensor b = Layers.leakyRelu(0.1f).apply(Layers.dense(8, Activation.SILU).apply(flat));
+        SymbolicTensor merged = Layers.maximum().apply(Layers.multiply().apply(a, b), Layers.subtract().apply(a, b),
+                Layers.minimum().apply(a, b));
+        merged = Layers.average().apply(merged, Layers.elu(0.5f).apply(merged));
+        java.util.List<SymbolicTensor> acts = new java.util.ArrayList<>();
+        for (Activation f : Activation.values()) {
+            acts.add(Layers.dense(2, f).apply(merged));
+        }
+        SymbolicTensor seq = Layers.permute(2, 1).apply(Layers.repeatVector(2).apply(
+                Layers.concatenate().apply(acts.toArray(new SymbolicTensor[0]))));
+        SymbolicTensor out = Layers.softmax(-1).apply(Layers.dense(3).apply(Layers.flatten().apply(seq)));
+        Random r = new Random(4);
+        float[] pixels = new float[5 * 36];
+        for (int i = 0; i < pixels.length; i++) {
+            pixels[i] = (float) r.nextGaussian();
+        }
+        OnnxRuntimeCheck.assertSamePredictions(Model.of(in, out), Tensor.of(pixels, 5, 6, 6, 1));
+    }
+
     @Test
     void anUnbuiltModelIsRefusedAndNoFileIsWritten(@TempDir Path dir) {
         Model model = Sequential.of(Layers.dense(3));

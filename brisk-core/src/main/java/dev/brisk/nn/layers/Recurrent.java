@@ -276,7 +276,9 @@ public abstract class Recurrent extends Layer {
         c.put("use_bias", true);
         c.put("kernel_initializer", kernelInitializer);
         c.put("recurrent_initializer", recurrentInitializer);
-        c.put("bias_initializer", biasInitializer);
+        // LSTM's bias starts with ones over the forget gate: Keras records that as unit_forget_bias with a zeros
+        // bias_initializer (below), not as an initializer of its own.
+        c.put("bias_initializer", cell == RecurrentCell.LSTM ? Initializer.zeros() : biasInitializer);
         if (cell == RecurrentCell.LSTM) {
             c.put("unit_forget_bias", true);
         }
