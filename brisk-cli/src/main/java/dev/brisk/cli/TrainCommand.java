@@ -47,16 +47,40 @@ public final class TrainCommand extends Subcommand {
                     + " attention 4x32 and feed-forward 512; reports held-out bits per character, tokens/s and a"
                     + " generated sample (default " + Workloads.TEXT_EPOCHS + " epochs, batch "
                     + Workloads.TEXT_BATCH_SIZE + ")",
-            "  w4-gru: the same language model with GRU(256) in place of the transformer blocks");
+            "  w4-gru: the same language model with GRU(256) in place of the transformer blocks",
+            "Or trains your own model on your own data: --model MODEL.json (Keras 3's config.json schema, as"
+                    + " model.to_json() writes it) --data DATA (a CSV file with --label COLUMN, an NPY or IDX"
+                    + " features file with --label LABELS_FILE, or a directory of images, one sub-folder per"
+                    + " class); holds out --validation-split of the rows (Keras:"
+                    + " the last ones) and reports on them (test_acc= with an accuracy metric, else test_loss=).");
     private static final Options OPTIONS = CliOptions.of(
-            CliOptions.required("workload", "ID", "Workload to train: " + Workload.validIds() + "."),
+            CliOptions.valued("workload", "ID", "Workload to train: " + Workload.validIds() + "."),
+            CliOptions.valued("model", "MODEL.json", "Train this model instead of a workload: a Keras 3 model"
+                    + " description (config.json schema; compiled as its compile_config says, else by --loss)."),
+            CliOptions.valued("label", "COLUMN|FILE", "With --model: the label column of a CSV --data, or the"
+                    + " labels file (NPY or IDX) of an NPY or IDX --data."),
+            CliOptions.valued("fill-value", "X", "With a CSV --data: read an empty feature cell (or one of"
+                    + " --missing) as X instead of refusing the row."),
+            CliOptions.valued("missing", "A,B", "With --fill-value: more cell texts that mean missing (e.g. NA,?)."),
+            CliOptions.flag("normalize", "With --model: standardize every feature by the training rows' mean and"
+                    + " variance (Keras' Normalization adapted on the training split) before training."),
+            CliOptions.valued("validation-split", "F", "With --model: the fraction of rows, taken from the end"
+                    + " before shuffling as Keras does, to validate and report on (default: 0.2)."),
+            CliOptions.valued("loss", "NAME", "With --model, for a description without compile_config: the loss's"
+                    + " Keras name (e.g. mean_squared_error, sparse_categorical_crossentropy)."),
+            CliOptions.valued("optimizer", "NAME", "With --loss: adam, sgd, rmsprop or adamw (default: adam)."),
+            CliOptions.valued("learning-rate", "LR", "With --loss: the learning rate (default: 0.001)."),
+            CliOptions.valued("metrics", "A,B", "With --loss: metric names (e.g. accuracy); default: none."),
+            CliOptions.valued("patience", "N", "With --model: stop when val_loss has not improved for N epochs and"
+                    + " keep the best weights (Keras' EarlyStopping)."),
             CliOptions.valued("epochs", "N", "Epochs to train (default: the workload's, listed above)."),
             CliOptions.valued("threads", "N",
                     "Thread budget (default: -Dbrisk.threads, BRISK_THREADS, or the available processors, less one"
                             + " from " + ThreadBudget.SPARE_CORE_FROM + " up)."),
             CliOptions.flag("eager", "Run steps op by op instead of as a compiled plan (for debugging)."),
-            CliOptions.valued("data", "DIR",
-                    "Directory of the four Fashion-MNIST IDX files (default: " + FashionMnist.DEFAULT_DIR + ")."),
+            CliOptions.valued("data", "DIR|FILE", "Directory of the four Fashion-MNIST IDX files (default: "
+                    + FashionMnist.DEFAULT_DIR + "); with --model, a CSV, NPY or IDX file, or a directory of images with"
+                    + " one sub-folder per class."),
             CliOptions.valued("text", "DIR", "Directory of the fortune files of w4 and w4-gru (default: "
                     + Fortunes.DEFAULT_DIR + ")."),
             CliOptions.valued("window-stride", "N", "w4: characters between the starts of training windows"
@@ -101,6 +125,17 @@ public final class TrainCommand extends Subcommand {
                     + " (opset " + OnnxExport.OPSET + ") to FILE (docs/onnx.md)."));
 
     Workload workload;
+    Path model;
+    String label;
+    Float fillValue;
+    List<String> missing = List.of();
+    boolean normalize;
+    double validationSplit = 0.2;
+    String loss;
+    String optimizer = "adam";
+    float learningRate = 1e-3f;
+    List<String> metrics = List.of();
+    Integer patience;
     Integer epochs;
     Integer threads;
     boolean eager;
@@ -133,7 +168,18 @@ public final class TrainCommand extends Subcommand {
 
     @Override
     void read(OptionValues v) {
-        workload = v.get("workload", Workload::parse, null); // required: the parser has checked it is there
+        workload = v.get("workload", Workload::parse, null);
+        model = v.path("model", null);
+        label = v.get("label", s -> s, null);
+        fillValue = v.get("fill-value", Float::valueOf, null);
+        missing = v.list("missing", x -> x, List.of());
+        normalize = v.flag("normalize");
+        validationSplit = v.get("validation-split", Double::valueOf, validationSplit);
+        loss = v.get("loss", s -> s, null);
+        optimizer = v.get("optimizer", s -> s, optimizer);
+        learningRate = v.get("learning-rate", Float::valueOf, learningRate);
+        metrics = v.list("metrics", x -> x, List.of());
+        patience = v.integer("patience", null);
         epochs = v.integer("epochs", null);
         threads = v.integer("threads", null);
         eager = v.flag("eager");
@@ -161,14 +207,14 @@ public final class TrainCommand extends Subcommand {
         checkpointEvery = v.integer("checkpoint-every", checkpointEvery);
     }
 
-    /** Epochs this run trains: {@code --epochs} or the workload's default. */
+    /** Epochs this run trains: {@code --epochs}, the workload's default, or 10 for {@code --model}. */
     public int effectiveEpochs() {
-        return epochs != null ? epochs : workload.defaultEpochs();
+        return epochs != null ? epochs : workload != null ? workload.defaultEpochs() : UserModelRun.EPOCHS;
     }
 
-    /** Samples per batch: {@code --batch-size} or the workload's. */
+    /** Samples per batch: {@code --batch-size}, the workload's, or Keras' 32 for {@code --model}. */
     public int effectiveBatchSize() {
-        return batchSize != null ? batchSize : workload.batchSize();
+        return batchSize != null ? batchSize : workload != null ? workload.batchSize() : 32;
     }
 
     /** "compiled" or "eager". */
@@ -186,6 +232,15 @@ public final class TrainCommand extends Subcommand {
 
     /** Rejects out-of-range values as usage errors (exit code 2). */
     void validate() {
+        if ((workload == null) == (model == null)) {
+            throw new UsageException(workload == null ? "Missing required option: give --workload ID or --model"
+                    + " MODEL.json" : "--workload and --model do not go together: train a workload or your model");
+        }
+        if (model != null) {
+            UserModelRun.validate(this);
+        } else if (label != null || fillValue != null || normalize || loss != null || patience != null) {
+            throw new UsageException("--label, --fill-value, --normalize, --loss and --patience go with --model");
+        }
         requireAtLeast("--epochs", epochs, 1);
         OptionValues.requireThreadBudget("--threads", threads);
         requireAtLeast("--batch-size", batchSize, 1);
@@ -263,6 +318,10 @@ public final class TrainCommand extends Subcommand {
     }
 
     private void run(PrintStream out) throws IOException {
+        if (model != null) {
+            new UserModelRun(this).run(out);
+            return;
+        }
         if (workload.text()) {
             new LanguageModelRun(this).run(out);
             return;

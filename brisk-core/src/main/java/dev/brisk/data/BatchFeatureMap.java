@@ -8,7 +8,7 @@ record BatchFeatureMap(Function<? super Tensor, ? extends Tensor> fn) implements
 
     @Override
     public Batch apply(Batch b) {
-        return new Batch(fn.apply(b.features()), b.labels(), b.size());
+        return b.withInputs(new Tensor[] {fn.apply(b.features())});
     }
 
     /** The function as an in-place one, or null when it is not elementwise. */

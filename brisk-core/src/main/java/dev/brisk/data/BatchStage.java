@@ -56,8 +56,7 @@ final class BatchStage extends Pipeline<Batch> {
         Cursor<?> in = upstream.open(tuner);
         return new Cursor<>() {
             private final List<Sample> pending = new ArrayList<>(size);
-            private final BufferPool featureBuffers = new BufferPool();
-            private final BufferPool labelBuffers = new BufferPool();
+            private final Pools pools = new Pools();
             private long batches;
 
             @Override
@@ -73,22 +72,20 @@ final class BatchStage extends Pipeline<Batch> {
                     pending.clear();
                     return null;
                 }
-                Batch b = stack(pending, batches++, featureBuffers, labelBuffers);
+                Batch b = stack(pending, batches++, pools);
                 pending.clear();
                 return b;
             }
 
             @Override
             public void recycle(Batch b) {
-                featureBuffers.give(b.features());
-                labelBuffers.give(b.labels());
+                pools.give(b);
             }
 
             @Override
             public void close() {
                 pending.clear();
-                featureBuffers.close();
-                labelBuffers.close();
+                pools.close();
                 in.close();
             }
         };
@@ -113,26 +110,105 @@ final class BatchStage extends Pipeline<Batch> {
     }
 
     /**
-     * Stacks samples along a new first axis into tensors from the pools, checking that they agree in shape and in
-     * having labels.
+     * The buffer pools of one pass: one per input, per target and for the weights, each of one size (a part's
+     * stacked shape), made as the first batch needs them.
      */
-    static Batch stack(List<Sample> samples, long batchIndex, BufferPool featureBuffers, BufferPool labelBuffers) {
+    static final class Pools {
+        private final List<BufferPool> inputs = new ArrayList<>();
+        private final List<BufferPool> targets = new ArrayList<>();
+        private final BufferPool weights = new BufferPool();
+
+        BufferPool input(int i) {
+            return pool(inputs, i);
+        }
+
+        BufferPool target(int i) {
+            return pool(targets, i);
+        }
+
+        private static BufferPool pool(List<BufferPool> pools, int i) {
+            while (pools.size() <= i) {
+                pools.add(new BufferPool());
+            }
+            return pools.get(i);
+        }
+
+        /** Gives back every part of a batch this pass made (parts it did not make are ignored by the pools). */
+        void give(Batch b) {
+            for (int i = 0; i < b.inputs().length && i < inputs.size(); i++) {
+                inputs.get(i).give(b.inputs()[i]);
+            }
+            for (int i = 0; i < b.targets().length && i < targets.size(); i++) {
+                targets.get(i).give(b.targets()[i]);
+            }
+            weights.give(b.weights());
+        }
+
+        void close() {
+            inputs.forEach(BufferPool::close);
+            targets.forEach(BufferPool::close);
+            weights.close();
+        }
+    }
+
+    /**
+     * Stacks samples along a new first axis into tensors from the pools, checking that they agree in the number,
+     * names, shapes and types of their parts, and in having weights.
+     */
+    static Batch stack(List<Sample> samples, long batchIndex, Pools pools) {
         Sample first = samples.get(0);
-        boolean labelled = first.label() != null;
         for (int i = 1; i < samples.size(); i++) {
             Sample s = samples.get(i);
-            check("features", first.features(), s.features(), i, batchIndex);
-            if ((s.label() != null) != labelled) {
-                throw new IllegalArgumentException("element " + i + " of batch " + batchIndex + (labelled
-                        ? " has no label but the first has one" : " has a label but the first has none"));
+            checkParts(true, first, s, i, batchIndex);
+            if ((s.targetCount() == 0) != (first.targetCount() == 0)) {
+                throw new IllegalArgumentException("element " + i + " of batch " + batchIndex
+                        + (first.targetCount() > 0 ? " has no label but the first has one"
+                        : " has a label but the first has none"));
             }
-            if (labelled) {
-                check("a label", first.label(), s.label(), i, batchIndex);
+            checkParts(false, first, s, i, batchIndex);
+            if ((s.weight() != null) != (first.weight() != null)) {
+                throw new IllegalArgumentException("element " + i + " of batch " + batchIndex + (first.weight() != null
+                        ? " has no weight but the first has one" : " has a weight but the first has none"));
             }
         }
-        Tensor features = stackPart(samples, true, featureBuffers);
-        Tensor labels = labelled ? stackPart(samples, false, labelBuffers) : null;
-        return new Batch(features, labels, samples.size());
+        Tensor[] inputs = new Tensor[first.inputCount()];
+        for (int p = 0; p < inputs.length; p++) {
+            inputs[p] = stackPart(samples, true, p, pools.input(p));
+        }
+        Tensor[] targets = new Tensor[first.targetCount()];
+        for (int p = 0; p < targets.length; p++) {
+            targets[p] = stackPart(samples, false, p, pools.target(p));
+        }
+        Tensor weights = null;
+        if (first.weight() != null) {
+            weights = pools.weights.take(dev.brisk.tensor.Shape.of(samples.size()));
+            for (int i = 0; i < samples.size(); i++) {
+                weights.set(i, samples.get(i).weight().get(0));
+            }
+        }
+        return new Batch(inputs, targets, weights, samples.size(), first.inputNames(), first.targetNames());
+    }
+
+    /** Element {@code i} has as many inputs (or targets) as the first, with the same names, shapes and types. */
+    private static void checkParts(boolean inputs, Sample first, Sample s, int i, long batchIndex) {
+        String kind = inputs ? "input" : "target";
+        int expected = inputs ? first.inputCount() : first.targetCount();
+        int actual = inputs ? s.inputCount() : s.targetCount();
+        List<String> expectedNames = inputs ? first.inputNames() : first.targetNames();
+        List<String> actualNames = inputs ? s.inputNames() : s.targetNames();
+        if (expected != actual || !java.util.Objects.equals(expectedNames, actualNames)) {
+            throw new IllegalArgumentException("element " + i + " of batch " + batchIndex + " has " + actual
+                    + " " + kind + "(s)" + (actualNames == null ? "" : " named " + actualNames) + " but the first has "
+                    + expected + (expectedNames == null ? "" : " named " + expectedNames));
+        }
+        String what = inputs ? "features" : "a label";
+        for (int p = 0; p < expected; p++) {
+            check(expected == 1 ? what : kind + " " + p, part(first, inputs, p), part(s, inputs, p), i, batchIndex);
+        }
+    }
+
+    private static Tensor part(Sample s, boolean input, int p) {
+        return input ? s.input(p) : s.target(p);
     }
 
     private static void check(String what, Tensor expected, Tensor actual, int i, long batchIndex) {
@@ -147,15 +223,15 @@ final class BatchStage extends Pipeline<Batch> {
         }
     }
 
-    private static Tensor stackPart(List<Sample> samples, boolean features, BufferPool buffers) {
-        Tensor first = features ? samples.get(0).features() : samples.get(0).label();
+    private static Tensor stackPart(List<Sample> samples, boolean input, int p, BufferPool buffers) {
+        Tensor first = part(samples.get(0), input, p);
         Shape one = first.shape();
         int row = one.size();
         // Rows are copied as bits, so INT32 samples (token ids) stack exactly into an INT32 batch.
         Tensor stacked = buffers.take(one.prepend(samples.size()), first.dtype());
         float[] data = stacked.data();
         for (int i = 0; i < samples.size(); i++) {
-            Tensor t = features ? samples.get(i).features() : samples.get(i).label();
+            Tensor t = part(samples.get(i), input, p);
             System.arraycopy(t.data(), t.offset(), data, i * row, row);
         }
         return stacked;

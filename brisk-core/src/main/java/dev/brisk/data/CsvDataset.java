@@ -44,9 +44,15 @@ public final class CsvDataset extends Pipeline<Sample> {
     private final ColumnType[] types;
     private final int labelColumn;
     private final List<String> featureNames;
+    /** The value of a missing feature cell, or null when a missing cell is a bad record. */
+    private final Float fillValue;
+    private final java.util.Set<String> missingMarkers;
 
     private CsvDataset(Path file, char delimiter, Charset charset, int maxLineChars, int maxCells,
-                       List<String> header, ColumnType[] types, int labelColumn) {
+                       List<String> header, ColumnType[] types, int labelColumn, Float fillValue,
+                       java.util.Set<String> missingMarkers) {
+        this.fillValue = fillValue;
+        this.missingMarkers = missingMarkers;
         this.file = file;
         this.delimiter = delimiter;
         this.charset = charset;
@@ -170,7 +176,8 @@ public final class CsvDataset extends Pipeline<Sample> {
             }
             float v;
             try {
-                v = types[c].parse(cells.get(c));
+                v = c != labelColumn && fillValue != null && isMissing(cells.get(c)) ? fillValue
+                        : types[c].parse(cells.get(c));
             } catch (IllegalArgumentException e) {
                 throw new BadRecordException(file, line, file + " line " + line + ", column '" + header.get(c)
                         + "' (" + (c + 1) + "): " + e.getMessage());
@@ -185,6 +192,12 @@ public final class CsvDataset extends Pipeline<Sample> {
         return labelColumn < 0 ? new Sample(x) : new Sample(x, Tensor.scalar(label));
     }
 
+    /** An empty cell, or one of the missing-value markers (surrounding spaces ignored). */
+    private boolean isMissing(String cell) {
+        String s = cell.strip();
+        return s.isEmpty() || missingMarkers.contains(s);
+    }
+
     /**
      * What {@link CsvDataset#builder} collects: the label column, column types, the delimiter, the charset and the
      * limits on a line.
@@ -197,6 +210,8 @@ public final class CsvDataset extends Pipeline<Sample> {
         private Charset charset = StandardCharsets.UTF_8;
         private int maxLineChars;
         private int maxCells;
+        private Float fillValue;
+        private java.util.Set<String> missingMarkers = java.util.Set.of();
 
         private Builder(Path file) {
             this.file = file;
@@ -234,6 +249,22 @@ public final class CsvDataset extends Pipeline<Sample> {
          */
         public Builder column(String name, ColumnType type) {
             declared.put(name, type);
+            return this;
+        }
+
+        /**
+         * Reads a missing feature cell as {@code value} instead of refusing its row (the {@code na_value} and
+         * column defaults of Keras' and tf.data's CSV readers): an empty cell, or one that is exactly one of
+         * {@code markers} (for example {@code "NA"}, {@code "?"}). A missing label is still a bad record: a
+         * sample without a target cannot be trained on. Without this option a missing cell is a bad record.
+         *
+         * @param value the value of a missing feature, e.g. 0 or a column mean computed beforehand
+         * @param markers cell texts that mean missing, besides the empty cell
+         * @return this builder
+         */
+        public Builder fillMissing(float value, String... markers) {
+            this.fillValue = value;
+            this.missingMarkers = java.util.Set.of(markers);
             return this;
         }
 
@@ -352,7 +383,7 @@ public final class CsvDataset extends Pipeline<Sample> {
                 throw new DataFormatException(file, file + ": the label column '" + label + "' cannot be ignored");
             }
             CsvDataset ds = new CsvDataset(file, delimiter, charset, lineLimit, cellLimit, header, types,
-                    labelColumn);
+                    labelColumn, fillValue, missingMarkers);
             if (ds.featureNames().isEmpty()) {
                 throw new DataFormatException(file, file + ": no feature columns left in " + shown(header));
             }

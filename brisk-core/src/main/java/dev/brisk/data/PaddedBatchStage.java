@@ -67,6 +67,13 @@ final class PaddedBatchStage extends Pipeline<Batch> {
             }
 
             private Batch stack(List<Sample> samples, long batchIndex) {
+                Sample one = samples.get(0);
+                if (one.inputCount() != 1 || one.targetCount() > 1 || one.weight() != null) {
+                    throw new IllegalArgumentException("paddedBatch() pads samples of one input and at most one"
+                            + " label, without weights; batch " + batchIndex + " starts with " + one.inputCount()
+                            + " input(s), " + one.targetCount() + " target(s)"
+                            + (one.weight() != null ? " and a weight" : "") + " (use batch())");
+                }
                 boolean labelled = samples.get(0).label() != null;
                 for (int i = 1; i < samples.size(); i++) {
                     if ((samples.get(i).label() != null) != labelled) {

@@ -145,6 +145,78 @@ public abstract class Pipeline<T> implements Iterable<T> {
     }
 
     /**
+     * One sample per row of several arrays, for a model with several inputs or outputs: the inputs and targets
+     * by position, each row of {@code weights} (or null) the sample's weight in the loss. Views, not copies.
+     *
+     * @param inputs one array per model input, sample axis first
+     * @param targets one array per model output, sample axis first (empty for features only)
+     * @param weights one weight per sample (Keras' {@code sample_weight}), or null
+     * @return the pipeline of samples
+     * @throws IllegalArgumentException naming the array whose number of samples differs from the first input's
+     */
+    public static Pipeline<Sample> fromArrays(Tensor[] inputs, Tensor[] targets, Tensor weights) {
+        return fromParts(inputs.clone(), targets == null ? new Tensor[0] : targets.clone(), weights, null, null);
+    }
+
+    /**
+     * One sample per row of arrays named after the model's input and output layers (Keras' dicts), each row of
+     * {@code weights} (or null) the sample's weight; {@code fit} puts each array where its name says.
+     *
+     * @param inputs arrays by model input name, sample axis first
+     * @param targets arrays by model output name (empty for features only)
+     * @param weights one weight per sample, or null
+     * @return the pipeline of samples
+     */
+    public static Pipeline<Sample> fromArrays(java.util.Map<String, Tensor> inputs,
+                                              java.util.Map<String, Tensor> targets, Tensor weights) {
+        return fromParts(inputs.values().toArray(new Tensor[0]), targets.values().toArray(new Tensor[0]), weights,
+                java.util.List.copyOf(inputs.keySet()), targets.isEmpty() ? null : java.util.List.copyOf(
+                        targets.keySet()));
+    }
+
+    private static Pipeline<Sample> fromParts(Tensor[] inputs, Tensor[] targets, Tensor weights,
+                                              java.util.List<String> inputNames,
+                                              java.util.List<String> targetNames) {
+        if (inputs.length == 0) {
+            throw new IllegalArgumentException("fromArrays needs at least one input array");
+        }
+        int n = inputs[0].shape().rank() == 0 ? -1 : inputs[0].shape().dim(0);
+        java.util.List<Tensor> all = new java.util.ArrayList<>(java.util.List.of(inputs));
+        all.addAll(java.util.List.of(targets));
+        if (weights != null) {
+            all.add(weights);
+        }
+        for (Tensor t : all) {
+            if (t.shape().rank() == 0 || t.shape().dim(0) != n) {
+                throw new IllegalArgumentException("fromArrays: every array needs the first input's " + n
+                        + " samples along axis 0, but one has shape " + t.shape());
+            }
+        }
+        @SuppressWarnings("unchecked")
+        IntFunction<Tensor>[] x = new IntFunction[inputs.length];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = rows(inputs[i]);
+        }
+        @SuppressWarnings("unchecked")
+        IntFunction<Tensor>[] y = new IntFunction[targets.length];
+        for (int i = 0; i < y.length; i++) {
+            y[i] = rows(targets[i]);
+        }
+        IntFunction<Tensor> w = weights == null ? null : rows(weights.reshape(Shape.of(n)));
+        return new IndexedSource<>(n, i -> {
+            Tensor[] in = new Tensor[x.length];
+            for (int k = 0; k < in.length; k++) {
+                in[k] = x[k].apply(i);
+            }
+            Tensor[] out = new Tensor[y.length];
+            for (int k = 0; k < out.length; k++) {
+                out[k] = y[k].apply(i);
+            }
+            return new Sample(in, out, w == null ? null : w.apply(i), inputNames, targetNames);
+        });
+    }
+
+    /**
      * The samples of an in-memory dataset, in storage order. Float features are views, not copies; features kept
      * as bytes are decoded into a new tensor as each sample is made, so the dataset's whole float copy
      * ({@link InMemoryDataset#features()}) is never made.

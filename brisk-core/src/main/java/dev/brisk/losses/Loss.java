@@ -60,6 +60,29 @@ public interface Loss {
     }
 
     /**
+     * The scalar loss with each sample weighted (Keras' {@code sample_weight}, reduction
+     * {@code sum_over_batch_size}): the per-step values times their sample's weight, summed, over the number of
+     * values; with a padding mask, over the number of unmasked steps instead (Keras 3 folds the mask into the
+     * weights). A sample of weight 0 adds nothing to the loss or its gradients.
+     *
+     * @param g the graph the loss nodes are added to
+     * @param yTrue the targets, as for {@link #compute}
+     * @param yPred the model's outputs, batch first
+     * @param mask the predictions' padding mask, or null
+     * @param weights one weight per sample, shape {@code (batch)}
+     * @return a scalar node: the weighted loss
+     * @throws IllegalArgumentException if this loss gives no per-step values or the weights do not fit them
+     */
+    default Node computeWeighted(Graph g, Node yTrue, Node yPred, Node mask, Node weights) {
+        Node values = perStep(g, yTrue, yPred);
+        if (values == null) {
+            throw new IllegalArgumentException("loss " + name() + " gives no per-step values (Loss.perStep), so it"
+                    + " cannot weight the samples of predictions " + yPred.shape());
+        }
+        return MaskedMean.weighted(g, values, mask, weights, name());
+    }
+
+    /**
      * Whether targets are class indexes (one per sample) rather than tensors shaped like the predictions.
      *
      * @return true for sparse losses, which take one class index per sample

@@ -78,7 +78,18 @@ interface BatchSource {
 
     /** Arrays with the sample axis first; {@code y} may be null (prediction). */
     static BatchSource of(Tensor[] x, Tensor[] y) {
-        int n = x[0].shape().dim(0);
+        return of(x, y, null);
+    }
+
+    /**
+     * Arrays with the sample axis first, and one weight per sample in the loss ({@code w}, or null); {@code y} may
+     * be null (prediction).
+     */
+    static BatchSource of(Tensor[] x, Tensor[] y, Tensor w) {
+        if (x == null || x.length == 0) {
+            throw new IllegalArgumentException("the model's inputs need at least one array, got none");
+        }
+        int n = x[0].shape().rank() == 0 ? -1 : x[0].shape().dim(0);
         for (Tensor t : x) {
             check(t, n, "input");
         }
@@ -87,6 +98,18 @@ interface BatchSource {
                 check(t, n, "target");
             }
         }
+        if (w != null && (w.shape().rank() == 0 || w.shape().dim(0) != n || w.size() != n)) {
+            throw new IllegalArgumentException("sample weights need one number per sample: " + n
+                    + " expected, but they have shape " + w.shape());
+        }
+        // The weights travel as one more target array, split off again as each batch is made.
+        Tensor[] yw = y == null ? new Tensor[0] : y;
+        if (w != null) {
+            yw = java.util.Arrays.copyOf(yw, yw.length + 1);
+            yw[yw.length - 1] = w.reshape(Shape.of(n));
+        }
+        Tensor[] targets = yw;
+        boolean weighted = w != null;
         return new BatchSource() {
             @Override
             public int size() {
@@ -114,7 +137,7 @@ interface BatchSource {
 
             @Override
             public Iterable<StepBatch> batches(int batchSize, boolean shuffle, long seed, FeatureDestination into) {
-                return () -> new ArrayBatches(x, y == null ? new Tensor[0] : y, batchSize,
+                return () -> new ArrayBatches(x, targets, weighted, batchSize,
                         shuffle ? Permutations.shuffled(n, seed) : null, x.length == 1 ? into : null);
             }
         };
@@ -134,6 +157,7 @@ interface BatchSource {
     final class ArrayBatches implements Iterator<StepBatch> {
         private final Tensor[] x;
         private final Tensor[] y;
+        private final boolean weighted;
         private final int batchSize;
         private final int[] order;
         private final FeatureDestination into;
@@ -142,9 +166,10 @@ interface BatchSource {
         private Tensor[] xBuf;
         private Tensor[] yBuf;
 
-        ArrayBatches(Tensor[] x, Tensor[] y, int batchSize, int[] order, FeatureDestination into) {
+        ArrayBatches(Tensor[] x, Tensor[] y, boolean weighted, int batchSize, int[] order, FeatureDestination into) {
             this.x = x;
             this.y = y;
+            this.weighted = weighted;
             this.batchSize = batchSize;
             this.order = order;
             this.into = into;
@@ -177,7 +202,10 @@ interface BatchSource {
                 by = gather(y, yBuf, null, size);
             }
             next += size;
-            return new StepBatch(bx, by, size);
+            if (!weighted) {
+                return new StepBatch(bx, by, size);
+            }
+            return new StepBatch(bx, java.util.Arrays.copyOf(by, by.length - 1), by[by.length - 1], size);
         }
 
         private static Tensor[] slices(Tensor[] ts, int from, int size) {

@@ -193,7 +193,7 @@ final class DataParallelStep {
         for (int i = 0; i < y.length; i++) {
             y[i] = batch.y()[i].slice(from, to);
         }
-        return new StepBatch(x, y, to - from);
+        return new StepBatch(x, y, batch.weights() == null ? null : batch.weights().slice(from, to), to - from);
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.brisk.tensor.Tensor;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /** The options of {@code fit}, with Keras' defaults: 1 epoch, batch size 32, shuffle, verbose 1. */
@@ -23,7 +24,15 @@ public final class Fit {
     Dataset validationData;
     Tensor[] validationX;
     Tensor[] validationY;
+    /** The validation samples' weights in the loss (from {@link #validationSplit} of weighted arrays), or null. */
+    Tensor validationWeights;
     Pipeline<Batch> validationPipeline;
+    /** Keras' {@code class_weight}: the weight of each class index in the loss, or null. */
+    Map<Integer, Float> classWeight;
+    /** Keras' {@code sample_weight} for array fits: one weight per sample, or null. */
+    Tensor sampleWeight;
+    /** Keras' {@code validation_split}: the fraction of the arrays, taken from their end, to validate on. */
+    float validationSplit;
     int stepsPerEpoch;
     /** Whether this fit profiles some steps ({@link #profile}, {@link #profileSteps}). */
     boolean profiled;
@@ -40,6 +49,52 @@ public final class Fit {
     private Fit() {
     }
 
+    /** A copy of these options, for {@code fit} to adjust (a validation split) without changing the caller's. */
+    Fit copy() {
+        Fit f = new Fit();
+        f.epochs = epochs;
+        f.batchSize = batchSize;
+        f.batchSizeGiven = batchSizeGiven;
+        f.shuffle = shuffle;
+        f.verbose = verbose;
+        f.seed = seed;
+        f.validationData = validationData;
+        f.validationX = validationX;
+        f.validationY = validationY;
+        f.validationWeights = validationWeights;
+        f.validationPipeline = validationPipeline;
+        f.classWeight = classWeight;
+        f.sampleWeight = sampleWeight;
+        f.validationSplit = validationSplit;
+        f.stepsPerEpoch = stepsPerEpoch;
+        f.profiled = profiled;
+        f.profileTrace = profileTrace;
+        f.profileSteps = profileSteps;
+        f.callbacks.addAll(callbacks);
+        f.distribution = distribution;
+        f.initialEpoch = initialEpoch;
+        f.initialStep = initialStep;
+        return f;
+    }
+
+    /** Whether validation data of any kind was given. */
+    boolean hasValidation() {
+        return validationData != null || validationX != null || validationPipeline != null;
+    }
+
+    /**
+     * Refuses the options that only arrays take ({@link #sampleWeight}, {@link #validationSplit}), as Keras does,
+     * instead of ignoring them.
+     *
+     * @param what the kind of training data, for the message
+     */
+    void requireArrays(String what, String model) {
+        if (sampleWeight != null || validationSplit > 0) {
+            throw new IllegalArgumentException("fit of model '" + model + "' on " + what + ": "
+                    + (sampleWeight != null ? "Fit.sampleWeight" : "Fit.validationSplit") + " applies to arrays only"
+                    + " (fit(x, y, ...)), as in Keras");
+        }
+    }
     /**
      * Train for {@code n} epochs.
      *
@@ -142,6 +197,76 @@ public final class Fit {
     public Fit validation(Tensor x, Tensor y) {
         this.validationX = new Tensor[] {x};
         this.validationY = new Tensor[] {y};
+        return this;
+    }
+
+    /**
+     * Evaluates a multi-input / multi-output model on arrays after every epoch.
+     *
+     * @param x one validation array per model input, sample axis first
+     * @param y one validation array per model output, sample axis first
+     * @return these options
+     */
+    public Fit validation(Tensor[] x, Tensor[] y) {
+        this.validationX = x.clone();
+        this.validationY = y.clone();
+        return this;
+    }
+
+    /**
+     * Keras' {@code validation_split}: validates on the last {@code fraction} of the arrays given to {@code fit},
+     * taken before any shuffling ({@code floor(n * (1 - fraction))} samples train), and trains on the rest. Arrays
+     * only; not with other validation data.
+     *
+     * @param fraction the share of samples to hold out, strictly between 0 and 1
+     * @return these options
+     */
+    public Fit validationSplit(float fraction) {
+        if (!(fraction > 0 && fraction < 1)) {
+            throw new IllegalArgumentException("validationSplit must be strictly between 0 and 1, got " + fraction);
+        }
+        this.validationSplit = fraction;
+        return this;
+    }
+
+    /**
+     * Keras' {@code class_weight}: each sample's loss is multiplied by its class's weight (classes not in the map
+     * weigh 1), as if the class's samples were repeated; for single-output models whose targets are class indexes,
+     * one-hot rows (their largest entry) or 0/1 labels. Not with sample weights.
+     *
+     * @param weights weight by class index, each finite and at least 0
+     * @return these options
+     */
+    public Fit classWeight(Map<Integer, Float> weights) {
+        for (Map.Entry<Integer, Float> e : weights.entrySet()) {
+            if (e.getKey() == null || e.getValue() == null || !Float.isFinite(e.getValue()) || e.getValue() < 0) {
+                throw new IllegalArgumentException("class weight " + e.getKey() + " -> " + e.getValue()
+                        + ": a class index and a finite weight of at least 0 expected");
+            }
+        }
+        this.classWeight = Map.copyOf(weights);
+        return this;
+    }
+
+    /**
+     * Keras' {@code sample_weight} for a fit on arrays: sample {@code i}'s loss is multiplied by
+     * {@code weights[i]}, and the batch's loss is the sum over its samples divided by the batch size (Keras'
+     * {@code sum_over_batch_size}), so a weight of 0 removes a sample's effect. Metrics are not weighted (Keras'
+     * {@code metrics}, not {@code weighted_metrics}). A pipeline carries weights in its samples instead
+     * ({@link dev.brisk.data.Sample#withWeight}).
+     *
+     * @param weights one finite weight of at least 0 per training sample, shape {@code (samples)}
+     * @return these options
+     */
+    public Fit sampleWeight(Tensor weights) {
+        for (int i = 0; i < weights.size(); i++) {
+            float w = weights.get(i);
+            if (!Float.isFinite(w) || w < 0) {
+                throw new IllegalArgumentException("sample weight " + i + " is " + w
+                        + ": finite weights of at least 0 expected");
+            }
+        }
+        this.sampleWeight = weights;
         return this;
     }
 

@@ -49,6 +49,11 @@ public class Model implements TrainingTarget {
     private Optimizer optimizer;
     private List<Loss> losses;
     private List<MetricSpec> metricSpecs = List.of();
+    /** Keras' {@code loss_weights}, one per output, or null for 1 each. */
+    private float[] lossWeights;
+    /** The metrics of each output when {@code compile} gave them per output, or null (then every output's are
+     * {@link #metricSpecs}). */
+    private List<List<MetricSpec>> metricsPerOutput;
     private boolean runEagerly;
     /** Train steps run so far: each step's random seed (see {@link #randomState()}). */
     private final java.util.concurrent.atomic.AtomicLong trainSeeds = new java.util.concurrent.atomic.AtomicLong();
@@ -352,10 +357,54 @@ public class Model implements TrainingTarget {
                 throw new IllegalArgumentException("compile of model '" + name + "' got a null metric");
             }
         }
+        setCompiled(optimizer, List.copyOf(lossPerOutput), null, List.of(metrics), null);
+    }
+
+    /**
+     * Configures training with one loss, loss weight and metric list per output, in output order (Keras'
+     * {@code compile(loss=[...], loss_weights=[...], metrics=[[...], [...]])}): the weighted sum of the outputs'
+     * losses is minimised, and each output's metrics are reported under its layer's name ({@code out_accuracy}),
+     * as is its weighted loss ({@code out_loss}).
+     *
+     * @param optimizer the optimiser
+     * @param lossPerOutput one loss per output
+     * @param lossWeights one weight per output (Keras' {@code loss_weights}), or null for 1 each
+     * @param metricsPerOutput one list of metrics per output, or null for none
+     */
+    public void compile(Optimizer optimizer, List<Loss> lossPerOutput, List<Float> lossWeights,
+                        List<List<MetricSpec>> metricsPerOutput) {
+        CompileOutputs c = CompileOutputs.byPosition(name, outputs.size(), lossPerOutput, lossWeights,
+                metricsPerOutput);
+        setCompiled(optimizer, c.losses(), c.lossWeights(), List.of(), c.metrics());
+    }
+
+    /**
+     * Configures training by output layer name (Keras' dicts): a loss for every output, and optionally a loss
+     * weight (1 when absent) and metrics (none when absent) for some. An unknown name is refused.
+     *
+     * @param optimizer the optimiser
+     * @param losses the loss of each output, by output layer name
+     * @param lossWeights loss weights by output layer name, or null
+     * @param metrics metrics by output layer name, or null
+     */
+    public void compile(Optimizer optimizer, Map<String, Loss> losses, Map<String, Float> lossWeights,
+                        Map<String, List<MetricSpec>> metrics) {
+        CompileOutputs c = CompileOutputs.byName(name, outputs.stream().map(t -> t.layer().name()).toList(),
+                losses, lossWeights, metrics);
+        setCompiled(optimizer, c.losses(), c.lossWeights(), List.of(), c.metrics());
+    }
+
+    private void setCompiled(Optimizer optimizer, List<Loss> lossList, float[] weights, List<MetricSpec> shared,
+                             List<List<MetricSpec>> perOutput) {
+        if (optimizer == null) {
+            throw new IllegalArgumentException("compile of model '" + name + "' needs an optimizer, got null");
+        }
         guard.exclusive("compile", () -> {
             this.optimizer = optimizer;
-            this.losses = List.copyOf(lossPerOutput);
-            this.metricSpecs = List.of(metrics);
+            this.losses = lossList;
+            this.lossWeights = weights;
+            this.metricSpecs = shared;
+            this.metricsPerOutput = perOutput;
             runners.invalidate();
             return null;
         });
@@ -430,6 +479,35 @@ public class Model implements TrainingTarget {
         return metricSpecs;
     }
 
+    /** The metrics of output {@code i}: its own list when compile gave them per output, else the shared list. */
+    List<MetricSpec> metricSpecs(int i) {
+        return metricsPerOutput != null ? metricsPerOutput.get(i) : metricSpecs;
+    }
+
+    /** The weight of output {@code i}'s loss in the total (Keras' {@code loss_weights}; 1 unless compiled so). */
+    float lossWeight(int i) {
+        return lossWeights == null ? 1f : lossWeights[i];
+    }
+
+    /**
+     * The loss weights given to {@code compile}, one per output, or null when none were given (1 each).
+     *
+     * @return a copy of the loss weights, or null
+     */
+    public float[] compiledLossWeights() {
+        return lossWeights == null ? null : lossWeights.clone();
+    }
+
+    /**
+     * The metrics given to {@code compile} per output, or null when one list applies to every output
+     * ({@link #compiledMetrics()}).
+     *
+     * @return the metrics of each output, or null
+     */
+    public List<List<MetricSpec>> compiledMetricsPerOutput() {
+        return metricsPerOutput;
+    }
+
     /**
      * The losses given to {@code compile}, one per output (or one for all), or null before {@code compile}.
      *
@@ -501,11 +579,14 @@ public class Model implements TrainingTarget {
      * @return the history of the epochs' logs
      */
     public History fit(Dataset train, Fit options) {
+        options.requireArrays("a Dataset", name);
         return guard.training(() -> new Training(this).fit(BatchSource.of(train), options));
     }
 
     /**
-     * Trains on a pipeline of (features, labels) batches (single-input models). The pipeline batches and shuffles
+     * Trains on a pipeline of batches: one tensor per model input and per output, by position or by the input and
+     * output layers' names ({@link dev.brisk.data.Sample#of(Map, Map)}), and optionally each sample's weight
+     * ({@link dev.brisk.data.Sample#withWeight}). The pipeline batches and shuffles
      * itself: {@link Fit#shuffle} and {@link Fit#seed} do not apply, and {@link Fit#batchSize} batches only
      * validation arrays or datasets (given without them, it is refused rather than silently ignored); each epoch is
      * one pass, or {@link Fit#stepsPerEpoch} batches.
@@ -520,9 +601,10 @@ public class Model implements TrainingTarget {
                     + options.batchSize + ") does not apply, the pipeline makes the batches; set the size with the "
                     + "pipeline's batch(...) instead (Fit.batchSize only batches validation arrays or datasets)");
         }
+        options.requireArrays("a Pipeline (give each sample its weight with Sample.withWeight)", name);
         requireSameClasses(train, options.validationPipeline);
         return guard.training(() -> {
-            try (PipelineBatchSource source = new PipelineBatchSource(train, options.stepsPerEpoch, true, "fit")) {
+            try (PipelineBatchSource source = new PipelineBatchSource(this, train, options.stepsPerEpoch, true, "fit")) {
                 return new Training(this).fit(source, options);
             }
         });
@@ -565,7 +647,9 @@ public class Model implements TrainingTarget {
      * @return the history of the epochs' logs
      */
     public History fit(Tensor[] x, Tensor[] y, Fit options) {
-        return guard.training(() -> new Training(this).fit(BatchSource.of(x, y), options));
+        ArraySplit split = ArraySplit.of(name, x, y, options);
+        return guard.training(() -> new Training(this).fit(BatchSource.of(split.x(), split.y(), split.weights()),
+                split.options()));
     }
 
     /**
@@ -598,7 +682,7 @@ public class Model implements TrainingTarget {
      */
     public Map<String, Double> evaluate(Pipeline<Batch> data) {
         return guard.shared("evaluate", () -> {
-            try (PipelineBatchSource source = new PipelineBatchSource(data, 0, true, "evaluate")) {
+            try (PipelineBatchSource source = new PipelineBatchSource(this, data, 0, true, "evaluate")) {
                 return new Training(this).evaluate(source, 0);
             }
         });
@@ -613,9 +697,36 @@ public class Model implements TrainingTarget {
      * @return the loss and metrics
      */
     public Map<String, Double> evaluate(Tensor x, Tensor y, int batchSize) {
+        return evaluate(new Tensor[] {x}, new Tensor[] {y}, batchSize);
+    }
+
+    /**
+     * The loss and metrics of a multi-input / multi-output model over arrays, by name, in batches of
+     * {@code batchSize}.
+     *
+     * @param x one array per model input, sample axis first
+     * @param y one array per model output, sample axis first
+     * @param batchSize samples per batch
+     * @return the loss and metrics (per output, under the output layer's name, for several outputs)
+     */
+    public Map<String, Double> evaluate(Tensor[] x, Tensor[] y, int batchSize) {
+        return evaluate(x, y, null, batchSize);
+    }
+
+    /**
+     * As {@link #evaluate(Tensor[], Tensor[], int)}, with each sample's loss weighted by {@code sampleWeights}
+     * (Keras' {@code sample_weight}; the metrics are not weighted, as Keras' {@code metrics}).
+     *
+     * @param x one array per model input, sample axis first
+     * @param y one array per model output, sample axis first
+     * @param sampleWeights one weight per sample, or null
+     * @param batchSize samples per batch
+     * @return the loss and metrics
+     */
+    public Map<String, Double> evaluate(Tensor[] x, Tensor[] y, Tensor sampleWeights, int batchSize) {
         requireBatchSize(batchSize, "evaluate");
         return guard.shared("evaluate",
-                () -> new Training(this).evaluate(BatchSource.of(new Tensor[] {x}, new Tensor[] {y}), batchSize));
+                () -> new Training(this).evaluate(BatchSource.of(x, y, sampleWeights), batchSize));
     }
 
     /**
@@ -646,9 +757,24 @@ public class Model implements TrainingTarget {
      * @return the outputs of all batches, concatenated along the sample axis
      */
     public Tensor predict(Pipeline<Batch> data) {
+        if (outputs.size() > 1) {
+            throw new IllegalArgumentException("predict of model '" + name + "': the model has " + outputs.size()
+                    + " outputs; use predictOutputs(pipeline), which gives one array per output");
+        }
+        return predictOutputs(data)[0];
+    }
+
+    /**
+     * The outputs for one pass of a pipeline of batches (their labels, if any, are ignored), one array per model
+     * output; the batches carry one tensor per model input, by position or by input name.
+     *
+     * @param data the batches
+     * @return one array per output, the outputs of all batches concatenated along the sample axis
+     */
+    public Tensor[] predictOutputs(Pipeline<Batch> data) {
         return guard.shared("predict", () -> {
-            try (PipelineBatchSource source = new PipelineBatchSource(data, 0, false, "predict")) {
-                return new Training(this).predict(source, 0)[0];
+            try (PipelineBatchSource source = new PipelineBatchSource(this, data, 0, false, "predict")) {
+                return new Training(this).predict(source, 0);
             }
         });
     }

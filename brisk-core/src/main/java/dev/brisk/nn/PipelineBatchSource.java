@@ -6,6 +6,7 @@ import dev.brisk.data.PipelineIterator;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
@@ -26,19 +27,25 @@ final class PipelineBatchSource implements BatchSource, AutoCloseable {
     private final int stepsPerEpoch;
     private final boolean needLabels;
     private final String use;
+    /** The model, whose input and output layer names named batch parts are put in the order of. */
+    private final Model model;
+    /** The model's input and output layer names, kept once the model is built (no allocation per batch). */
+    private List<String> inputNames = List.of();
+    private List<String> outputNames = List.of();
     private PipelineIterator<Batch> open;
     private Batch peeked;
     private boolean peekedOnce;
     /** The first batch's size and feature shape; they outlive the read-ahead batch itself. */
     private int firstSize;
-    private Shape sampleShape;
+    private Shape[] sampleShapes;
 
     /**
      * @param stepsPerEpoch batches per epoch, or 0 for one pass per epoch
      * @param needLabels whether batches must have labels (fit, evaluate) or may be features only (predict)
      * @param use what the batches are for, for messages ("fit")
      */
-    PipelineBatchSource(Pipeline<Batch> pipeline, int stepsPerEpoch, boolean needLabels, String use) {
+    PipelineBatchSource(Model model, Pipeline<Batch> pipeline, int stepsPerEpoch, boolean needLabels, String use) {
+        this.model = model;
         this.pipeline = pipeline;
         this.stepsPerEpoch = stepsPerEpoch;
         this.needLabels = needLabels;
@@ -56,7 +63,11 @@ final class PipelineBatchSource implements BatchSource, AutoCloseable {
             peeked = open.hasNext() ? open.next() : null;
             if (peeked != null) {
                 firstSize = peeked.size();
-                sampleShape = peeked.features().shape().dropFirst();
+                Tensor[] x = inputs(peeked, 0);
+                sampleShapes = new Shape[x.length];
+                for (int i = 0; i < x.length; i++) {
+                    sampleShapes[i] = x[i].shape().dropFirst();
+                }
             }
         }
         return peeked;
@@ -81,10 +92,10 @@ final class PipelineBatchSource implements BatchSource, AutoCloseable {
     @Override
     public Shape[] inputShapes() {
         peek();
-        if (sampleShape == null) {
+        if (sampleShapes == null) {
             throw new IllegalArgumentException(use + " needs at least one sample, but the pipeline gave no batch");
         }
-        return new Shape[] {sampleShape};
+        return sampleShapes.clone();
     }
 
     @Override
@@ -164,11 +175,68 @@ final class PipelineBatchSource implements BatchSource, AutoCloseable {
     }
 
     private StepBatch toStep(Batch b, int step) {
-        if (b.labels() == null && needLabels) {
+        if (b.targets().length == 0 && needLabels) {
             throw new IllegalArgumentException(use + " needs (features, labels) batches, but batch " + step
                     + " of the pipeline has features only");
         }
-        Tensor[] y = b.labels() == null ? new Tensor[0] : new Tensor[] {b.labels()};
-        return new StepBatch(new Tensor[] {b.features()}, y, b.size());
+        Tensor[] y = b.targets().length == 0 ? new Tensor[0]
+                : ordered(b.targets(), b.targetNames(), outputNames(), "target", "output", step);
+        return new StepBatch(inputs(b, step), y, b.weights(), b.size());
+    }
+
+    private Tensor[] inputs(Batch b, int step) {
+        return ordered(b.inputs(), b.inputNames(), inputNames(), "input", "input", step);
+    }
+
+    private List<String> inputNames() {
+        if (inputNames.isEmpty()) {
+            inputNames = names(model.inputs());
+        }
+        return inputNames;
+    }
+
+    private List<String> outputNames() {
+        if (outputNames.isEmpty()) {
+            outputNames = names(model.outputs());
+        }
+        return outputNames;
+    }
+
+    private static List<String> names(List<SymbolicTensor> tensors) {
+        return tensors.stream().map(t -> t.layer().name()).toList();
+    }
+
+    /**
+     * A batch's parts in the model's order: by position when the batch names none (their number must match), or
+     * by the model's layer names, every one of which the batch must name (a name it does not know is refused, not
+     * ignored, as Keras does).
+     */
+    private Tensor[] ordered(Tensor[] parts, List<String> names, List<String> modelNames, String kind,
+                             String modelKind, int step) {
+        if (names == null) {
+            // A model not built yet (a Sequential without an input layer) takes its one input's shape from here.
+            if (parts.length != modelNames.size() && !modelNames.isEmpty()) {
+                throw new IllegalArgumentException(use + ": the model has " + modelNames.size() + " " + modelKind
+                        + "(s) " + modelNames + " but batch " + step + " of the pipeline has " + parts.length
+                        + " " + kind + "(s)");
+            }
+            return parts;
+        }
+        Tensor[] out = new Tensor[modelNames.size()];
+        for (int i = 0; i < out.length; i++) {
+            int k = names.indexOf(modelNames.get(i));
+            if (k < 0) {
+                throw new IllegalArgumentException(use + ": batch " + step + " of the pipeline names its " + kind
+                        + "s " + names + " but has none for the model's " + modelKind + " '" + modelNames.get(i)
+                        + "' (the model's " + modelKind + "s are " + modelNames + ")");
+            }
+            out[i] = parts[k];
+        }
+        if (names.size() != out.length) {
+            List<String> unknown = names.stream().filter(n -> !modelNames.contains(n)).toList();
+            throw new IllegalArgumentException(use + ": batch " + step + " of the pipeline has " + kind + "s "
+                    + unknown + " that match no " + modelKind + " of the model " + modelNames);
+        }
+        return out;
     }
 }

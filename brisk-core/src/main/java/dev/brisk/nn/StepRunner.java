@@ -36,11 +36,12 @@ final class StepRunner {
 
     /**
      * A step's outputs; in compiled mode they live in the plan's buffers until the next step. {@code gradients} is
-     * set by a GRADIENTS step only, one tensor per trainable variable in the model's order.
+     * set by a GRADIENTS step only, one tensor per trainable variable in the model's order. {@code outputLosses}
+     * are the outputs' weighted losses of a model with several outputs (null otherwise).
      */
-    record Result(float loss, Tensor[] predictions, Tensor[] gradients, Tensor[] masks) {
+    record Result(float loss, Tensor[] predictions, Tensor[] gradients, Tensor[] masks, float[] outputLosses) {
         Result(float loss, Tensor[] predictions) {
-            this(loss, predictions, null, null);
+            this(loss, predictions, null, null, null);
         }
 
         /** The padding mask of output {@code i} (for its metrics), or null when it has none. */
@@ -50,12 +51,19 @@ final class StepRunner {
     }
 
     /** The nodes of one traced step; {@code gradients} are outputs of a GRADIENTS step, inputs of an UPDATE one. */
-    private record Traced(Node[] x, Node[] y, Node seed, Node hyper, Node loss, Node[] predictions,
-                          Node[] gradients, boolean gradientsAreOutputs, Node[] masks) {
+    private record Traced(Node[] x, Node[] y, Node weights, Node seed, Node hyper, Node loss, Node[] outputLosses,
+                          Node[] predictions, Node[] gradients, boolean gradientsAreOutputs, Node[] masks) {
         List<Node> outputs() {
             List<Node> out = new ArrayList<>();
             if (loss != null) {
                 out.add(loss);
+            }
+            if (outputLosses != null) {
+                for (Node l : outputLosses) {
+                    if (!out.contains(l)) {
+                        out.add(l);
+                    }
+                }
             }
             out.addAll(List.of(predictions));
             if (masks != null) {
@@ -72,7 +80,8 @@ final class StepRunner {
         }
     }
 
-    private record Key(Kind kind, int batchSize) {
+    /** A plan per kind, batch size and whether the batch carries sample weights (an extra input). */
+    private record Key(Kind kind, int batchSize, boolean weighted) {
     }
 
     private record Compiled(Traced traced, Plan plan) {
@@ -120,7 +129,7 @@ final class StepRunner {
 
     /** The compiled plan for a kind and batch size, if one was made (for tests and profiles). */
     Plan plan(Kind kind, int batchSize) {
-        Compiled c = plans.get(new Key(kind, batchSize));
+        Compiled c = plans.get(new Key(kind, batchSize, false));
         return c == null ? null : c.plan();
     }
 
@@ -130,7 +139,7 @@ final class StepRunner {
      * eager mode, before that step is compiled, and for models with several inputs.
      */
     Tensor trainFeatures(int batchSize) {
-        Compiled c = eager ? null : plans.get(new Key(Kind.TRAIN, batchSize));
+        Compiled c = eager ? null : plans.get(new Key(Kind.TRAIN, batchSize, false));
         if (c == null || c.traced().x().length != 1 || !c.plan().hasInput(c.traced().x()[0])) {
             return null;
         }
@@ -182,14 +191,16 @@ final class StepRunner {
             dropStaleTrainPlans();
         }
         int size = batch == null ? 0 : batch.size();
-        Compiled c = plans.get(new Key(kind, size));
+        boolean weighted = batch != null && batch.weights() != null && kind != Kind.PREDICT;
+        Key key = new Key(kind, size, weighted);
+        Compiled c = plans.get(key);
         if (c == null) {
             synchronized (traceLock) {
                 Graph g = Graph.symbolic(kernels);
                 Traced t = trace(g, kind, batch, hyper, seed, gradientsIn);
                 c = new Compiled(t, Planner.compile(g.nodes(), t.outputs(), kernels));
             }
-            plans.put(new Key(kind, size), c);
+            plans.put(key, c);
         }
         Traced t = c.traced();
         Plan plan = c.plan();
@@ -200,6 +211,9 @@ final class StepRunner {
         }
         if (kind != Kind.PREDICT && kind != Kind.UPDATE) {
             feed(plan, t.y(), batch.y());
+            if (t.weights() != null && plan.hasInput(t.weights())) {
+                plan.feed(t.weights(), batch.weights());
+            }
         }
         if (t.seed() != null && plan.hasInput(t.seed())) {
             plan.input(t.seed()).set(0, seed);
@@ -235,7 +249,14 @@ final class StepRunner {
                 masks[i] = t.masks()[i] == null ? null : plan.output(t.masks()[i]);
             }
         }
-        return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds, grads, masks);
+        float[] each = null;
+        if (t.outputLosses() != null) {
+            each = new float[t.outputLosses().length];
+            for (int i = 0; i < each.length; i++) {
+                each[i] = plan.output(t.outputLosses()[i]).get(0);
+            }
+        }
+        return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds, grads, masks, each);
     }
 
     /**
@@ -282,7 +303,14 @@ final class StepRunner {
                 masks[i] = t.masks()[i] == null ? null : t.masks()[i].value();
             }
         }
-        return new Result(t.loss() == null ? Float.NaN : t.loss().value().get(0), preds, grads, masks);
+        float[] each = null;
+        if (t.outputLosses() != null) {
+            each = new float[t.outputLosses().length];
+            for (int i = 0; i < each.length; i++) {
+                each[i] = t.outputLosses()[i].value().get(0);
+            }
+        }
+        return new Result(t.loss() == null ? Float.NaN : t.loss().value().get(0), preds, grads, masks, each);
     }
 
     /**
@@ -304,9 +332,10 @@ final class StepRunner {
             for (int i = 0; i < y.length; i++) {
                 y[i] = g.input("target_" + i, batch.y()[i]);
             }
+            Node w = batch.weights() == null ? null : g.input("sample_weight", batch.weights());
             Node seedNode = g.input("seed", Tensor.scalar(seed));
             List<Node> preds = model.forward(g, List.of(x), new CallContext(true, seedNode));
-            Node loss = totalLoss(g, y, preds);
+            Node loss = totalLoss(g, y, w, preds, null);
             List<Variable> vars = model.trainableVariables();
             List<Node> grads = Autodiff.gradients(g, loss, vars.stream().map(g::variable).toList());
             Map<String, Tensor> out = new LinkedHashMap<>();
@@ -351,12 +380,15 @@ final class StepRunner {
         for (int i = 0; i < y.length; i++) {
             y[i] = g.input("target_" + i, batch.y()[i]);
         }
+        Node weights = kind == Kind.PREDICT || batch.weights() == null ? null
+                : g.input("sample_weight", batch.weights());
         Node seedNode = g.input("seed", Tensor.scalar(seed));
         Node hyperNode = hyper == null ? null : g.input("hyper", Tensor.of(hyper, hyper.length));
         List<Node> preds = model.forward(g, List.of(x), new CallContext(training, seedNode));
         Node loss = null;
+        Node[] outputLosses = kind != Kind.PREDICT && preds.size() > 1 ? new Node[preds.size()] : null;
         if (kind != Kind.PREDICT) {
-            loss = g.inScope("loss", () -> totalLoss(g, y, preds));
+            loss = g.inScope("loss", () -> totalLoss(g, y, weights, preds, outputLosses));
         }
         if (kind == Kind.TRAIN) {
             Node l = loss;
@@ -382,8 +414,8 @@ final class StepRunner {
                 return Autodiff.gradients(g, l, varNodes).toArray(new Node[0]);
             });
         }
-        return new Traced(x, y, seedNode, hyperNode, loss, preds.toArray(new Node[0]), gradients, true,
-                kind == Kind.PREDICT ? null : masksOf(g, preds));
+        return new Traced(x, y, weights, seedNode, hyperNode, loss, outputLosses, preds.toArray(new Node[0]),
+                gradients, true, kind == Kind.PREDICT ? null : masksOf(g, preds));
     }
 
     /** The optimizer alone: one INPUT per trainable variable's gradient, then the fused update ops. */
@@ -398,7 +430,8 @@ final class StepRunner {
             model.optimizer().apply(g, vars, List.of(grads), hyperNode);
             return null;
         });
-        return new Traced(new Node[0], new Node[0], null, hyperNode, null, new Node[0], grads, false, null);
+        return new Traced(new Node[0], new Node[0], null, null, hyperNode, null, null, new Node[0], grads, false,
+                null);
     }
 
     /** The outputs' padding masks, which their metrics read (null entries for outputs without one), or null. */
@@ -412,14 +445,30 @@ final class StepRunner {
         return any ? masks : null;
     }
 
-    private Node totalLoss(Graph g, Node[] y, List<Node> preds) {
+    /**
+     * The weighted sum of the outputs' losses plus the layers' regularization; each output's weighted loss goes into
+     * {@code outputLosses} when it is not null. {@code weights} (or null) are the samples' weights.
+     */
+    private Node totalLoss(Graph g, Node[] y, Node weights, List<Node> preds, Node[] outputLosses) {
         List<Loss> losses = model.losses();
         Node total = null;
         for (int i = 0; i < preds.size(); i++) {
             // An output carrying a padding mask is averaged over its real steps only, as Keras does.
             Node mask = g.maskOf(preds.get(i));
-            Node l = mask == null ? losses.get(i).compute(g, y[i], preds.get(i))
-                    : losses.get(i).computeMasked(g, y[i], preds.get(i), mask);
+            Node l;
+            if (weights != null) {
+                l = losses.get(i).computeWeighted(g, y[i], preds.get(i), mask, weights);
+            } else {
+                l = mask == null ? losses.get(i).compute(g, y[i], preds.get(i))
+                        : losses.get(i).computeMasked(g, y[i], preds.get(i), mask);
+            }
+            float w = model.lossWeight(i);
+            if (w != 1f) {
+                l = g.scale(l, w);
+            }
+            if (outputLosses != null) {
+                outputLosses[i] = l;
+            }
             total = total == null ? l : g.add(total, l);
         }
         for (Layer layer : model.layers()) {

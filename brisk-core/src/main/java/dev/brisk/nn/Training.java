@@ -6,7 +6,6 @@ import dev.brisk.callbacks.History;
 import dev.brisk.callbacks.ProgressBar;
 import dev.brisk.callbacks.TrainingParams;
 import dev.brisk.losses.Loss;
-import dev.brisk.metrics.Mean;
 import dev.brisk.metrics.Metric;
 import dev.brisk.metrics.MetricSpec;
 import dev.brisk.parallel.ThreadBudget;
@@ -39,12 +38,13 @@ final class Training {
         requireSamples(train, "fit");
         checkTargets(train);
         checkValidationData(options);
+        ClassWeights classWeights = ClassWeights.of(options.classWeight, model, options.sampleWeight != null);
         warnIfProbabilitiesReadAsLogits();
         Distribution distribution = options.distribution;
         if (distribution.mode() == Distribution.Mode.SINGLE) {
             StepRunner runner = model.acquireRunner();
             try {
-                return fit(train, options, runner, null);
+                return fit(train, options, runner, null, classWeights);
             } finally {
                 model.releaseRunner(runner);
             }
@@ -55,7 +55,8 @@ final class Training {
             for (int k = 0; k < local; k++) {
                 runners.add(model.acquireRunner());
             }
-            return fit(train, options, runners.get(0), new DataParallelStep(model, distribution, runners));
+            return fit(train, options, runners.get(0), new DataParallelStep(model, distribution, runners),
+                    classWeights);
         } finally {
             runners.forEach(model::releaseRunner);
         }
@@ -81,9 +82,10 @@ final class Training {
         return size;
     }
 
-    private History fit(BatchSource train, Fit options, StepRunner runner, DataParallelStep parallel) {
+    private History fit(BatchSource train, Fit options, StepRunner runner, DataParallelStep parallel,
+                        ClassWeights classWeights) {
         List<List<Metric>> metrics = createMetrics();
-        Mean loss = new Mean("loss");
+        LossLogs loss = new LossLogs(model);
         History history = new History();
         // As in Keras, History and the progress bar run after the user's callbacks, so they see what those add
         // to the logs (ReduceLROnPlateau's "learning_rate").
@@ -114,7 +116,8 @@ final class Training {
         Map<String, Double> none = new LinkedHashMap<>();
         try {
             callbacks.forEach(cb -> cb.onTrainBegin(none));
-            trainEpochs(train, options, runner, parallel, steps, metrics, loss, callbacks, timeline, seed, threads);
+            trainEpochs(train, options, runner, parallel, steps, metrics, loss, callbacks, timeline, seed, threads,
+                    classWeights);
         } catch (RuntimeException | Error e) {
             failed(callbacks, e);
             throw e;
@@ -138,8 +141,8 @@ final class Training {
     }
 
     private void trainEpochs(BatchSource train, Fit options, StepRunner runner, DataParallelStep parallel,
-                             int steps, List<List<Metric>> metrics, Mean loss, List<Callback> callbacks,
-                             StepTimeline timeline, long seed, int threads) {
+                             int steps, List<List<Metric>> metrics, LossLogs loss, List<Callback> callbacks,
+                             StepTimeline timeline, long seed, int threads, ClassWeights classWeights) {
         // A backup restored in onTrainBegin (BackupAndRestore) says where the interrupted run stopped; otherwise
         // Fit.initialEpoch / resumeAt.
         int[] resume = model.takeResume();
@@ -177,7 +180,7 @@ final class Training {
                         || batchIndex >= steps)) {
                     break;
                 }
-                StepBatch batch = more ? batches.next() : null;
+                StepBatch batch = more ? classWeights.apply(batches.next()) : null;
                 globalStep++;
                 timeline.batchReady();
                 int b = batchIndex;
@@ -187,12 +190,12 @@ final class Training {
                     StepRunner.Result r = runner.run(StepRunner.Kind.TRAIN, batch, timeline.kernelTimer());
                     timeline.phaseEnd(Phase.COMPUTE);
                     model.finishOptimizerStep();
-                    loss.add(r.loss(), batch.size());
+                    loss.add(r, batch.size());
                     update(metrics, batch, r);
                 } else {
                     float[] lossAndSize = parallel.run(batch, metrics);
                     timeline.phaseEnd(Phase.COMPUTE);
-                    loss.add(lossAndSize[0], lossAndSize[1]);
+                    loss.total().add(lossAndSize[0], lossAndSize[1]);
                 }
                 samples += batch == null ? 0 : batch.size();
                 logs.clear();
@@ -288,15 +291,15 @@ final class Training {
         }
     }
 
-    private static BatchSource validationSource(Fit options) {
+    private BatchSource validationSource(Fit options) {
         if (options.validationPipeline != null) {
-            return new PipelineBatchSource(options.validationPipeline, 0, true, "validation");
+            return new PipelineBatchSource(model, options.validationPipeline, 0, true, "validation");
         }
         if (options.validationData != null) {
             return BatchSource.of(options.validationData);
         }
         if (options.validationX != null) {
-            return BatchSource.of(options.validationX, options.validationY);
+            return BatchSource.of(options.validationX, options.validationY, options.validationWeights);
         }
         return null;
     }
@@ -315,10 +318,10 @@ final class Training {
 
     private Map<String, Double> evaluate(BatchSource data, int batchSize, StepRunner runner) {
         List<List<Metric>> metrics = createMetrics();
-        Mean loss = new Mean("loss");
+        LossLogs loss = new LossLogs(model);
         for (StepBatch batch : data.batches(batchSize, false, 0)) {
             StepRunner.Result r = runner.run(StepRunner.Kind.EVAL, batch);
-            loss.add(r.loss(), batch.size());
+            loss.add(r, batch.size());
             update(metrics, batch, r);
         }
         Map<String, Double> logs = new LinkedHashMap<>();
@@ -386,7 +389,7 @@ final class Training {
         for (int i = 0; i < model.outputs().size(); i++) {
             MetricSpec.Target target = targetKind(losses.get(i), model.outputs().get(i).shape());
             List<Metric> list = new ArrayList<>();
-            for (MetricSpec spec : model.metricSpecs()) {
+            for (MetricSpec spec : model.metricSpecs(i)) {
                 list.add(spec.create(target));
             }
             perOutput.add(list);
@@ -412,8 +415,8 @@ final class Training {
         }
     }
 
-    private void collect(Map<String, Double> logs, String prefix, Mean loss, List<List<Metric>> metrics) {
-        logs.put(prefix + "loss", loss.result());
+    private void collect(Map<String, Double> logs, String prefix, LossLogs loss, List<List<Metric>> metrics) {
+        loss.collect(logs, prefix);
         for (int i = 0; i < metrics.size(); i++) {
             String outputPrefix = metrics.size() > 1 ? model.outputs().get(i).layer().name() + "_" : "";
             for (Metric m : metrics.get(i)) {

@@ -44,10 +44,29 @@ final class CompileConfig {
             }
             c.put("loss", all);
         }
-        c.put("loss_weights", null);
+        float[] lossWeights = m.compiledLossWeights();
+        List<Object> weights = null;
+        if (lossWeights != null) {
+            weights = new ArrayList<>();
+            for (float w : lossWeights) {
+                weights.add((double) w);
+            }
+        }
+        c.put("loss_weights", weights);
         List<Object> metrics = new ArrayList<>();
-        for (MetricSpec spec : m.compiledMetrics()) {
-            metrics.add(MetricConfig.of(spec));
+        if (m.compiledMetricsPerOutput() != null) {
+            // Keras' list of lists: one metric list per output.
+            for (List<MetricSpec> perOutput : m.compiledMetricsPerOutput()) {
+                List<Object> each = new ArrayList<>();
+                for (MetricSpec spec : perOutput) {
+                    each.add(MetricConfig.of(spec));
+                }
+                metrics.add(each);
+            }
+        } else {
+            for (MetricSpec spec : m.compiledMetrics()) {
+                metrics.add(MetricConfig.of(spec));
+            }
         }
         c.put("metrics", metrics);
         c.put("weighted_metrics", null);
@@ -111,17 +130,45 @@ final class CompileConfig {
         } else {
             losses.add(LossConfig.make(lossValue));
         }
-        c.requireAbsentOr("loss_weights");
         c.requireAbsentOr("weighted_metrics");
-        List<MetricSpec> metrics = new ArrayList<>();
-        List<Object> metricList = c.raw("metrics") == null ? List.of() : c.list("metrics");
-        for (Object o : metricList) {
-            metrics.add(MetricConfig.make(o));
+        Object weightsValue = c.raw("loss_weights");
+        List<Float> lossWeights = null;
+        if (weightsValue != null) {
+            if (!(weightsValue instanceof List<?> wl) || wl.stream().anyMatch(o -> !(o instanceof Number))) {
+                throw c.error("loss_weights", "a list of numbers, one per output, expected (Brisk does not read a"
+                        + " dict here)");
+            }
+            lossWeights = new ArrayList<>();
+            for (Object o : wl) {
+                lossWeights.add(((Number) o).floatValue());
+            }
         }
-        m.compile(opt, losses, metrics.toArray(new MetricSpec[0]));
+        List<Object> metricValues = c.raw("metrics") == null ? List.of() : c.list("metrics");
+        boolean perOutput = !metricValues.isEmpty() && metricValues.stream().allMatch(o -> o instanceof List<?>);
+        if (perOutput || lossWeights != null) {
+            if (losses.size() == 1 && m.outputs().size() > 1) {
+                losses = new ArrayList<>(java.util.Collections.nCopies(m.outputs().size(), losses.get(0)));
+            }
+            List<List<MetricSpec>> each = new ArrayList<>();
+            for (int i = 0; i < losses.size(); i++) {
+                each.add(perOutput && i < metricValues.size() ? metrics((List<?>) metricValues.get(i))
+                        : metrics(perOutput ? List.of() : metricValues));
+            }
+            m.compile(opt, losses, lossWeights, each);
+        } else {
+            m.compile(opt, losses, metrics(metricValues).toArray(new MetricSpec[0]));
+        }
         if (c.bool("run_eagerly", false)) {
             m.runEagerly(true);
         }
+    }
+
+    private static List<MetricSpec> metrics(List<?> values) {
+        List<MetricSpec> metrics = new ArrayList<>();
+        for (Object o : values) {
+            metrics.add(MetricConfig.make(o));
+        }
+        return metrics;
     }
 
     private static Optimizer makeOptimizer(Map<String, Object> obj) {

@@ -1,0 +1,140 @@
+package dev.brisk.cli;
+
+import dev.brisk.data.CsvDataset;
+import dev.brisk.data.IdxDatasets;
+import dev.brisk.data.ImageDirectory;
+import dev.brisk.data.InMemoryDataset;
+import dev.brisk.data.NpyReader;
+import dev.brisk.data.Permutations;
+import dev.brisk.data.PipelineIterator;
+import dev.brisk.data.Sample;
+import dev.brisk.tensor.Shape;
+import dev.brisk.tensor.Tensor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The data of {@code brisk train --model}: features and labels read whole into arrays, from a CSV file (its
+ * {@code --label} column the labels, the other columns the features, missing cells filled by {@code --fill-value}),
+ * an NPY or IDX features file with its labels file ({@code --label}), or a directory of images with one sub-folder
+ * per class (Keras' {@code image_dataset_from_directory}: resized to the model's input, pixels 0 to 255, the files
+ * shuffled by the run's seed before the validation rows are taken from the end, as Keras shuffles before its
+ * {@code validation_split}).
+ *
+ * @param x the features, sample axis first
+ * @param y the labels, sample axis first
+ * @param featureNames the CSV's feature columns in order, or an empty list for NPY and IDX
+ */
+record UserData(Tensor x, Tensor y, List<String> featureNames) {
+
+    /**
+     * @param imageShape the model's input shape {@code (height, width, channels)}, which images are made to fit
+     * @param seed the shuffle of an image directory's files
+     */
+    static UserData load(Path data, String label, Float fillValue, List<String> missing, Shape imageShape,
+                         long seed) throws IOException {
+        if (Files.isDirectory(data)) {
+            return images(data, label, imageShape, seed);
+        }
+        if (!Files.isRegularFile(data)) {
+            throw new UsageException("--data " + data + ": no such file");
+        }
+        String name = data.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".csv")) {
+            if (label == null) {
+                throw new UsageException("--model needs --label COLUMN: the label column of the CSV");
+            }
+            return csv(data, label, fillValue, missing);
+        }
+        if (fillValue != null) {
+            throw new UsageException("--fill-value applies to CSV data; " + data + " is not a .csv file");
+        }
+        if (label == null) {
+            throw new UsageException("--model needs --label: the label column of a CSV, or the labels file of NPY"
+                    + " or IDX data");
+        }
+        Path labels = Path.of(label);
+        if (!Files.isRegularFile(labels)) {
+            throw new UsageException("--label " + label + ": with NPY or IDX --data, --label names the labels file,"
+                    + " and there is no such file");
+        }
+        if (name.endsWith(".npy")) {
+            Tensor x = NpyReader.read(data);
+            Tensor y = NpyReader.read(labels);
+            if (x.shape().rank() == 0 || y.shape().rank() == 0 || x.shape().dim(0) != y.shape().dim(0)) {
+                throw new IllegalArgumentException(data + " has shape " + x.shape() + " and " + labels + " has shape "
+                        + y.shape() + ": one label row per feature row expected");
+            }
+            return new UserData(x, y, List.of());
+        }
+        // IDX (MNIST's format), recognised by its magic number; the raw values, not scaled.
+        InMemoryDataset d = IdxDatasets.load(data, labels, 1f);
+        return new UserData(d.features(), d.labels(), List.of());
+    }
+
+    private static UserData csv(Path data, String label, Float fillValue, List<String> missing) throws IOException {
+        CsvDataset.Builder b = CsvDataset.builder(data).label(label);
+        if (fillValue != null) {
+            b.fillMissing(fillValue, missing.toArray(new String[0]));
+        }
+        CsvDataset csv = b.build();
+        int f = csv.featureNames().size();
+        float[] x = new float[1024 * f];
+        float[] y = new float[1024];
+        int n = 0;
+        try (PipelineIterator<Sample> it = csv.iterator()) {
+            while (it.hasNext()) {
+                Sample s = it.next();
+                if (n == y.length) {
+                    x = java.util.Arrays.copyOf(x, 2 * x.length);
+                    y = java.util.Arrays.copyOf(y, 2 * y.length);
+                }
+                System.arraycopy(s.features().data(), s.features().offset(), x, n * f, f);
+                y[n++] = s.label().get(0);
+            }
+        }
+        if (n == 0) {
+            throw new IllegalArgumentException(data + " has a header but no rows");
+        }
+        return new UserData(Tensor.of(java.util.Arrays.copyOf(x, n * f), n, f),
+                Tensor.of(java.util.Arrays.copyOf(y, n), n), csv.featureNames());
+    }
+
+    private static UserData images(Path dir, String label, Shape shape, long seed) throws IOException {
+        if (label != null) {
+            throw new UsageException("--label: an image directory is labelled by its sub-folders; leave out --label");
+        }
+        if (shape.rank() != 3 || shape.dim(2) != 1 && shape.dim(2) != 3 && shape.dim(2) != 4) {
+            throw new UsageException("--data " + dir + " holds images, but the model's input is " + shape
+                    + "; images need (height, width, 1, 3 or 4 channels)");
+        }
+        ImageDirectory.ColorMode mode = shape.dim(2) == 1 ? ImageDirectory.ColorMode.GRAYSCALE
+                : shape.dim(2) == 3 ? ImageDirectory.ColorMode.RGB : ImageDirectory.ColorMode.RGBA;
+        ImageDirectory images = ImageDirectory.of(dir).imageSize(shape.dim(0), shape.dim(1)).colorMode(mode);
+        int n = images.size();
+        if (n == 0) {
+            throw new IllegalArgumentException(dir + " has no PNG or JPEG images in class sub-folders");
+        }
+        int[] order = Permutations.shuffled(n, seed);
+        int per = shape.size();
+        float[] x = new float[Math.multiplyExact(n, per)];
+        float[] y = new float[n];
+        int i = 0;
+        try (PipelineIterator<Sample> it = images.pipeline().iterator()) {
+            while (it.hasNext()) {
+                Sample s = it.next();
+                int row = order[i++];
+                System.arraycopy(s.features().data(), s.features().offset(), x, row * per, per);
+                y[row] = s.label().get(0);
+            }
+        }
+        return new UserData(Tensor.of(x, shape.prepend(n).dims()), Tensor.of(y, n), List.of());
+    }
+
+    int size() {
+        return x.shape().dim(0);
+    }
+}
