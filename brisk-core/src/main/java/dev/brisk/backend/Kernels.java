@@ -658,6 +658,18 @@ public interface Kernels {
     void dropout(float rate, long seed, float[] x, int xOff, float[] mask, int maskOff, float[] y, int yOff, int n);
 
     /**
+     * Independent normal draws of mean 0 and standard deviation {@code stddev}, each a pure function of
+     * {@code seed} and its index (so a step can be replayed, and any thread can draw any element).
+     *
+     * @param stddev the standard deviation
+     * @param seed the generator's seed
+     * @param y receives the draws
+     * @param yOff index of the first draw
+     * @param n the number of draws
+     */
+    void randomNormal(float stddev, long seed, float[] y, int yOff, int n);
+
+    /**
      * One fused Adam/AdamW step on {@code n} parameters, in place: {@code m = b1 m + (1-b1) g},
      * {@code v = b2 v + (1-b2) g^2}, then {@code p -= decoupledDecay * p} (AdamW; 0 for Adam) and
      * {@code p -= lrT * m / (sqrt(v) + epsHat)}, where the caller folds the bias corrections into

@@ -19,6 +19,7 @@ import dev.brisk.ops.DropoutAttrs;
 import dev.brisk.ops.LayerNormAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
+import dev.brisk.ops.NoiseAttrs;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.PermuteAttrs;
 import dev.brisk.ops.PoolAttrs;
@@ -107,6 +108,7 @@ public final class KernelBinder {
             case AVG_POOL_GRAD -> avgPoolGrad(node.attrs(PoolGradAttrs.class), in[0], out, k);
             case DROPOUT -> dropout(node.attrs(DropoutAttrs.class), in[0], in[1], buffers.auxOf(node), out, k);
             case DROPOUT_GRAD -> dropoutGrad(node, in[0], buffers.auxOf(ShapeInference.auxSource(node)), out, k);
+            case RANDOM_NORMAL -> randomNormal(node.attrs(NoiseAttrs.class), in[0], out, k);
             case SPARSE_SOFTMAX_XENT -> {
                 Tensor probs = buffers.auxOf(node);
                 int rows = in[0].shape().dim(0);
@@ -342,6 +344,13 @@ public final class KernelBinder {
         int n = y.size();
         return () -> k.dropout(a.rate(), ((long) seed.get(0)) * 0x9E3779B97F4A7C15L ^ a.salt(), x.data(), x.offset(),
                 mask.data(), mask.offset(), y.data(), y.offset(), n);
+    }
+
+    /** Normal noise whose stream is the step's seed mixed with the layer's salt, as dropout's mask. */
+    private static Instruction randomNormal(NoiseAttrs a, Tensor seed, Tensor y, Kernels k) {
+        int n = y.size();
+        return () -> k.randomNormal(a.stddev(), ((long) seed.get(0)) * 0x9E3779B97F4A7C15L ^ a.salt(), y.data(),
+                y.offset(), n);
     }
 
     private static Instruction dropoutGrad(Node node, Tensor dy, Tensor mask, Tensor dx, Kernels k) {

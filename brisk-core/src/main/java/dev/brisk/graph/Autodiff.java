@@ -4,6 +4,7 @@ import dev.brisk.ops.AxisAttrs;
 import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PermuteAttrs;
@@ -130,6 +131,14 @@ public final class Autodiff {
                 yield new Node[] {
                     any(needed, n, 0) ? g.convGradInput(dy, in[1], a, in[0].shape()) : null,
                     any(needed, n, 1) ? g.convGradFilter(in[0], dy, a, in[1].shape()) : null};
+            }
+            case CONV2D_GRAD_INPUT -> {
+                // A transposed convolution (linear in both inputs): its input's gradient is the forward convolution
+                // of dy, its kernel's the filter gradient with the roles of image and output gradient swapped.
+                ConvAttrs a = n.attrs(ConvGradAttrs.class).conv();
+                yield new Node[] {
+                    any(needed, n, 0) ? g.conv2d(dy, in[1], a.strideH(), a.strideW(), a.same()) : null,
+                    any(needed, n, 1) ? g.convGradFilter(dy, in[0], a, in[1].shape()) : null};
             }
             case MAX_POOL -> new Node[] {g.maxPoolGrad(n, dy)};
             case AVG_POOL -> new Node[] {g.avgPoolGrad(dy, n.attrs(PoolAttrs.class), in[0].shape())};

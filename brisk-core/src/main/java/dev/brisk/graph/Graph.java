@@ -18,6 +18,7 @@ import dev.brisk.ops.LayerNormAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.NoAttrs;
 import dev.brisk.ops.Node;
+import dev.brisk.ops.NoiseAttrs;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.PermuteAttrs;
 import dev.brisk.ops.PoolAttrs;
@@ -669,6 +670,34 @@ public final class Graph {
     }
 
     /**
+     * Transposed 2-D convolution (Keras' {@code Conv2DTranspose}): the gradient of a convolution with respect to its
+     * input, applied to {@code x}. The convolution of an {@code outputShape} image by {@code kernel} (Keras' transposed
+     * layout {@code (kh, kw, outChannels, inChannels)} is a convolution kernel from {@code outChannels} to
+     * {@code inChannels}) with these strides and padding must give {@code x}'s shape.
+     *
+     * @param x the input, NHWC {@code [batch, h, w, inChannels]}
+     * @param kernel the kernel {@code [kh, kw, outChannels, inChannels]}
+     * @param strideH vertical stride
+     * @param strideW horizontal stride
+     * @param same true for "same" padding, false for "valid"
+     * @param outputShape the output shape, NHWC
+     * @return the output, NHWC
+     * @throws IllegalArgumentException if the shapes do not correspond
+     */
+    public Node conv2dTranspose(Node x, Node kernel, int strideH, int strideW, boolean same, Shape outputShape) {
+        ConvAttrs a = new ConvAttrs(strideH, strideW, same);
+        Shape k = kernel.shape();
+        boolean fits = outputShape.rank() == 4 && k.rank() == 4 && k.dim(2) == outputShape.dim(3);
+        dev.brisk.ops.ConvGeometry geo = fits ? dev.brisk.ops.ConvGeometry.of(outputShape, k, a) : null;
+        Shape back = fits ? Shape.of(outputShape.dim(0), geo.outH(), geo.outW(), k.dim(3)) : null;
+        if (!x.shape().equals(back)) {
+            throw new IllegalArgumentException("conv2dTranspose: output " + outputShape + " convolved by kernel "
+                    + kernel.shape() + " gives " + back + ", not the input's shape " + x.shape());
+        }
+        return convGradInput(x, kernel, a, outputShape);
+    }
+
+    /**
      * Max pooling of NHWC {@code x}.
      *
      * @param x the input, NHWC
@@ -701,6 +730,19 @@ public final class Graph {
      */
     public Node dropout(Node x, float rate, Node seed, long salt) {
         return op(OpType.DROPOUT, new DropoutAttrs(rate, salt), x, seed);
+    }
+
+    /**
+     * Normal noise of mean 0 shaped {@code shape}, drawn from the step {@code seed} mixed with {@code salt}.
+     *
+     * @param shape the output shape
+     * @param stddev the standard deviation
+     * @param seed the step's seed node
+     * @param salt distinct per layer
+     * @return the noise
+     */
+    public Node randomNormal(Shape shape, float stddev, Node seed, long salt) {
+        return op(OpType.RANDOM_NORMAL, new NoiseAttrs(shape, stddev, salt), seed);
     }
 
     /**

@@ -144,5 +144,12 @@ public enum OpType {
      * input's gradient (when {@link RecurrentAttrs#inputGradient}), then the kernel's, the recurrent kernel's and
      * the bias's, then the initial state's when it is an input.
      */
-    RECURRENT_SEQUENCE_GRAD
+    RECURRENT_SEQUENCE_GRAD,
+    /**
+     * Normal noise ({@link NoiseAttrs}): the input is the scalar step seed; the output, of the attributes' shape,
+     * holds independent draws of mean 0 and the given standard deviation, a pure function of (seed, salt, element
+     * index), so eager and compiled runs and any thread count draw the same values. It has no gradient (nothing to
+     * differentiate: its only input is the seed).
+     */
+    RANDOM_NORMAL
 }

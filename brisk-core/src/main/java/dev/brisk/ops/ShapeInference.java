@@ -54,6 +54,7 @@ public final class ShapeInference {
             case LAYER_NORM_PARAM_GRAD -> Shape.of(2, layerNorm(op, inputs).dim(-1));
             case EMBEDDING_LOOKUP -> embeddingLookup(inputs.get(0).shape(), inputs.get(1).shape());
             case EMBEDDING_GRAD -> ((ShapeAttrs) attrs).shape();
+            case RANDOM_NORMAL -> ((NoiseAttrs) attrs).shape();
             case NONZERO_MASK -> inputs.get(0).shape();
             case RECURRENT_SEQUENCE -> recurrent(inputs, (RecurrentAttrs) attrs);
             case RECURRENT_SEQUENCE_GRAD -> recurrentGrad(inputs, (RecurrentAttrs) attrs);

@@ -65,7 +65,7 @@ final class Flops {
             case CONV2D -> conv(n.input(1).shape(), n.shape());
             case CONV2D_GRAD_INPUT -> conv(n.input(1).shape(), n.input(0).shape());
             case CONV2D_GRAD_FILTER -> conv(n.shape(), n.input(1).shape());
-            case UNARY, BINARY, DROPOUT -> size;
+            case UNARY, BINARY, DROPOUT, RANDOM_NORMAL -> size;
             case DROPOUT_GRAD -> 2 * size; // multiply by the mask, then scale
             case REDUCE -> n.input(0).shape().size();
             // Two passes (sum, then centered squares); a multiply-add per element; two sums; five operations.

@@ -15,6 +15,14 @@ import dev.brisk.nn.layers.Concatenate;
 import dev.brisk.nn.layers.Conv1D;
 import dev.brisk.nn.layers.Conv2D;
 import dev.brisk.nn.layers.Dense;
+import dev.brisk.nn.layers.Conv2DTranspose;
+import dev.brisk.nn.layers.Cropping2D;
+import dev.brisk.nn.layers.DepthwiseConv2D;
+import dev.brisk.nn.layers.Dot;
+import dev.brisk.nn.layers.GaussianNoise;
+import dev.brisk.nn.layers.GlobalMaxPooling2D;
+import dev.brisk.nn.layers.SeparableConv2D;
+import dev.brisk.nn.layers.SpatialDropout2D;
 import dev.brisk.nn.layers.Dropout;
 import dev.brisk.nn.layers.ELU;
 import dev.brisk.nn.layers.Embedding;
@@ -124,13 +132,11 @@ public final class KerasRegistry {
             return d;
         });
         m.put("Conv2D", c -> {
-            convChecks(c, 2, false);
-            int[] k = c.ints("kernel_size", 2, 1, MAX_SIZE);
+            convChecks(c);
+            int[] k = kernelSize(c, 2);
             int[] s = strides(c, 2, new int[] {1, 1});
-            if (k == null) {
-                throw c.error("kernel_size", "missing");
-            }
-            Conv2D conv = new Conv2D(c.requiredInt("filters", 1, MAX_SIZE), k[0], k[1], s[0], s[1],
+            int[] d = dilation(c, 2);
+            Conv2D conv = new Conv2D(c.requiredInt("filters", 1, MAX_SIZE), k[0], k[1], s[0], s[1], d[0], d[1],
                     padding(c, false), activation(c, "activation"), c.bool("use_bias", true),
                     initializer(c, "kernel_initializer", Initializer.glorotUniform()),
                     initializer(c, "bias_initializer", Initializer.zeros()), regularizer(c, "kernel_regularizer"),
@@ -142,7 +148,7 @@ public final class KerasRegistry {
             return conv;
         });
         m.put("Conv1D", c -> {
-            convChecks(c, 1, true);
+            convChecks(c);
             int[] k = c.ints("kernel_size", 1, 1, MAX_SIZE);
             int[] s = strides(c, 1, new int[] {1});
             int[] d = c.ints("dilation_rate", 1, 1, MAX_SIZE);
@@ -208,14 +214,17 @@ public final class KerasRegistry {
             return d;
         });
         m.put("BatchNormalization", c -> {
-            c.requireAbsentOr("axis", -1);
-            c.requireAbsentOr("center", true);
-            c.requireAbsentOr("scale", true);
             c.requireAbsentOr("synchronized", false);
             c.requireAbsentOr("renorm", false);
             noRegularizersOrConstraints(c, "beta_regularizer", "gamma_regularizer", "beta_constraint",
                     "gamma_constraint");
-            return new BatchNormalization(c.decimal("momentum", 0.99f), c.decimal("epsilon", 1e-3f), name(c));
+            Object axis = c.raw("axis");
+            if (axis instanceof java.util.List<?> l && l.size() != 1) {
+                throw c.error("axis", "Brisk normalizes along one channel axis, found " + axis);
+            }
+            int a = axis instanceof java.util.List<?> ? c.ints("axis", 1, -8, 8)[0] : c.integer("axis", -1, -8, 8);
+            return new BatchNormalization(a, c.decimal("momentum", 0.99f), c.decimal("epsilon", 1e-3f),
+                    c.bool("center", true), c.bool("scale", true), name(c));
         });
         m.put("Activation", c -> new ActivationLayer(activation(c, "activation"), name(c)));
         m.put("Add", c -> new Add(name(c)));
@@ -264,7 +273,7 @@ public final class KerasRegistry {
         });
         m.put("ZeroPadding2D", c -> {
             channelsLast(c);
-            int[] p = zeroPadding(c);
+            int[] p = pairsOfPairs(c, "padding", 1);
             return new ZeroPadding2D(p[0], p[1], p[2], p[3], name(c));
         });
         m.put("Concatenate", c -> new Concatenate(c.integer("axis", -1, -8, 8), name(c)));
@@ -323,7 +332,101 @@ public final class KerasRegistry {
             return new GRU(c.requiredInt("units", 1, MAX_SIZE), c.bool("return_sequences", false),
                     c.bool("go_backwards", false), c.bool("return_state", false), name(c));
         });
+        convolutionsAndShapes(m);
         return m;
+    }
+
+    /** The depthwise, separable and transposed convolutions, cropping, Dot, GaussianNoise and SpatialDropout2D. */
+    private static void convolutionsAndShapes(Map<String, LayerFactory> m) {
+        m.put("DepthwiseConv2D", c -> {
+            channelsLast(c);
+            noRegularizersOrConstraints(c, "bias_regularizer", "activity_regularizer", "depthwise_constraint",
+                    "bias_constraint");
+            int[] k = kernelSize(c, 2);
+            int[] s = strides(c, 2, new int[] {1, 1});
+            int[] d = dilation(c, 2);
+            return new DepthwiseConv2D(k[0], k[1], s[0], s[1], d[0], d[1],
+                    c.integer("depth_multiplier", 1, 1, MAX_SIZE), padding(c, false), activation(c, "activation"),
+                    c.bool("use_bias", true), initializer(c, "depthwise_initializer", Initializer.glorotUniform()),
+                    initializer(c, "bias_initializer", Initializer.zeros()), regularizer(c, "depthwise_regularizer"),
+                    name(c));
+        });
+        m.put("SeparableConv2D", c -> {
+            channelsLast(c);
+            noRegularizersOrConstraints(c, "depthwise_regularizer", "pointwise_regularizer", "bias_regularizer",
+                    "activity_regularizer", "depthwise_constraint", "pointwise_constraint", "bias_constraint");
+            int[] k = kernelSize(c, 2);
+            int[] s = strides(c, 2, new int[] {1, 1});
+            int[] d = dilation(c, 2);
+            return new SeparableConv2D(c.requiredInt("filters", 1, MAX_SIZE), k[0], k[1], s[0], s[1], d[0], d[1],
+                    c.integer("depth_multiplier", 1, 1, MAX_SIZE), padding(c, false), activation(c, "activation"),
+                    c.bool("use_bias", true), initializer(c, "depthwise_initializer", Initializer.glorotUniform()),
+                    initializer(c, "pointwise_initializer", Initializer.glorotUniform()),
+                    initializer(c, "bias_initializer", Initializer.zeros()), name(c));
+        });
+        m.put("Conv2DTranspose", c -> {
+            channelsLast(c);
+            c.requireAbsentOr("output_padding");
+            int[] d = dilation(c, 2);
+            if (d[0] != 1 || d[1] != 1) {
+                throw c.error("dilation_rate", "Brisk's Conv2DTranspose has no dilation, found "
+                        + java.util.Arrays.toString(d));
+            }
+            noRegularizersOrConstraints(c, "bias_regularizer", "activity_regularizer", "kernel_constraint",
+                    "bias_constraint");
+            int[] k = kernelSize(c, 2);
+            int[] s = strides(c, 2, new int[] {1, 1});
+            return new Conv2DTranspose(c.requiredInt("filters", 1, MAX_SIZE), k[0], k[1], s[0], s[1],
+                    padding(c, false), activation(c, "activation"), c.bool("use_bias", true),
+                    initializer(c, "kernel_initializer", Initializer.glorotUniform()),
+                    initializer(c, "bias_initializer", Initializer.zeros()), regularizer(c, "kernel_regularizer"),
+                    name(c));
+        });
+        m.put("GlobalMaxPooling2D", c -> {
+            global(c);
+            return new GlobalMaxPooling2D(name(c));
+        });
+        m.put("Cropping2D", c -> {
+            channelsLast(c);
+            int[] p = pairsOfPairs(c, "cropping", 0);
+            return new Cropping2D(p[0], p[1], p[2], p[3], name(c));
+        });
+        m.put("Dot", c -> {
+            Object axes = c.raw("axes");
+            if (axes == null) {
+                throw c.error("axes", "missing");
+            }
+            int[] a = c.ints("axes", 2, -8, 8);
+            return new Dot(a[0], a[1], c.bool("normalize", false), name(c));
+        });
+        m.put("GaussianNoise", c -> {
+            GaussianNoise n = new GaussianNoise(c.decimal("stddev", 0f), name(c));
+            if (c.has("seed") && c.raw("seed") != null) {
+                n.setSeed(c.longValue("seed", 0));
+            }
+            return n;
+        });
+        m.put("SpatialDropout2D", c -> {
+            channelsLast(c);
+            SpatialDropout2D d = new SpatialDropout2D(c.decimal("rate", 0f), name(c));
+            if (c.has("seed") && c.raw("seed") != null) {
+                d.setSeed(c.longValue("seed", 0));
+            }
+            return d;
+        });
+    }
+
+    private static int[] kernelSize(ConfigView c, int rank) {
+        int[] k = c.ints("kernel_size", rank, 1, MAX_SIZE);
+        if (k == null) {
+            throw c.error("kernel_size", "missing");
+        }
+        return k;
+    }
+
+    private static int[] dilation(ConfigView c, int rank) {
+        int[] d = c.ints("dilation_rate", rank, 1, MAX_SIZE);
+        return d == null ? new int[] {1, 1} : d;
     }
 
     static String name(ConfigView c) {
@@ -340,11 +443,14 @@ public final class KerasRegistry {
         }
     }
 
-    /** Keras' ZeroPadding2D padding: an int, a pair (rows, cols) or a pair of pairs; as top, bottom, left, right. */
-    private static int[] zeroPadding(ConfigView c) {
-        Object v = c.raw("padding");
+    /**
+     * Keras' ZeroPadding2D padding and Cropping2D cropping: an int, a pair (rows, cols) or a pair of pairs; as top,
+     * bottom, left, right ({@code fallback} on every side when absent).
+     */
+    private static int[] pairsOfPairs(ConfigView c, String key, int fallback) {
+        Object v = c.raw(key);
         if (v == null) {
-            return new int[] {1, 1, 1, 1};
+            return new int[] {fallback, fallback, fallback, fallback};
         }
         if (v instanceof Number n) {
             int p = n.intValue();
@@ -362,17 +468,17 @@ public final class KerasRegistry {
                     out[2 * i] = a.intValue();
                     out[2 * i + 1] = b.intValue();
                 } else {
-                    throw c.error("padding", "must be an int, two ints or two pairs of ints, found " + v);
+                    throw c.error(key, "must be an int, two ints or two pairs of ints, found " + v);
                 }
             }
             for (int p : out) {
                 if (p < 0 || p > MAX_SIZE) {
-                    throw c.error("padding", "out of range: " + v);
+                    throw c.error(key, "out of range: " + v);
                 }
             }
             return out;
         }
-        throw c.error("padding", "must be an int, two ints or two pairs of ints, found " + v);
+        throw c.error(key, "must be an int, two ints or two pairs of ints, found " + v);
     }
 
     private static void channelsLast(ConfigView c) {
@@ -384,17 +490,8 @@ public final class KerasRegistry {
         c.requireAbsentOr("keepdims", false);
     }
 
-    private static void convChecks(ConfigView c, int rank, boolean dilated) {
+    private static void convChecks(ConfigView c) {
         channelsLast(c);
-        int[] dilation = c.ints("dilation_rate", rank, 1, MAX_SIZE);
-        if (dilation != null && !dilated) {
-            for (int d : dilation) {
-                if (d != 1) {
-                    throw c.error("dilation_rate", "Brisk's Conv2D has no dilation, found "
-                            + java.util.Arrays.toString(dilation));
-                }
-            }
-        }
         c.requireAbsentOr("groups", 1);
         c.requireAbsentOr("lora_rank");
     }

@@ -32,6 +32,11 @@ final class ModelConfig {
             throw new ConfigError("model '" + m.name() + "' is not built yet (call it on data, or give it an input "
                     + "layer), so it has no weights to save");
         }
+        for (Layer l : m.layers()) {
+            if (l instanceof dev.brisk.nn.layers.Lambda lambda) {
+                throw new ConfigError(lambda.unsaveable());
+            }
+        }
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("name", m.name());
         config.put("trainable", m.isTrainable());

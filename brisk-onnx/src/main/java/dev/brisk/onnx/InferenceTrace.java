@@ -6,6 +6,7 @@ import dev.brisk.nn.InputLayer;
 import dev.brisk.nn.Layer;
 import dev.brisk.nn.Model;
 import dev.brisk.nn.SymbolicTensor;
+import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.tensor.Shape;
@@ -92,7 +93,9 @@ final class InferenceTrace {
                 throw new OnnxExportException(describe(x) + ": the inference graph differs between batch sizes "
                         + BATCH_A + " and " + BATCH_B + " at this op, so it cannot be exported with a dynamic batch");
             }
-            boolean shapeAttrs = x.op() == OpType.RESHAPE || x.op() == OpType.BROADCAST_TO;
+            boolean shapeAttrs = x.op() == OpType.RESHAPE || x.op() == OpType.BROADCAST_TO
+                    || x.op() == OpType.CONV2D_GRAD_INPUT && batchOnly(x.attrs(ConvGradAttrs.class),
+                    y.attrs(ConvGradAttrs.class));
             if (!shapeAttrs && x.op() != OpType.CONSTANT && !Attributes.same(x.attrs(), y.attrs())) {
                 throw new OnnxExportException(describe(x) + ": op " + x.op() + " has attributes that depend on the"
                         + " batch size (" + Attributes.describe(x.attrs()) + " at " + BATCH_A + ", "
@@ -105,6 +108,14 @@ final class InferenceTrace {
                         + " comes from different ops at batch sizes " + BATCH_A + " and " + BATCH_B);
             }
         }
+    }
+
+    /**
+     * Whether two traces of a Conv2DTranspose differ only in the batch size of its output shape (which its
+     * translation does not read: ConvTranspose takes the batch from its input).
+     */
+    private static boolean batchOnly(ConvGradAttrs a, ConvGradAttrs b) {
+        return a.conv().equals(b.conv()) && a.resultShape().dropFirst().equals(b.resultShape().dropFirst());
     }
 
     private static boolean[] liveNodes(int n, List<Node> outputs) {

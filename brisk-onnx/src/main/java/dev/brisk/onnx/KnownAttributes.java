@@ -5,6 +5,7 @@ import dev.brisk.ops.AxisAttrs;
 import dev.brisk.ops.BatchNormAttrs;
 import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.LayerNormAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.NoAttrs;
@@ -53,6 +54,8 @@ final class KnownAttributes {
         KNOWN.put(OpType.BATCH_NORM, new Known(BatchNormAttrs.class, List.of("epsilon", "training"), 4));
         KNOWN.put(OpType.LAYER_NORM, new Known(LayerNormAttrs.class, List.of("epsilon"), 3));
         KNOWN.put(OpType.CONV2D, new Known(ConvAttrs.class, List.of("strideH", "strideW", "same"), 2));
+        // Conv2DTranspose; the nested ConvAttrs are CONV2D's, whose fields the CONV2D entry holds to the record.
+        KNOWN.put(OpType.CONV2D_GRAD_INPUT, new Known(ConvGradAttrs.class, List.of("conv", "resultShape"), 2));
         KNOWN.put(OpType.MAX_POOL, new Known(PoolAttrs.class,
                 List.of("poolH", "poolW", "strideH", "strideW", "same"), 1));
         KNOWN.put(OpType.AVG_POOL, new Known(PoolAttrs.class,

@@ -130,6 +130,7 @@ final class NodeTranslator {
             case LAYER_NORM -> graph.node("LayerNormalization", base(n), List.of(in(n, 0), in(n, 1), in(n, 2)),
                     attr("axis", -1L), attr("epsilon", n.attrs(LayerNormAttrs.class).epsilon()));
             case CONV2D -> SpatialTranslation.conv2d(this, n);
+            case CONV2D_GRAD_INPUT -> SpatialTranslation.convTranspose(this, n);
             case MAX_POOL, AVG_POOL -> SpatialTranslation.pool(this, n);
             case EMBEDDING_LOOKUP -> graph.node("Gather", base(n), List.of(in(n, 0), in(n, 1)), attr("axis", 0L));
             case NONZERO_MASK -> {

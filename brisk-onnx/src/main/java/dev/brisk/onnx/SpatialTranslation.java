@@ -4,6 +4,7 @@ import static dev.brisk.onnx.OnnxGraph.attr;
 import static dev.brisk.onnx.OnnxGraph.ints;
 
 import dev.brisk.ops.ConvAttrs;
+import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
@@ -16,7 +17,8 @@ import java.util.List;
  * ONNX's Conv and pooling operators take NCHW and {@code (out, in, kh, kw)}. Each op is therefore wrapped in
  * transposes (NHWC to NCHW before, back after; runtimes cancel the pairs between consecutive ops), and the kernel
  * is transposed by a Transpose of the initializer (folded to a constant by runtimes). Padding is written as ONNX's
- * explicit {@code pads}: "same" pads {@code total / 2} before and the rest after, as TensorFlow and Brisk do.
+ * explicit {@code pads}: "same" pads {@code total / 2} before and the rest after, as TensorFlow and Brisk do. A
+ * transposed convolution (Keras' Conv2DTranspose, Brisk's CONV2D_GRAD_INPUT outside training) is ConvTranspose.
  */
 final class SpatialTranslation {
     private static final int[] TO_NCHW = {0, 3, 1, 2};
@@ -39,6 +41,31 @@ final class SpatialTranslation {
                 ints("kernel_shape", geo.kernelH(), geo.kernelW()),
                 ints("strides", geo.strideH(), geo.strideW()),
                 ints("pads", geo.padTop(), geo.padLeft(), padBottom, padRight),
+                ints("dilations", 1, 1));
+        return g.node("Transpose", b, List.of(y), ints("perm", TO_NHWC));
+    }
+
+    /**
+     * CONV2D_GRAD_INPUT in an inference graph is Conv2DTranspose: ONNX's ConvTranspose, whose weight
+     * {@code (in, out, kh, kw)} is Brisk's {@code (kh, kw, out, in)} under the same transpose as a convolution's
+     * kernel. Its output is {@code s (in - 1) + k - padBegin - padEnd + outputPadding}; the forward convolution's
+     * padding before is {@code padBegin}, and whatever the output lacks at the end (a kernel smaller than the stride)
+     * is {@code outputPadding}, zeros as in Brisk.
+     */
+    static String convTranspose(NodeTranslator t, Node n) {
+        OnnxGraph g = t.graph();
+        String b = t.base(n);
+        ConvGradAttrs a = n.attrs(ConvGradAttrs.class);
+        ConvGeometry geo = ConvGeometry.of(a.resultShape(), n.input(1).shape(), a.conv());
+        String x = g.node("Transpose", b + "/nchw", List.of(t.in(n, 0)), ints("perm", TO_NCHW));
+        String w = g.node("Transpose", b + "/iohw", List.of(t.in(n, 1)), ints("perm", KERNEL_TO_OIHW));
+        int endH = (geo.outH() - 1) * geo.strideH() + geo.kernelH() - geo.height() - geo.padTop();
+        int endW = (geo.outW() - 1) * geo.strideW() + geo.kernelW() - geo.width() - geo.padLeft();
+        String y = g.node("ConvTranspose", b + "/convtranspose", List.of(x, w),
+                ints("kernel_shape", geo.kernelH(), geo.kernelW()),
+                ints("strides", geo.strideH(), geo.strideW()),
+                ints("pads", geo.padTop(), geo.padLeft(), Math.max(endH, 0), Math.max(endW, 0)),
+                ints("output_padding", Math.max(-endH, 0), Math.max(-endW, 0)),
                 ints("dilations", 1, 1));
         return g.node("Transpose", b, List.of(y), ints("perm", TO_NHWC));
     }

@@ -1,11 +1,14 @@
 package dev.brisk.backend.jvm;
 
 /**
- * The dropout mask as a pure function of (seed, element index): a SplitMix64 hash of a counter, so any thread can
- * draw any element, the result does not depend on the thread count, and both backends draw the same mask.
+ * The dropout mask (and GaussianNoise's normal draws) as a pure function of (seed, element index): a SplitMix64 hash
+ * of a counter, so any thread can draw any element, the result does not depend on the thread count, and both
+ * backends draw the same mask.
  */
 final class DropoutMask {
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+    /** Keeps the normal draws' stream apart from the masks' for the same seed. */
+    private static final long NORMAL_STREAM = 0x6A09E667F3BCC909L;
 
     private DropoutMask() {
     }
@@ -20,6 +23,17 @@ final class DropoutMask {
         long bits = mix(key + (i + 1) * GOLDEN);
         float u = (bits >>> 40) * 0x1.0p-24f;
         return u >= rate;
+    }
+
+    /**
+     * A standard normal draw for element {@code i}, by Box-Muller from two uniforms of its own (counters
+     * {@code 2i + 1} and {@code 2i + 2} of a stream keyed apart from the dropout masks'), in double.
+     */
+    static double normal(long key, long i) {
+        long k = mix(key ^ NORMAL_STREAM);
+        double u1 = ((mix(k + (2 * i + 1) * GOLDEN) >>> 11) + 1) * 0x1.0p-53; // (0, 1]: log(u1) is finite
+        double u2 = (mix(k + (2 * i + 2) * GOLDEN) >>> 11) * 0x1.0p-53;
+        return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
     }
 
     private static long mix(long z) {

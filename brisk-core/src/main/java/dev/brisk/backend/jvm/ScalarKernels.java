@@ -730,6 +730,22 @@ public final class ScalarKernels implements Kernels {
         }
     }
 
+    @Override
+    public void randomNormal(float stddev, long seed, float[] y, int yOff, int n) {
+        long key = DropoutMask.key(seed);
+        if (Split.serial(n, DROPOUT_GRAIN)) {
+            normalRange(stddev, key, y, yOff, 0, n);
+        } else {
+            Parallel.forRange(n, DROPOUT_GRAIN, (i0, i1) -> normalRange(stddev, key, y, yOff, i0, i1));
+        }
+    }
+
+    private static void normalRange(float stddev, long key, float[] y, int yOff, int i0, int i1) {
+        for (int i = i0; i < i1; i++) {
+            y[yOff + i] = (float) (stddev * DropoutMask.normal(key, i));
+        }
+    }
+
     static void checkDropoutRate(float rate) {
         if (!(rate >= 0 && rate < 1)) {
             throw new IllegalArgumentException("dropout rate must be in [0, 1), got " + rate);

@@ -283,6 +283,11 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
+    public void randomNormal(float stddev, long seed, float[] y, int yOff, int n) {
+        reference.randomNormal(stddev, seed, y, yOff, n);
+    }
+
+    @Override
     public void adamStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff, int n,
                          float lrT, float beta1, float beta2, float epsHat, float decoupledDecay) {
         VectorOptimizers.adam(p, pOff, g, gOff, m, mOff, v, vOff, n, lrT, beta1, beta2, epsHat, decoupledDecay);

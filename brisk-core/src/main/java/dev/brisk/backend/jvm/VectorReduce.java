@@ -131,7 +131,8 @@ final class VectorReduce {
             int base = xOff + o * r * inner;
             int d = dstOff + (o - o0) * inner;
             if (inner == 1) {
-                dst[d] = reduceRun(sum, x, base + r0, r1 - r0, identity);
+                dst[d] = r1 - r0 < L ? shortRun(sum, x, base + r0, r1 - r0, identity)
+                        : reduceRun(sum, x, base + r0, r1 - r0, identity);
                 continue;
             }
             if (sum && inner % L == 0 && inner <= 4 * L) {
@@ -221,6 +222,19 @@ final class VectorReduce {
         for (; j < n; j++) {
             dst[d + j] = sum ? dst[d + j] + x[from + j] : Math.max(dst[d + j], x[from + j]);
         }
+    }
+
+    /**
+     * Sum or max of fewer than a vector of contiguous floats (a depthwise tap's multiplier sum, a Dot's norm over a
+     * few features), in element order: the bits of {@link #reduceRun}, whose masked vector, one element per lane,
+     * is added in lane order. No vector at all: C2 left boxed vectors on every such call in the allocation test.
+     */
+    private static float shortRun(boolean sum, float[] x, int from, int n, float identity) {
+        float total = identity;
+        for (int k = 0; k < n; k++) {
+            total = sum ? total + x[from + k] : Math.max(total, x[from + k]);
+        }
+        return total;
     }
 
     /** Sum or max of {@code n} contiguous floats. */

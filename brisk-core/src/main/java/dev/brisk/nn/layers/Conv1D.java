@@ -21,10 +21,8 @@ import java.util.List;
  * kernels (convolution + bias + activation in one call) compute it. Padding VALID, SAME or CAUSAL: causal puts
  * {@code kernelSize - 1} zero steps before the first (a concatenation with a constant), then convolves "valid", so
  * output step t sees input steps up to t. A dilation rate {@code d > 1} (stride 1, as Keras requires) is computed
- * without a dilated kernel: the padded steps are split into {@code d} interleaved phases (steps {@code p, p + d, ..}),
- * which a reshape and a PERMUTE make {@code d} times as many sequences, one ordinary convolution (bias and activation
- * fused as usual) runs over all of them, and the inverse permutation interleaves the outputs again: output step
- * {@code o} reads padded steps {@code o, o + d, .., o + (k - 1) d}, all in the phase of {@code o}.
+ * without a dilated kernel, as Conv2D's ({@link DilatedConvolution}): the padded steps are split into {@code d}
+ * interleaved phases, one ordinary convolution runs over all of them, and the outputs are interleaved again.
  */
 public final class Conv1D extends Layer {
     private final int filters;
@@ -41,8 +39,6 @@ public final class Conv1D extends Layer {
     private Variable bias;
     /** The zero steps a causal convolution puts before its input, kept from call to call (eager mode). */
     private Tensor causalZeros;
-    private Tensor dilatedBefore;
-    private Tensor dilatedAfter;
 
     /**
      * A 1-D convolution.
@@ -115,46 +111,15 @@ public final class Conv1D extends Layer {
         return new int[] {before, after, steps + before + after - span + 1};
     }
 
-    private Tensor zeros(int batch, int steps, int channels, Tensor cached) {
-        Shape shape = Shape.of(batch, steps, channels);
-        return cached != null && cached.shape().equals(shape) ? cached : Tensor.zeros(shape);
-    }
-
-    /** The dilated convolution as one ordinary convolution over the {@code d} phases of the padded input. */
+    /** The dilated convolution: Conv2D's rule ({@link DilatedConvolution}) over a one-row image. */
     private Node dilated(Graph g, Node x) {
         Shape s = x.shape();
-        int batch = s.dim(0);
-        int channels = s.dim(2);
-        int d = dilationRate;
         int[] pads = dilatedPads(s.dim(1));
-        int padded = s.dim(1) + pads[0] + pads[1];
-        int after = pads[1] + (d - padded % d) % d; // up to whole phases; the extra outputs are sliced off
-        int phaseSteps = (padded + after - pads[1]) / d;
-        List<Node> parts = new java.util.ArrayList<>(3);
-        if (pads[0] > 0) {
-            dilatedBefore = zeros(batch, pads[0], channels, dilatedBefore);
-            parts.add(g.constant(dilatedBefore));
-        }
-        parts.add(x);
-        if (after > 0) {
-            dilatedAfter = zeros(batch, after, channels, dilatedAfter);
-            parts.add(g.constant(dilatedAfter));
-        }
-        Node full = parts.size() == 1 ? x : g.concat(1, parts);
-        Node phases = g.permute(g.reshape(full, Shape.of(batch, phaseSteps, d, channels)), 0, 2, 1, 3);
-        Node image = g.reshape(phases, Shape.of(batch * d, 1, phaseSteps, channels));
-        Node window = g.reshape(g.variable(kernel), Shape.of(1, kernelSize, channels, filters));
-        Node y = g.fusing(() -> {
-            Node out = g.conv2d(image, window, 1, 1, false);
-            if (useBias) {
-                out = g.add(out, g.variable(bias));
-            }
-            return activation.apply(g, out);
-        });
-        int phaseOut = phaseSteps - kernelSize + 1;
-        Node back = g.permute(g.reshape(y, Shape.of(batch, d, phaseOut, filters)), 0, 2, 1, 3);
-        Node steps = g.reshape(back, Shape.of(batch, phaseOut * d, filters));
-        return phaseOut * d == pads[2] ? steps : g.slice(steps, 1, 0, pads[2]);
+        Node image = g.reshape(x, Shape.of(s.dim(0), 1, s.dim(1), s.dim(2)));
+        Node window = g.reshape(g.variable(kernel), Shape.of(1, kernelSize, s.dim(2), filters));
+        Node y = DilatedConvolution.apply(g, image, window, 1, dilationRate, new int[] {0, 0, pads[0], pads[1]},
+                out -> Epilogue.apply(g, out, bias, activation));
+        return g.reshape(y, Shape.of(s.dim(0), pads[2], filters));
     }
 
     @Override
@@ -187,13 +152,8 @@ public final class Conv1D extends Layer {
         Node window = g.reshape(g.variable(kernel), Shape.of(1, kernelSize, s.dim(2), filters));
         Node in = image;
         // One fused call in eager mode too, as in a compiled plan.
-        Node y = g.fusing(() -> {
-            Node out = g.conv2d(in, window, 1, stride, padding == Padding.SAME);
-            if (useBias) {
-                out = g.add(out, g.variable(bias));
-            }
-            return activation.apply(g, out);
-        });
+        Node y = g.fusing(() -> Epilogue.apply(g, g.conv2d(in, window, 1, stride, padding == Padding.SAME), bias,
+                activation));
         Shape o = y.shape();
         return g.reshape(y, Shape.of(o.dim(0), o.dim(2), o.dim(3)));
     }

@@ -14,13 +14,18 @@ import dev.brisk.ops.Variable;
 import dev.brisk.tensor.Shape;
 import java.util.List;
 
-/** 2-D convolution over NHWC images; kernel {@code (kh, kw, in, filters)}; padding "valid" or "same". */
+/**
+ * 2-D convolution over NHWC images; kernel {@code (kh, kw, in, filters)}; padding "valid" or "same"; a dilation rate
+ * above 1 (stride 1, as Keras requires) spaces the kernel's taps, computed by {@link DilatedConvolution}.
+ */
 public final class Conv2D extends Layer {
     private final int filters;
     private final int kernelH;
     private final int kernelW;
     private final int strideH;
     private final int strideW;
+    private final int dilationH;
+    private final int dilationW;
     private final Padding padding;
     private final Activation activation;
     private final boolean useBias;
@@ -49,10 +54,46 @@ public final class Conv2D extends Layer {
     public Conv2D(int filters, int kernelH, int kernelW, int strideH, int strideW, Padding padding,
                   Activation activation, boolean useBias, Initializer kernelInitializer,
                   Initializer biasInitializer, Regularizer kernelRegularizer, String name) {
+        this(filters, kernelH, kernelW, strideH, strideW, 1, 1, padding, activation, useBias, kernelInitializer,
+                biasInitializer, kernelRegularizer, name);
+    }
+
+    /**
+     * A 2-D convolution whose kernel taps are {@code dilationH} rows and {@code dilationW} columns apart (Keras'
+     * {@code dilation_rate}).
+     *
+     * @param filters output channels
+     * @param kernelH kernel height
+     * @param kernelW kernel width
+     * @param strideH vertical step
+     * @param strideW horizontal step
+     * @param dilationH vertical spacing of the taps; above 1 only with strides of 1, as in Keras
+     * @param dilationW horizontal spacing of the taps; above 1 only with strides of 1
+     * @param padding "valid" or "same" (over the dilated window's span)
+     * @param activation applied to the output; {@link Activation#LINEAR} for none
+     * @param useBias whether to add a bias per output channel
+     * @param kernelInitializer makes the kernel's initial value (Keras' default Glorot uniform)
+     * @param biasInitializer makes the bias's initial value (Keras' default zeros)
+     * @param kernelRegularizer a penalty on the kernel, or null
+     * @param name the layer's name, or null for an automatic one
+     * @throws IllegalArgumentException if a size is not positive, or both a stride and a dilation rate are above 1
+     */
+    public Conv2D(int filters, int kernelH, int kernelW, int strideH, int strideW, int dilationH, int dilationW,
+                  Padding padding, Activation activation, boolean useBias, Initializer kernelInitializer,
+                  Initializer biasInitializer, Regularizer kernelRegularizer, String name) {
         super(name);
-        if (filters < 1 || kernelH < 1 || kernelW < 1 || strideH < 1 || strideW < 1) {
-            throw new IllegalArgumentException("Conv2D needs positive filters, kernel size and strides");
+        if (filters < 1 || kernelH < 1 || kernelW < 1 || strideH < 1 || strideW < 1 || dilationH < 1
+                || dilationW < 1) {
+            throw new IllegalArgumentException("Conv2D needs positive filters, kernel size, strides and dilation "
+                    + "rate");
         }
+        if ((dilationH > 1 || dilationW > 1) && (strideH > 1 || strideW > 1)) {
+            throw new IllegalArgumentException("Conv2D: strides > 1 are not supported with dilation_rate > 1 (got "
+                    + "strides (" + strideH + ", " + strideW + "), dilation rate (" + dilationH + ", " + dilationW
+                    + ")), as in Keras");
+        }
+        this.dilationH = dilationH;
+        this.dilationW = dilationW;
         if (padding == Padding.CAUSAL) {
             throw new IllegalArgumentException("Conv2D takes padding VALID or SAME; CAUSAL is for Conv1D");
         }
@@ -77,8 +118,10 @@ public final class Conv2D extends Layer {
                     + "got shape " + withBatch(in));
         }
         boolean same = padding == Padding.SAME;
-        int h = ShapeInference.outAndPad(in.dim(0), kernelH, strideH, same)[0];
-        int w = ShapeInference.outAndPad(in.dim(1), kernelW, strideW, same)[0];
+        int h = dilated() ? DilatedConvolution.pads(in.dim(0), kernelH, dilationH, same)[2]
+                : ShapeInference.outAndPad(in.dim(0), kernelH, strideH, same)[0];
+        int w = dilated() ? DilatedConvolution.pads(in.dim(1), kernelW, dilationW, same)[2]
+                : ShapeInference.outAndPad(in.dim(1), kernelW, strideW, same)[0];
         if (h <= 0 || w <= 0) {
             throw new IllegalArgumentException("kernel " + kernelH + "x" + kernelW + " does not fit input "
                     + withBatch(in) + " with padding 'valid'");
@@ -98,16 +141,23 @@ public final class Conv2D extends Layer {
         }
     }
 
+    private boolean dilated() {
+        return dilationH > 1 || dilationW > 1;
+    }
+
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        Node x = inputs.get(0);
+        if (dilated()) {
+            boolean same = padding == Padding.SAME;
+            int[] h = DilatedConvolution.pads(x.shape().dim(1), kernelH, dilationH, same);
+            int[] w = DilatedConvolution.pads(x.shape().dim(2), kernelW, dilationW, same);
+            return DilatedConvolution.apply(g, x, g.variable(kernel), dilationH, dilationW,
+                    new int[] {h[0], h[1], w[0], w[1]}, y -> Epilogue.apply(g, y, bias, activation));
+        }
         // One fused call in eager mode too, as in a compiled plan.
-        return g.fusing(() -> {
-            Node y = g.conv2d(inputs.get(0), g.variable(kernel), strideH, strideW, padding == Padding.SAME);
-            if (useBias) {
-                y = g.add(y, g.variable(bias));
-            }
-            return activation.apply(g, y);
-        });
+        return g.fusing(() -> Epilogue.apply(g, g.conv2d(x, g.variable(kernel), strideH, strideW,
+                padding == Padding.SAME), bias, activation));
     }
 
     /**
@@ -187,7 +237,7 @@ public final class Conv2D extends Layer {
         c.put("strides", java.util.List.of(strideH, strideW));
         c.put("padding", padding.name().toLowerCase(java.util.Locale.ROOT));
         c.put("data_format", "channels_last");
-        c.put("dilation_rate", java.util.List.of(1, 1));
+        c.put("dilation_rate", java.util.List.of(dilationH, dilationW));
         c.put("groups", 1);
         c.put("activation", activation.kerasName());
         c.put("use_bias", useBias);

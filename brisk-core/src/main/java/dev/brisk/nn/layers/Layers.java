@@ -622,6 +622,149 @@ public final class Layers {
     }
 
     /**
+     * Conv2D with a square kernel whose taps are {@code dilationRate} apart in both directions (stride 1).
+     *
+     * @param filters output channels
+     * @param kernelSize kernel height and width
+     * @param padding "valid" or "same"
+     * @param dilationRate the spacing of the taps
+     * @param activation applied to the output
+     * @return the layer (Glorot uniform kernel, zero bias)
+     */
+    public static Conv2D conv2d(int filters, int kernelSize, Padding padding, int dilationRate,
+                                Activation activation) {
+        return new Conv2D(filters, kernelSize, kernelSize, 1, 1, dilationRate, dilationRate, padding, activation,
+                true, Initializer.glorotUniform(), Initializer.zeros(), null, null);
+    }
+
+    /**
+     * Keras' {@code DepthwiseConv2D} with a square kernel, no dilation.
+     *
+     * @param kernelSize kernel height and width
+     * @param stride the step in both directions
+     * @param padding "valid" or "same"
+     * @param depthMultiplier filters per input channel (Keras' default 1)
+     * @param activation applied to the output
+     * @return the layer (Glorot uniform kernel, zero bias)
+     */
+    public static DepthwiseConv2D depthwiseConv2d(int kernelSize, int stride, Padding padding, int depthMultiplier,
+                                                  Activation activation) {
+        return new DepthwiseConv2D(kernelSize, kernelSize, stride, stride, 1, 1, depthMultiplier, padding, activation,
+                true, Initializer.glorotUniform(), Initializer.zeros(), null, null);
+    }
+
+    /**
+     * Keras' {@code SeparableConv2D} with a square kernel, no dilation, depth multiplier 1.
+     *
+     * @param filters output channels
+     * @param kernelSize kernel height and width
+     * @param stride the step in both directions
+     * @param padding "valid" or "same"
+     * @param activation applied to the output
+     * @return the layer (Glorot uniform kernels, zero bias)
+     */
+    public static SeparableConv2D separableConv2d(int filters, int kernelSize, int stride, Padding padding,
+                                                  Activation activation) {
+        return new SeparableConv2D(filters, kernelSize, kernelSize, stride, stride, 1, 1, 1, padding, activation,
+                true, Initializer.glorotUniform(), Initializer.glorotUniform(), Initializer.zeros(), null);
+    }
+
+    /**
+     * Keras' {@code Conv2DTranspose} with a square kernel.
+     *
+     * @param filters output channels
+     * @param kernelSize kernel height and width
+     * @param stride the step in both directions (the output is about this many times larger)
+     * @param padding "valid" or "same"
+     * @param activation applied to the output
+     * @return the layer (Glorot uniform kernel, zero bias)
+     */
+    public static Conv2DTranspose conv2dTranspose(int filters, int kernelSize, int stride, Padding padding,
+                                                  Activation activation) {
+        return new Conv2DTranspose(filters, kernelSize, kernelSize, stride, stride, padding, activation, true,
+                Initializer.glorotUniform(), Initializer.zeros(), null, null);
+    }
+
+    /**
+     * Keras' {@code GlobalMaxPooling2D}.
+     *
+     * @return the layer
+     */
+    public static GlobalMaxPooling2D globalMaxPooling2d() {
+        return new GlobalMaxPooling2D(null);
+    }
+
+    /**
+     * Keras' {@code Cropping2D}.
+     *
+     * @param top rows cut off above
+     * @param bottom rows cut off below
+     * @param left columns cut off on the left
+     * @param right columns cut off on the right
+     * @return the layer
+     */
+    public static Cropping2D cropping2d(int top, int bottom, int left, int right) {
+        return new Cropping2D(top, bottom, left, right, null);
+    }
+
+    /**
+     * Keras' {@code Dot} along one axis of each input.
+     *
+     * @param axis1 the first input's axis (batch axis 0, as Keras counts)
+     * @param axis2 the second input's axis
+     * @param normalize whether to L2-normalize both first (the output is then the cosine similarity)
+     * @return the layer
+     */
+    public static Dot dot(int axis1, int axis2, boolean normalize) {
+        return new Dot(axis1, axis2, normalize, null);
+    }
+
+    /**
+     * Keras' {@code SpatialDropout2D}: whole channels dropped in training.
+     *
+     * @param rate the fraction of channels dropped
+     * @return the layer
+     */
+    public static SpatialDropout2D spatialDropout2d(float rate) {
+        return new SpatialDropout2D(rate, null);
+    }
+
+    /**
+     * Keras' {@code GaussianNoise}: normal noise added in training.
+     *
+     * @param stddev the noise's standard deviation
+     * @return the layer
+     */
+    public static GaussianNoise gaussianNoise(float stddev) {
+        return new GaussianNoise(stddev, null);
+    }
+
+    /**
+     * A {@code Lambda} layer of one input: {@code body} over the graph API. It cannot be saved in a {@code .keras}
+     * file.
+     *
+     * @param body the function of the graph and the input
+     * @return the layer
+     */
+    public static Lambda lambda(java.util.function.BiFunction<dev.brisk.graph.Graph, dev.brisk.ops.Node,
+            dev.brisk.ops.Node> body) {
+        return new Lambda((g, inputs) -> body.apply(g, inputs.get(0)), null);
+    }
+
+    /**
+     * Keras' {@code BatchNormalization} with its {@code axis}, {@code center} and {@code scale} options (momentum
+     * 0.99, epsilon 1e-3).
+     *
+     * @param axis the channel axis, batch axis included (-1 the last)
+     * @param center whether to learn an offset
+     * @param scale whether to learn a scale
+     * @return the layer
+     */
+    public static BatchNormalization batchNormalization(int axis, boolean center, boolean scale) {
+        return new BatchNormalization(axis, 0.99f, 1e-3f, center, scale, null);
+    }
+
+    /**
      * A Keras GRU (reset_after=true) layer of {@code units} with {@code return_state}: call it with {@link
      * dev.brisk.nn.Layer#applyAll} for the output and the final state.
      *

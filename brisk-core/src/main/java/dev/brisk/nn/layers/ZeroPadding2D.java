@@ -54,7 +54,7 @@ public final class ZeroPadding2D extends Layer {
     }
 
     /** {@code x} with {@code before} and {@code after} slices of zeros along {@code axis}, by concatenation. */
-    private static Node pad(Graph g, Node x, int axis, int before, int after) {
+    static Node pad(Graph g, Node x, int axis, int before, int after) {
         if (before == 0 && after == 0) {
             return x;
         }

@@ -1,0 +1,159 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.Activation;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Initializer;
+import dev.brisk.nn.Layer;
+import dev.brisk.nn.Regularizer;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.Variable;
+import dev.brisk.tensor.Shape;
+import java.util.List;
+
+/**
+ * Keras' {@code Conv2DTranspose} over NHWC images: kernel {@code (kh, kw, filters, channels)} as in Keras (output
+ * channels before input channels). It is the gradient of a convolution with respect to its input, so it runs on the
+ * same kernels as a convolution's backward pass ({@code CONV2D_GRAD_INPUT}: gemm, then col2im). Output size as Keras
+ * computes it without {@code output_padding}: {@code in * stride} for "same", {@code in * stride + max(k - stride, 0)}
+ * for "valid".
+ */
+public final class Conv2DTranspose extends Layer {
+    private final int filters;
+    private final int kernelH;
+    private final int kernelW;
+    private final int strideH;
+    private final int strideW;
+    private final Padding padding;
+    private final Activation activation;
+    private final boolean useBias;
+    private final Initializer kernelInitializer;
+    private final Initializer biasInitializer;
+    private final Regularizer kernelRegularizer;
+    private Variable kernel;
+    private Variable bias;
+
+    /**
+     * A transposed convolution.
+     *
+     * @param filters output channels
+     * @param kernelH kernel height
+     * @param kernelW kernel width
+     * @param strideH vertical step (the output is about this many times taller)
+     * @param strideW horizontal step
+     * @param padding VALID or SAME
+     * @param activation applied to the output; {@link Activation#LINEAR} for none
+     * @param useBias whether to add a bias per output channel
+     * @param kernelInitializer makes the kernel (Keras' default Glorot uniform)
+     * @param biasInitializer makes the bias (Keras' default zeros)
+     * @param kernelRegularizer a penalty on the kernel, or null
+     * @param name the layer's name, or null for an automatic one
+     * @throws IllegalArgumentException if a size is not positive or the padding is CAUSAL
+     */
+    public Conv2DTranspose(int filters, int kernelH, int kernelW, int strideH, int strideW, Padding padding,
+                           Activation activation, boolean useBias, Initializer kernelInitializer,
+                           Initializer biasInitializer, Regularizer kernelRegularizer, String name) {
+        super(name);
+        if (filters < 1 || kernelH < 1 || kernelW < 1 || strideH < 1 || strideW < 1) {
+            throw new IllegalArgumentException("Conv2DTranspose needs positive filters, kernel size and strides");
+        }
+        if (padding == Padding.CAUSAL) {
+            throw new IllegalArgumentException("Conv2DTranspose takes padding VALID or SAME; CAUSAL is for Conv1D");
+        }
+        this.filters = filters;
+        this.kernelH = kernelH;
+        this.kernelW = kernelW;
+        this.strideH = strideH;
+        this.strideW = strideW;
+        this.padding = padding;
+        this.activation = activation;
+        this.useBias = useBias;
+        this.kernelInitializer = kernelInitializer;
+        this.biasInitializer = biasInitializer;
+        this.kernelRegularizer = kernelRegularizer;
+    }
+
+    /** Keras' {@code compute_conv_transpose_output_length} without output padding. */
+    private int length(int in, int kernel, int stride) {
+        return padding == Padding.SAME ? in * stride : in * stride + Math.max(kernel - stride, 0);
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        Shape in = single(inputShapes);
+        if (in.rank() != 3) {
+            throw new IllegalArgumentException("Conv2DTranspose expects input of rank 4 (batch, height, width, "
+                    + "channels), got shape " + withBatch(in));
+        }
+        return Shape.of(length(in.dim(0), kernelH, strideH), length(in.dim(1), kernelW, strideW), filters);
+    }
+
+    @Override
+    protected void build(List<Shape> inputShapes) {
+        int channels = inputShapes.get(0).dim(2);
+        // Keras' fans of a (kh, kw, filters, channels) kernel: the receptive field times its last two axes.
+        int fanIn = kernelH * kernelW * filters;
+        int fanOut = kernelH * kernelW * channels;
+        kernel = addWeight("kernel", Shape.of(kernelH, kernelW, filters, channels), kernelInitializer, true,
+                kernelRegularizer, fanIn, fanOut);
+        if (useBias) {
+            bias = addWeight("bias", Shape.of(filters), biasInitializer, true, null, fanIn, fanOut);
+        }
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        Node x = inputs.get(0);
+        Shape s = x.shape();
+        Shape out = Shape.of(s.dim(0), length(s.dim(1), kernelH, strideH), length(s.dim(2), kernelW, strideW),
+                filters);
+        return Epilogue.apply(g, g.conv2dTranspose(x, g.variable(kernel), strideH, strideW, padding == Padding.SAME,
+                out), bias, activation);
+    }
+
+    /**
+     * The kernel; null before the layer is built.
+     *
+     * @return {@code [kh, kw, filters, channels]}
+     */
+    public Variable kernel() {
+        return kernel;
+    }
+
+    /**
+     * The bias; null without one or before the layer is built.
+     *
+     * @return {@code [filters]}, or null
+     */
+    public Variable bias() {
+        return bias;
+    }
+
+    @Override
+    public Activation outputActivation() {
+        return activation;
+    }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("filters", filters);
+        c.put("kernel_size", List.of(kernelH, kernelW));
+        c.put("strides", List.of(strideH, strideW));
+        c.put("padding", padding.name().toLowerCase(java.util.Locale.ROOT));
+        c.put("output_padding", null);
+        c.put("data_format", "channels_last");
+        c.put("dilation_rate", List.of(1, 1));
+        c.put("activation", activation.kerasName());
+        c.put("use_bias", useBias);
+        c.put("kernel_initializer", kernelInitializer);
+        c.put("bias_initializer", biasInitializer);
+        c.put("kernel_regularizer", kernelRegularizer);
+        c.put("bias_regularizer", null);
+        c.put("activity_regularizer", null);
+        c.put("kernel_constraint", null);
+        c.put("bias_constraint", null);
+        return c;
+    }
+}

@@ -1,0 +1,184 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.Activation;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Initializer;
+import dev.brisk.nn.Layer;
+import dev.brisk.nn.Regularizer;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.Variable;
+import dev.brisk.tensor.Shape;
+import java.util.List;
+
+/**
+ * Keras' {@code DepthwiseConv2D}: each input channel convolved with its own {@code depthMultiplier} filters, NHWC;
+ * kernel {@code (kh, kw, channels, depthMultiplier)} and output channel {@code c * depthMultiplier + m}, as in Keras;
+ * strides, dilation (not both above 1, as in Keras) and "valid" or "same" padding. Computed by
+ * {@link DepthwiseConvolution}.
+ */
+public final class DepthwiseConv2D extends Layer {
+    private final int kernelH;
+    private final int kernelW;
+    private final int strideH;
+    private final int strideW;
+    private final int dilationH;
+    private final int dilationW;
+    private final int depthMultiplier;
+    private final Padding padding;
+    private final Activation activation;
+    private final boolean useBias;
+    private final Initializer depthwiseInitializer;
+    private final Initializer biasInitializer;
+    private final Regularizer depthwiseRegularizer;
+    private Variable kernel;
+    private Variable bias;
+
+    /**
+     * A depthwise convolution.
+     *
+     * @param kernelH kernel height
+     * @param kernelW kernel width
+     * @param strideH vertical step
+     * @param strideW horizontal step
+     * @param dilationH vertical spacing of the taps (above 1 only with strides of 1)
+     * @param dilationW horizontal spacing of the taps
+     * @param depthMultiplier filters per input channel (Keras' default 1)
+     * @param padding VALID or SAME
+     * @param activation applied to the output; {@link Activation#LINEAR} for none
+     * @param useBias whether to add a bias per output channel
+     * @param depthwiseInitializer makes the kernel's initial value (Keras' default Glorot uniform)
+     * @param biasInitializer makes the bias's initial value (Keras' default zeros)
+     * @param depthwiseRegularizer a penalty on the kernel, or null
+     * @param name the layer's name, or null for an automatic one
+     * @throws IllegalArgumentException if a size is not positive, the padding is CAUSAL, or both a stride and a
+     *     dilation rate are above 1
+     */
+    public DepthwiseConv2D(int kernelH, int kernelW, int strideH, int strideW, int dilationH, int dilationW,
+                           int depthMultiplier, Padding padding, Activation activation, boolean useBias,
+                           Initializer depthwiseInitializer, Initializer biasInitializer,
+                           Regularizer depthwiseRegularizer, String name) {
+        super(name);
+        checkWindow("DepthwiseConv2D", kernelH, kernelW, strideH, strideW, dilationH, dilationW, padding);
+        if (depthMultiplier < 1) {
+            throw new IllegalArgumentException("DepthwiseConv2D needs depth_multiplier >= 1, got " + depthMultiplier);
+        }
+        this.kernelH = kernelH;
+        this.kernelW = kernelW;
+        this.strideH = strideH;
+        this.strideW = strideW;
+        this.dilationH = dilationH;
+        this.dilationW = dilationW;
+        this.depthMultiplier = depthMultiplier;
+        this.padding = padding;
+        this.activation = activation;
+        this.useBias = useBias;
+        this.depthwiseInitializer = depthwiseInitializer;
+        this.biasInitializer = biasInitializer;
+        this.depthwiseRegularizer = depthwiseRegularizer;
+    }
+
+    /** The checks a depthwise window shares with SeparableConv2D's, naming the layer class. */
+    static void checkWindow(String layer, int kernelH, int kernelW, int strideH, int strideW, int dilationH,
+                            int dilationW, Padding padding) {
+        if (kernelH < 1 || kernelW < 1 || strideH < 1 || strideW < 1 || dilationH < 1 || dilationW < 1) {
+            throw new IllegalArgumentException(layer + " needs a positive kernel size, strides and dilation rate");
+        }
+        if ((dilationH > 1 || dilationW > 1) && (strideH > 1 || strideW > 1)) {
+            throw new IllegalArgumentException(layer + ": strides > 1 are not supported with dilation_rate > 1, as in "
+                    + "Keras");
+        }
+        if (padding == Padding.CAUSAL) {
+            throw new IllegalArgumentException(layer + " takes padding VALID or SAME; CAUSAL is for Conv1D");
+        }
+    }
+
+    /** The output's spatial size for a depthwise window, or an error naming the layer and the input. */
+    static Shape spatialOut(Layer layer, Shape in, int kernelH, int kernelW, int strideH, int strideW, int dilationH,
+                            int dilationW, Padding padding, int channels) {
+        if (in.rank() != 3) {
+            throw new IllegalArgumentException(layer.kerasClassName() + " expects input of rank 4 (batch, height, "
+                    + "width, channels), got shape " + Layer.withBatch(in));
+        }
+        boolean same = padding == Padding.SAME;
+        int h = DepthwiseConvolution.geometry(in.dim(0), kernelH, strideH, dilationH, same)[0];
+        int w = DepthwiseConvolution.geometry(in.dim(1), kernelW, strideW, dilationW, same)[0];
+        if (h <= 0 || w <= 0) {
+            throw new IllegalArgumentException(layer.kerasClassName() + " '" + layer.name() + "': kernel " + kernelH
+                    + "x" + kernelW + " does not fit input " + Layer.withBatch(in) + " with padding 'valid'");
+        }
+        return Shape.of(h, w, channels);
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        Shape in = single(inputShapes);
+        return spatialOut(this, in, kernelH, kernelW, strideH, strideW, dilationH, dilationW, padding,
+                in.rank() == 3 ? in.dim(2) * depthMultiplier : 0);
+    }
+
+    @Override
+    protected void build(List<Shape> inputShapes) {
+        int channels = inputShapes.get(0).dim(2);
+        // Keras' fans of a (kh, kw, channels, multiplier) kernel: the receptive field times its last two axes.
+        int fanIn = kernelH * kernelW * channels;
+        int fanOut = kernelH * kernelW * depthMultiplier;
+        kernel = addWeight("kernel", Shape.of(kernelH, kernelW, channels, depthMultiplier), depthwiseInitializer,
+                true, depthwiseRegularizer, fanIn, fanOut);
+        if (useBias) {
+            bias = addWeight("bias", Shape.of(channels * depthMultiplier), biasInitializer, true, null, fanIn,
+                    fanOut);
+        }
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        return Epilogue.apply(g, DepthwiseConvolution.apply(g, inputs.get(0), g.variable(kernel), strideH, strideW,
+                dilationH, dilationW, padding == Padding.SAME), bias, activation);
+    }
+
+    /**
+     * The depthwise kernel; null before the layer is built.
+     *
+     * @return the kernel, shaped {@code [kh, kw, channels, depthMultiplier]}
+     */
+    public Variable kernel() {
+        return kernel;
+    }
+
+    /**
+     * The bias; null without one or before the layer is built.
+     *
+     * @return the bias, shaped {@code [channels depthMultiplier]}, or null
+     */
+    public Variable bias() {
+        return bias;
+    }
+
+    @Override
+    public Activation outputActivation() {
+        return activation;
+    }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("kernel_size", List.of(kernelH, kernelW));
+        c.put("strides", List.of(strideH, strideW));
+        c.put("padding", padding.name().toLowerCase(java.util.Locale.ROOT));
+        c.put("depth_multiplier", depthMultiplier);
+        c.put("data_format", "channels_last");
+        c.put("dilation_rate", List.of(dilationH, dilationW));
+        c.put("activation", activation.kerasName());
+        c.put("use_bias", useBias);
+        c.put("depthwise_initializer", depthwiseInitializer);
+        c.put("bias_initializer", biasInitializer);
+        c.put("depthwise_regularizer", depthwiseRegularizer);
+        c.put("bias_regularizer", null);
+        c.put("activity_regularizer", null);
+        c.put("depthwise_constraint", null);
+        c.put("bias_constraint", null);
+        return c;
+    }
+}

@@ -1,0 +1,171 @@
+package dev.brisk.nn.layers;
+
+import dev.brisk.graph.Graph;
+import dev.brisk.nn.Activation;
+import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Initializer;
+import dev.brisk.nn.Layer;
+import dev.brisk.ops.Node;
+import dev.brisk.ops.Variable;
+import dev.brisk.tensor.Shape;
+import java.util.List;
+
+/**
+ * Keras' {@code SeparableConv2D}: a depthwise convolution (strides, dilation and padding apply to it) followed by a
+ * 1x1 convolution to {@code filters} channels, then the bias and the activation. Weights as in Keras:
+ * {@code depthwise_kernel (kh, kw, channels, depthMultiplier)}, {@code pointwise_kernel (1, 1, channels
+ * depthMultiplier, filters)}, {@code bias (filters)}. The depthwise step is {@link DepthwiseConvolution}; the pointwise
+ * step is an ordinary convolution, with the bias and the activation in its fused call.
+ */
+public final class SeparableConv2D extends Layer {
+    private final int filters;
+    private final int kernelH;
+    private final int kernelW;
+    private final int strideH;
+    private final int strideW;
+    private final int dilationH;
+    private final int dilationW;
+    private final int depthMultiplier;
+    private final Padding padding;
+    private final Activation activation;
+    private final boolean useBias;
+    private final Initializer depthwiseInitializer;
+    private final Initializer pointwiseInitializer;
+    private final Initializer biasInitializer;
+    private Variable depthwiseKernel;
+    private Variable pointwiseKernel;
+    private Variable bias;
+
+    /**
+     * A separable convolution.
+     *
+     * @param filters output channels
+     * @param kernelH kernel height
+     * @param kernelW kernel width
+     * @param strideH vertical step
+     * @param strideW horizontal step
+     * @param dilationH vertical spacing of the depthwise taps (above 1 only with strides of 1)
+     * @param dilationW horizontal spacing of the depthwise taps
+     * @param depthMultiplier depthwise filters per input channel (Keras' default 1)
+     * @param padding VALID or SAME
+     * @param activation applied to the output; {@link Activation#LINEAR} for none
+     * @param useBias whether to add a bias per output channel
+     * @param depthwiseInitializer makes the depthwise kernel (Keras' default Glorot uniform)
+     * @param pointwiseInitializer makes the pointwise kernel (Keras' default Glorot uniform)
+     * @param biasInitializer makes the bias (Keras' default zeros)
+     * @param name the layer's name, or null for an automatic one
+     * @throws IllegalArgumentException if a size is not positive, the padding is CAUSAL, or both a stride and a
+     *     dilation rate are above 1
+     */
+    public SeparableConv2D(int filters, int kernelH, int kernelW, int strideH, int strideW, int dilationH,
+                           int dilationW, int depthMultiplier, Padding padding, Activation activation,
+                           boolean useBias, Initializer depthwiseInitializer, Initializer pointwiseInitializer,
+                           Initializer biasInitializer, String name) {
+        super(name);
+        DepthwiseConv2D.checkWindow("SeparableConv2D", kernelH, kernelW, strideH, strideW, dilationH, dilationW,
+                padding);
+        if (filters < 1 || depthMultiplier < 1) {
+            throw new IllegalArgumentException("SeparableConv2D needs filters >= 1 and depth_multiplier >= 1, got "
+                    + filters + " and " + depthMultiplier);
+        }
+        this.filters = filters;
+        this.kernelH = kernelH;
+        this.kernelW = kernelW;
+        this.strideH = strideH;
+        this.strideW = strideW;
+        this.dilationH = dilationH;
+        this.dilationW = dilationW;
+        this.depthMultiplier = depthMultiplier;
+        this.padding = padding;
+        this.activation = activation;
+        this.useBias = useBias;
+        this.depthwiseInitializer = depthwiseInitializer;
+        this.pointwiseInitializer = pointwiseInitializer;
+        this.biasInitializer = biasInitializer;
+    }
+
+    @Override
+    public Shape outputShape(List<Shape> inputShapes) {
+        return DepthwiseConv2D.spatialOut(this, single(inputShapes), kernelH, kernelW, strideH, strideW, dilationH,
+                dilationW, padding, filters);
+    }
+
+    @Override
+    protected void build(List<Shape> inputShapes) {
+        int channels = inputShapes.get(0).dim(2);
+        int middle = channels * depthMultiplier;
+        depthwiseKernel = addWeight("depthwise_kernel", Shape.of(kernelH, kernelW, channels, depthMultiplier),
+                depthwiseInitializer, true, null, kernelH * kernelW * channels, kernelH * kernelW * depthMultiplier);
+        pointwiseKernel = addWeight("pointwise_kernel", Shape.of(1, 1, middle, filters), pointwiseInitializer, true,
+                null, middle, filters);
+        if (useBias) {
+            bias = addWeight("bias", Shape.of(filters), biasInitializer, true, null, middle, filters);
+        }
+    }
+
+    @Override
+    protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        Node depthwise = DepthwiseConvolution.apply(g, inputs.get(0), g.variable(depthwiseKernel), strideH, strideW,
+                dilationH, dilationW, padding == Padding.SAME);
+        return g.fusing(() -> Epilogue.apply(g, g.conv2d(depthwise, g.variable(pointwiseKernel), 1, 1, false), bias,
+                activation));
+    }
+
+    /**
+     * The depthwise kernel; null before the layer is built.
+     *
+     * @return {@code [kh, kw, channels, depthMultiplier]}
+     */
+    public Variable depthwiseKernel() {
+        return depthwiseKernel;
+    }
+
+    /**
+     * The pointwise kernel; null before the layer is built.
+     *
+     * @return {@code [1, 1, channels depthMultiplier, filters]}
+     */
+    public Variable pointwiseKernel() {
+        return pointwiseKernel;
+    }
+
+    /**
+     * The bias; null without one or before the layer is built.
+     *
+     * @return {@code [filters]}, or null
+     */
+    public Variable bias() {
+        return bias;
+    }
+
+    @Override
+    public Activation outputActivation() {
+        return activation;
+    }
+
+    /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
+    @Override
+    public java.util.Map<String, Object> kerasConfig() {
+        java.util.Map<String, Object> c = super.kerasConfig();
+        c.put("filters", filters);
+        c.put("kernel_size", List.of(kernelH, kernelW));
+        c.put("strides", List.of(strideH, strideW));
+        c.put("padding", padding.name().toLowerCase(java.util.Locale.ROOT));
+        c.put("data_format", "channels_last");
+        c.put("depth_multiplier", depthMultiplier);
+        c.put("dilation_rate", List.of(dilationH, dilationW));
+        c.put("activation", activation.kerasName());
+        c.put("use_bias", useBias);
+        c.put("depthwise_initializer", depthwiseInitializer);
+        c.put("pointwise_initializer", pointwiseInitializer);
+        c.put("bias_initializer", biasInitializer);
+        c.put("depthwise_regularizer", null);
+        c.put("pointwise_regularizer", null);
+        c.put("bias_regularizer", null);
+        c.put("activity_regularizer", null);
+        c.put("depthwise_constraint", null);
+        c.put("pointwise_constraint", null);
+        c.put("bias_constraint", null);
+        return c;
+    }
+}
