@@ -732,6 +732,161 @@ public interface Kernels {
                      float lr, float rho, float eps);
 
     /**
+     * One fused Adagrad step in place (Keras): {@code p -= decay p}, {@code acc += g^2},
+     * {@code p -= lr g / sqrt(acc + eps)}.
+     *
+     * @param p the parameters, updated
+     * @param pOff index of the first parameter
+     * @param g the gradients
+     * @param gOff index of the first gradient
+     * @param acc the sums of squared gradients, updated
+     * @param accOff index of the first sum
+     * @param n the number of parameters
+     * @param lr the learning rate
+     * @param eps the epsilon
+     * @param decay the decoupled weight decay of this step ({@code lr * weightDecay}), 0 for none
+     */
+    void adagradStep(float[] p, int pOff, float[] g, int gOff, float[] acc, int accOff, int n, float lr, float eps,
+                     float decay);
+
+    /**
+     * One fused Adadelta step in place (Keras): {@code p -= decay p}, {@code ag = rho ag + (1-rho) g^2},
+     * {@code d = -sqrt(ad + eps) g / sqrt(ag + eps)}, {@code ad = rho ad + (1-rho) d^2}, {@code p += lr d}.
+     *
+     * @param p the parameters, updated
+     * @param pOff index of the first parameter
+     * @param g the gradients
+     * @param gOff index of the first gradient
+     * @param ag the mean squared gradients, updated
+     * @param agOff index of the first mean squared gradient
+     * @param ad the mean squared updates, updated
+     * @param adOff index of the first mean squared update
+     * @param n the number of parameters
+     * @param lr the learning rate
+     * @param rho the decay of both means
+     * @param eps the epsilon
+     * @param decay the decoupled weight decay of this step, 0 for none
+     */
+    void adadeltaStep(float[] p, int pOff, float[] g, int gOff, float[] ag, int agOff, float[] ad, int adOff, int n,
+                      float lr, float rho, float eps, float decay);
+
+    /**
+     * One fused Adamax step in place (Keras): {@code p -= decay p}, {@code m += (g - m)(1-beta1)},
+     * {@code u = max(beta2 u, |g|)}, {@code p -= lrT m / (u + eps)} with {@code lrT = lr / (1 - beta1^t)}.
+     *
+     * @param p the parameters, updated
+     * @param pOff index of the first parameter
+     * @param g the gradients
+     * @param gOff index of the first gradient
+     * @param m the first moments, updated
+     * @param mOff index of the first moment
+     * @param u the infinity norms, updated
+     * @param uOff index of the first norm
+     * @param n the number of parameters
+     * @param lrT the bias-corrected learning rate
+     * @param beta1 the first moment's decay
+     * @param beta2 the norm's decay
+     * @param eps the epsilon
+     * @param decay the decoupled weight decay of this step, 0 for none
+     */
+    void adamaxStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] u, int uOff, int n,
+                    float lrT, float beta1, float beta2, float eps, float decay);
+
+    /**
+     * One fused Nadam step in place (Keras): {@code p -= decay p}, {@code m += (g - m)(1-beta1)},
+     * {@code v += (g^2 - v)(1-beta2)}, {@code p -= (mRate m + gRate g) / (sqrt(v vCorrection) + eps)}, where the
+     * caller folds the momentum schedule into {@code mRate} and {@code gRate} ({@link dev.brisk.ops.NadamUpdate}).
+     *
+     * @param p the parameters, updated
+     * @param pOff index of the first parameter
+     * @param g the gradients
+     * @param gOff index of the first gradient
+     * @param m the first moments, updated
+     * @param mOff index of the first moment
+     * @param v the second moments, updated
+     * @param vOff index of the first second moment
+     * @param n the number of parameters
+     * @param mRate the first moment's rate
+     * @param gRate the gradient's rate
+     * @param vCorrection the second moment's bias correction {@code 1 / (1 - beta2^t)}
+     * @param beta1 the first moment's decay
+     * @param beta2 the second moment's decay
+     * @param eps the epsilon
+     * @param decay the decoupled weight decay of this step, 0 for none
+     */
+    void nadamStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff, int n,
+                   float mRate, float gRate, float vCorrection, float beta1, float beta2, float eps, float decay);
+
+    /**
+     * One fused Lion step in place (Keras): {@code p -= decay p}, {@code p -= lr sign(beta1 m + (1-beta1) g)},
+     * {@code m = beta2 m + (1-beta2) g}.
+     *
+     * @param p the parameters, updated
+     * @param pOff index of the first parameter
+     * @param g the gradients
+     * @param gOff index of the first gradient
+     * @param m the momenta, updated
+     * @param mOff index of the first momentum
+     * @param n the number of parameters
+     * @param lr the learning rate
+     * @param beta1 the momentum's weight in the update's sign
+     * @param beta2 the momentum's decay
+     * @param decay the decoupled weight decay of this step, 0 for none
+     */
+    void lionStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, int n, float lr, float beta1,
+                  float beta2, float decay);
+
+    /**
+     * One fused Adam step with AMSGrad in place (Keras): as {@link #adamStep}, with {@code vHat = max(vHat, v)} in
+     * the denominator in place of {@code v}.
+     *
+     * @param p the parameters, updated
+     * @param pOff index of the first parameter
+     * @param g the gradients
+     * @param gOff index of the first gradient
+     * @param m the first moments, updated
+     * @param mOff index of the first moment
+     * @param v the second moments, updated
+     * @param vOff index of the first second moment
+     * @param vHat the largest second moments so far, updated
+     * @param vHatOff index of the first of them
+     * @param n the number of parameters
+     * @param lrT the bias-corrected learning rate
+     * @param beta1 the first moment's decay
+     * @param beta2 the second moment's decay
+     * @param epsHat the epsilon
+     * @param decay the decoupled weight decay of this step, 0 for none
+     */
+    void amsgradStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff, float[] vHat,
+                     int vHatOff, int n, float lrT, float beta1, float beta2, float epsHat, float decay);
+
+    /**
+     * One fused RMSprop step with momentum and/or centring in place (Keras): {@code p -= decay p},
+     * {@code ms = rho ms + (1-rho) g^2}; centred: {@code mg = rho mg + (1-rho) g} and
+     * {@code den = ms - mg^2 + eps}, else {@code den = ms + eps}; {@code inc = lr g / sqrt(den)}; with momentum
+     * {@code mom = momentum mom + inc; p -= mom}, else {@code p -= inc}.
+     *
+     * @param p the parameters, updated
+     * @param pOff index of the first parameter
+     * @param g the gradients
+     * @param gOff index of the first gradient
+     * @param ms the mean squares, updated
+     * @param msOff index of the first mean square
+     * @param mom the momenta, updated, or null when {@code momentum} is 0
+     * @param momOff index of the first momentum
+     * @param mg the mean gradients, updated, or null when not centred
+     * @param mgOff index of the first mean gradient
+     * @param n the number of parameters
+     * @param lr the learning rate
+     * @param rho the decay of the mean square and mean gradient
+     * @param momentum the momentum, 0 for none
+     * @param eps the epsilon
+     * @param decay the decoupled weight decay of this step, 0 for none
+     */
+    void rmspropFullStep(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, float[] mom, int momOff,
+                         float[] mg, int mgOff, int n, float lr, float rho, float momentum, float eps, float decay);
+
+    /**
      * {@code batch} dense products {@code C[i] = op(A[i]) op(B[i])}, one after the other in each array: A's entries
      * are {@code m x k} ({@code k x m} stored when {@code transA}), B's {@code k x n} ({@code n x k} when
      * {@code transB}), C's {@code m x n}, rows dense. A batch stride of 0 uses the same matrix for every entry. The

@@ -1,7 +1,13 @@
 package dev.brisk.exec;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.ops.AdadeltaUpdate;
+import dev.brisk.ops.AdagradUpdate;
 import dev.brisk.ops.AdamUpdate;
+import dev.brisk.ops.AdamaxUpdate;
+import dev.brisk.ops.AmsgradUpdate;
+import dev.brisk.ops.LionUpdate;
+import dev.brisk.ops.NadamUpdate;
 import dev.brisk.ops.AxisAttrs;
 import dev.brisk.ops.BatchNormAttrs;
 import dev.brisk.ops.BinaryAttrs;
@@ -22,6 +28,7 @@ import dev.brisk.ops.PoolGradAttrs;
 import dev.brisk.ops.RecurrentAttrs;
 import dev.brisk.ops.RecurrentGeometry;
 import dev.brisk.ops.ReduceAttrs;
+import dev.brisk.ops.RmspropFullUpdate;
 import dev.brisk.ops.RmspropUpdate;
 import dev.brisk.ops.SgdUpdate;
 import dev.brisk.ops.ShapeInference;
@@ -381,6 +388,57 @@ public final class KernelBinder {
                 Tensor ms = in[2];
                 yield () -> k.rmspropStep(p.data(), p.offset(), g.data(), g.offset(), ms.data(), ms.offset(), n,
                         hyper.get(RmspropUpdate.LR), rms.rho(), hyper.get(RmspropUpdate.EPS));
+            }
+            case AdagradUpdate _ -> {
+                Tensor acc = in[2];
+                yield () -> k.adagradStep(p.data(), p.offset(), g.data(), g.offset(), acc.data(), acc.offset(), n,
+                        hyper.get(AdagradUpdate.LR), hyper.get(AdagradUpdate.EPS), hyper.get(AdagradUpdate.DECAY));
+            }
+            case AdadeltaUpdate ada -> {
+                Tensor ag = in[2];
+                Tensor ad = in[3];
+                yield () -> k.adadeltaStep(p.data(), p.offset(), g.data(), g.offset(), ag.data(), ag.offset(),
+                        ad.data(), ad.offset(), n, hyper.get(AdadeltaUpdate.LR), ada.rho(),
+                        hyper.get(AdadeltaUpdate.EPS), hyper.get(AdadeltaUpdate.DECAY));
+            }
+            case AdamaxUpdate max -> {
+                Tensor m = in[2];
+                Tensor u = in[3];
+                yield () -> k.adamaxStep(p.data(), p.offset(), g.data(), g.offset(), m.data(), m.offset(), u.data(),
+                        u.offset(), n, hyper.get(AdamaxUpdate.LR_T), max.beta1(), max.beta2(),
+                        hyper.get(AdamaxUpdate.EPS), hyper.get(AdamaxUpdate.DECAY));
+            }
+            case NadamUpdate nadam -> {
+                Tensor m = in[2];
+                Tensor v = in[3];
+                yield () -> k.nadamStep(p.data(), p.offset(), g.data(), g.offset(), m.data(), m.offset(), v.data(),
+                        v.offset(), n, hyper.get(NadamUpdate.M_RATE), hyper.get(NadamUpdate.G_RATE),
+                        hyper.get(NadamUpdate.V_CORRECTION), nadam.beta1(), nadam.beta2(), hyper.get(NadamUpdate.EPS),
+                        hyper.get(NadamUpdate.DECAY));
+            }
+            case LionUpdate lion -> {
+                Tensor m = in[2];
+                yield () -> k.lionStep(p.data(), p.offset(), g.data(), g.offset(), m.data(), m.offset(), n,
+                        hyper.get(LionUpdate.LR), lion.beta1(), lion.beta2(), hyper.get(LionUpdate.DECAY));
+            }
+            case AmsgradUpdate ams -> {
+                Tensor m = in[2];
+                Tensor v = in[3];
+                Tensor vHat = in[4];
+                yield () -> k.amsgradStep(p.data(), p.offset(), g.data(), g.offset(), m.data(), m.offset(), v.data(),
+                        v.offset(), vHat.data(), vHat.offset(), n, hyper.get(AdamUpdate.LR_T), ams.beta1(),
+                        ams.beta2(), hyper.get(AdamUpdate.EPS_HAT), hyper.get(AdamUpdate.DECOUPLED_DECAY));
+            }
+            case RmspropFullUpdate rms -> {
+                // slots: mean square, then momentum (when momentum > 0), then mean gradient (when centred)
+                Tensor ms = in[2];
+                Tensor mom = rms.momentum() > 0 ? in[3] : null;
+                Tensor mg = rms.centered() ? in[rms.momentum() > 0 ? 4 : 3] : null;
+                yield () -> k.rmspropFullStep(p.data(), p.offset(), g.data(), g.offset(), ms.data(), ms.offset(),
+                        mom == null ? null : mom.data(), mom == null ? 0 : mom.offset(),
+                        mg == null ? null : mg.data(), mg == null ? 0 : mg.offset(), n,
+                        hyper.get(RmspropFullUpdate.LR), rms.rho(), rms.momentum(), hyper.get(RmspropFullUpdate.EPS),
+                        hyper.get(RmspropFullUpdate.DECAY));
             }
         };
     }

@@ -163,7 +163,7 @@ final class DataParallelStep implements AutoCloseable {
             offset += value.size();
         }
         runners.get(0).update(reduced);
-        model.optimizer().finishStep();
+        model.finishOptimizerStep();
         for (int k = 0; k < rows; k++) {
             if (shards[k] == null) {
                 continue;

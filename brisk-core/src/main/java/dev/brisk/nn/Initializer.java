@@ -45,18 +45,117 @@ public interface Initializer {
         return new NamedInitializer("HeNormal", NamedInitializer.config("seed", null),
                 (shape, fanIn, fanOut, seed) -> {
             // Keras divides by the std of a unit normal truncated at +-2 so the result has the intended std.
-            double std = Math.sqrt(2.0 / Math.max(1, fanIn)) / 0.87962566103423978;
-            SplittableRandom r = new SplittableRandom(seed);
-            float[] v = new float[shape.size()];
+            double std = Math.sqrt(2.0 / Math.max(1, fanIn)) / VarianceScaling.TRUNCATED_STD;
+            return VarianceScaling.truncatedNormal(shape, 0, std, seed);
+        });
+    }
+
+    /**
+     * Keras' {@code VarianceScaling(scale, mode, distribution)}: see {@link VarianceScaling} for the draw. Keras'
+     * defaults are 1.0, {@code fan_in} and {@code truncated_normal}.
+     *
+     * @param scale the variance before it is divided by the fan, positive
+     * @param mode {@code fan_in}, {@code fan_out} or {@code fan_avg}
+     * @param distribution {@code truncated_normal}, {@code untruncated_normal} or {@code uniform}
+     * @return the initializer
+     */
+    static Initializer varianceScaling(float scale, String mode, String distribution) {
+        return VarianceScaling.of(scale, mode, distribution);
+    }
+
+    /**
+     * Glorot (Xavier) normal: truncated normal of variance {@code 2 / (fanIn + fanOut)}, as Keras'
+     * {@code GlorotNormal} ({@code VarianceScaling(1, fan_avg, truncated_normal)}).
+     *
+     * @return the initializer
+     */
+    static Initializer glorotNormal() {
+        return VarianceScaling.renamed("GlorotNormal", 1f, "fan_avg", "truncated_normal");
+    }
+
+    /**
+     * He uniform: U(-l, l) with {@code l = sqrt(6 / fanIn)}, as Keras' {@code HeUniform}.
+     *
+     * @return the initializer
+     */
+    static Initializer heUniform() {
+        return VarianceScaling.renamed("HeUniform", 2f, "fan_in", "uniform");
+    }
+
+    /**
+     * LeCun normal: truncated normal of variance {@code 1 / fanIn}, as Keras' {@code LecunNormal} (SELU's).
+     *
+     * @return the initializer
+     */
+    static Initializer lecunNormal() {
+        return VarianceScaling.renamed("LecunNormal", 1f, "fan_in", "truncated_normal");
+    }
+
+    /**
+     * LeCun uniform: U(-l, l) with {@code l = sqrt(3 / fanIn)}, as Keras' {@code LecunUniform}.
+     *
+     * @return the initializer
+     */
+    static Initializer lecunUniform() {
+        return VarianceScaling.renamed("LecunUniform", 1f, "fan_in", "uniform");
+    }
+
+    /**
+     * Normal samples, as Keras' {@code RandomNormal} (defaults: mean 0, stddev 0.05).
+     *
+     * @param mean the mean
+     * @param stddev the standard deviation, at least 0
+     * @return the initializer
+     */
+    static Initializer randomNormal(float mean, float stddev) {
+        VarianceScaling.checkStd("RandomNormal", stddev);
+        return new NamedInitializer("RandomNormal", NamedInitializer.config("mean", mean, "stddev", stddev, "seed",
+                null), (shape, fanIn, fanOut, seed) -> VarianceScaling.normal(shape, mean, stddev, seed));
+    }
+
+    /**
+     * Normal samples within two standard deviations of the mean (others drawn again), as Keras'
+     * {@code TruncatedNormal} (defaults: mean 0, stddev 0.05; the samples' own deviation is about 0.88 stddev).
+     *
+     * @param mean the mean
+     * @param stddev the standard deviation before truncation, at least 0
+     * @return the initializer
+     */
+    static Initializer truncatedNormal(float mean, float stddev) {
+        VarianceScaling.checkStd("TruncatedNormal", stddev);
+        return new NamedInitializer("TruncatedNormal", NamedInitializer.config("mean", mean, "stddev", stddev,
+                "seed", null), (shape, fanIn, fanOut, seed) -> VarianceScaling.truncatedNormal(shape, mean, stddev,
+                seed));
+    }
+
+    /**
+     * Keras' {@code Orthogonal(gain)}: {@link #orthogonal()} times {@code gain}.
+     *
+     * @param gain the factor applied to the orthogonal matrix
+     * @return the initializer
+     */
+    static Initializer orthogonal(float gain) {
+        Initializer unit = orthogonal();
+        return new NamedInitializer("Orthogonal", NamedInitializer.config("gain", gain, "seed", null),
+                (shape, fanIn, fanOut, seed) -> {
+            Tensor t = unit.create(shape, fanIn, fanOut, seed);
+            float[] v = t.toArray();
             for (int i = 0; i < v.length; i++) {
-                double x;
-                do {
-                    x = gaussian(r);
-                } while (Math.abs(x) > 2);
-                v[i] = (float) (x * std);
+                v[i] *= gain;
             }
             return Tensor.wrap(v, 0, shape);
         });
+    }
+
+    /**
+     * This initializer with a fixed seed, as Keras' {@code seed=} argument: every weight it makes, whichever layer
+     * asks, is drawn from {@code seed} rather than from the model's random stream, and the saved config records it.
+     *
+     * @param seed the seed
+     * @return the seeded initializer
+     */
+    default Initializer seeded(long seed) {
+        return NamedInitializer.seeded(this, seed);
     }
 
     /**
@@ -112,7 +211,7 @@ public interface Initializer {
             double[][] q = new double[narrow][tall];
             for (int i = 0; i < tall; i++) {
                 for (int j = 0; j < narrow; j++) {
-                    q[j][i] = gaussian(r);
+                    q[j][i] = VarianceScaling.gaussian(r);
                 }
             }
             for (int j = 0; j < narrow; j++) {
@@ -142,12 +241,6 @@ public interface Initializer {
             }
             return Tensor.wrap(v, 0, shape);
         });
-    }
-
-    private static double gaussian(SplittableRandom r) {
-        double u1 = r.nextDouble();
-        double u2 = r.nextDouble();
-        return Math.sqrt(-2 * Math.log(Math.max(u1, 1e-300))) * Math.cos(2 * Math.PI * u2);
     }
 
     /**

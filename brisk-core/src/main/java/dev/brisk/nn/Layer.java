@@ -24,6 +24,7 @@ public abstract class Layer implements dev.brisk.io.KerasObject {
     private final List<Variable> weights = new ArrayList<>();
     private final List<Variable> regularizedWeights = new ArrayList<>();
     private final List<Regularizer> regularizers = new ArrayList<>();
+    private final WeightOptions options = new WeightOptions();
     private final List<Layer> sublayers = new ArrayList<>();
     private List<Shape> builtFor;
     /** Keras' {@code layer.trainable}: false freezes every weight of the layer (see {@link #setTrainable}). */
@@ -227,7 +228,9 @@ public abstract class Layer implements dev.brisk.io.KerasObject {
             shapes.add(n.shape().dropFirst());
         }
         ensureBuilt(shapes);
-        return g.inScope(name, () -> callAll(g, inputs, ctx));
+        List<Node> outs = g.inScope(name, () -> callAll(g, inputs, ctx));
+        options.addActivityPenalties(g, outs);
+        return outs;
     }
 
     /**
@@ -247,6 +250,7 @@ public abstract class Layer implements dev.brisk.io.KerasObject {
         ensureBuilt(shapes);
         Node out = g.inScope(name, () -> call(g, inputs, ctx));
         passMask(g, inputs, out);
+        options.addActivityPenalties(g, List.of(out));
         return out;
     }
 
@@ -363,11 +367,94 @@ public abstract class Layer implements dev.brisk.io.KerasObject {
         Variable v = new Variable(name + "/" + weightName, init.create(shape, fanIn, fanOut, RandomSeed.next()),
                 trainable);
         weights.add(v);
-        if (regularizer != null) {
+        Regularizer r = regularizer != null ? regularizer : options.regularizer(weightName);
+        if (r != null) {
             regularizedWeights.add(v);
-            regularizers.add(regularizer);
+            regularizers.add(r);
+            options.setRegularizer(weightName, r);
         }
+        options.created(weightName, v);
         return v;
+    }
+
+    /**
+     * Sets the regularizer of the weight this layer will make as {@code weightName} (Keras' {@code bias_regularizer}
+     * is {@code "bias"}'s); layers expose it under Keras' option names.
+     *
+     * @param weightName the weight's name within the layer
+     * @param regularizer the penalty, or null for none
+     */
+    protected final void setWeightRegularizer(String weightName, Regularizer regularizer) {
+        requireUnbuilt(weightName + " regularizer");
+        options.setRegularizer(weightName, regularizer);
+    }
+
+    /**
+     * Sets the constraint applied to the weight {@code weightName} after each optimizer step (Keras'
+     * {@code kernel_constraint} is {@code "kernel"}'s).
+     *
+     * @param weightName the weight's name within the layer
+     * @param constraint the projection, or null for none
+     */
+    protected final void setWeightConstraint(String weightName, Constraint constraint) {
+        requireUnbuilt(weightName + " constraint");
+        options.setConstraint(weightName, constraint);
+    }
+
+    /**
+     * The regularizer of the weight {@code weightName}, for the layer's Keras config.
+     *
+     * @param weightName the weight's name within the layer
+     * @return the regularizer, or null
+     */
+    public final Regularizer weightRegularizer(String weightName) {
+        return options.regularizer(weightName);
+    }
+
+    /**
+     * The constraint of the weight {@code weightName}, for the layer's Keras config.
+     *
+     * @param weightName the weight's name within the layer
+     * @return the constraint, or null
+     */
+    public final Constraint weightConstraint(String weightName) {
+        return options.constraint(weightName);
+    }
+
+    /**
+     * Keras' {@code activity_regularizer}: adds {@code regularizer(output) / batch size} to the loss (of training and
+     * of evaluation, as Keras) for each output of each call of this layer.
+     *
+     * @param regularizer the penalty on the output, or null for none
+     * @return this layer
+     */
+    public Layer activityRegularizer(Regularizer regularizer) {
+        options.setActivity(regularizer);
+        return this;
+    }
+
+    /**
+     * The activity regularizer, or null.
+     *
+     * @return Keras' {@code activity_regularizer}
+     */
+    public final Regularizer activityRegularizer() {
+        return options.activity();
+    }
+
+    /** Projects this layer's and its sublayers' constrained weights (after each optimizer step). */
+    final void applyConstraints() {
+        options.applyConstraints();
+        for (Layer sub : sublayers) {
+            sub.applyConstraints();
+        }
+    }
+
+    private void requireUnbuilt(String what) {
+        if (builtFor != null) {
+            throw new IllegalStateException("layer '" + name + "': set the " + what + " before the layer is built "
+                    + "(its weights exist already)");
+        }
     }
 
     /**
@@ -505,6 +592,9 @@ public abstract class Layer implements dev.brisk.io.KerasObject {
      */
     public Node regularizationLoss(Graph g) {
         Node total = null;
+        for (Node penalty : options.takeActivityPenalties(g)) {
+            total = total == null ? penalty : g.add(total, penalty);
+        }
         for (int i = 0; i < regularizedWeights.size(); i++) {
             Node penalty = regularizers.get(i).penalty(g, g.variable(regularizedWeights.get(i)));
             total = total == null ? penalty : g.add(total, penalty);

@@ -223,6 +223,17 @@ public class Model implements TrainingTarget {
     }
 
     /**
+     * Ends an optimizer step as Keras' {@code apply_gradients} does: counts it, then projects every constrained
+     * weight ({@link Constraint}).
+     */
+    void finishOptimizerStep() {
+        optimizer().finishStep();
+        for (Layer l : layers) {
+            l.applyConstraints();
+        }
+    }
+
+    /**
      * The layer named {@code layerName}.
      *
      * @param layerName the layer's name

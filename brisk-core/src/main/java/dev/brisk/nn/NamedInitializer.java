@@ -31,6 +31,23 @@ final class NamedInitializer implements Initializer, KerasObject {
         return c;
     }
 
+    /**
+     * {@code init} drawing every weight from {@code seed}; a named initializer keeps its class name, with the seed
+     * in its config (Keras' {@code seed}), and refuses if its Keras class takes none.
+     */
+    static Initializer seeded(Initializer init, long seed) {
+        if (init instanceof NamedInitializer n) {
+            if (!n.config.containsKey("seed")) {
+                throw new IllegalArgumentException(n.className + " takes no seed (it draws nothing at random)");
+            }
+            Map<String, Object> c = new LinkedHashMap<>(n.config);
+            c.put("seed", seed);
+            return new NamedInitializer(n.className, c, (shape, fanIn, fanOut, s) -> n.impl.create(shape, fanIn,
+                    fanOut, seed));
+        }
+        return (shape, fanIn, fanOut, s) -> init.create(shape, fanIn, fanOut, seed);
+    }
+
     @Override
     public Tensor create(Shape shape, int fanIn, int fanOut, long seed) {
         return impl.create(shape, fanIn, fanOut, seed);

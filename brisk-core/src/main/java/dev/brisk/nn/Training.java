@@ -190,7 +190,7 @@ final class Training {
                 if (parallel == null) {
                     StepRunner.Result r = runner.run(StepRunner.Kind.TRAIN, batch, timeline.kernelTimer());
                     timeline.phaseEnd(Phase.COMPUTE);
-                    model.optimizer().finishStep();
+                    model.finishOptimizerStep();
                     loss.add(r, batch.size());
                     update(metrics, batch, r);
                 } else {

@@ -29,10 +29,8 @@ final class TrainingState {
             out.put("optimizer/iterations", encode(opt.iterations()));
             out.put("optimizer/learning_rate", Tensor.of(new float[] {opt.learningRate()}, 1));
             int i = 0;
-            for (Variable v : m.trainableVariables()) {
-                for (Variable slot : opt.slotsOf(v)) {
-                    out.put("optimizer/slot/" + i++ + "/" + slot.name(), slot.value().copy());
-                }
+            for (Variable slot : opt.stateVariables(m.trainableVariables())) {
+                out.put("optimizer/slot/" + i++ + "/" + slot.name(), slot.value().copy());
             }
         }
         out.put("random/state", encode(m.randomState()));
@@ -59,11 +57,9 @@ final class TrainingState {
         if (opt != null) {
             iterations = decode(require(state, "optimizer/iterations"));
             int i = 0;
-            for (Variable v : m.trainableVariables()) {
-                for (Variable slot : opt.slotsOf(v)) {
-                    slots.add(slot);
-                    slotValues.add(shaped(state, "optimizer/slot/" + i++ + "/", slot));
-                }
+            for (Variable slot : opt.stateVariables(m.trainableVariables())) {
+                slots.add(slot);
+                slotValues.add(shaped(state, "optimizer/slot/" + i++ + "/", slot));
             }
         }
         long random = decode(require(state, "random/state"));

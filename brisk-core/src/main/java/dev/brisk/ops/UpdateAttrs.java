@@ -6,5 +6,6 @@ package dev.brisk.ops;
  * hyper-parameters as fields and the indexes of its per-step vector as constants, so that the optimiser that fills
  * the vector and the kernel binder that reads it agree by name rather than by position.
  */
-public sealed interface UpdateAttrs extends Attrs permits AdamUpdate, SgdUpdate, RmspropUpdate {
+public sealed interface UpdateAttrs extends Attrs permits AdamUpdate, SgdUpdate, RmspropUpdate, AdagradUpdate,
+        AdadeltaUpdate, AdamaxUpdate, NadamUpdate, LionUpdate, AmsgradUpdate, RmspropFullUpdate {
 }

@@ -22,6 +22,7 @@ public abstract class Optimizer {
     private final LearningRateSchedule schedule;
     private float clipNorm;
     private float globalClipNorm;
+    private float clipValue;
     private long iterations;
     /**
      * Each parameter's state variables, in the order the parameters were first updated (the model's order of
@@ -63,8 +64,44 @@ public abstract class Optimizer {
      * @return this optimiser
      */
     public Optimizer clipNorm(float norm) {
+        checkClip("clipnorm", norm);
         this.clipNorm = norm;
         return this;
+    }
+
+    /**
+     * Clips each gradient element to {@code [-value, value]} (Keras {@code clipvalue}); 0 turns clipping off.
+     *
+     * @param value the largest absolute value of a gradient element; 0 turns clipping off
+     * @return this optimiser
+     */
+    public Optimizer clipValue(float value) {
+        checkClip("clipvalue", value);
+        this.clipValue = value;
+        return this;
+    }
+
+    /**
+     * The value each gradient element is clipped to (Keras {@code clipvalue}), 0 when off.
+     *
+     * @return the clip value
+     */
+    public float clipValueValue() {
+        return clipValue;
+    }
+
+    /** Keras allows one kind of clipping per optimizer ("Only one of clipnorm, clipvalue and global_clipnorm"). */
+    private void checkClip(String option, float limit) {
+        if (!(limit >= 0) || Float.isInfinite(limit)) {
+            throw new IllegalArgumentException(option + " must be a finite number >= 0 (0 turns it off), got " + limit);
+        }
+        int others = (clipNorm > 0 && !option.equals("clipnorm") ? 1 : 0)
+                + (globalClipNorm > 0 && !option.equals("global_clipnorm") ? 1 : 0)
+                + (clipValue > 0 && !option.equals("clipvalue") ? 1 : 0);
+        if (limit > 0 && others > 0) {
+            throw new IllegalArgumentException("only one of clipnorm, clipvalue and global_clipnorm can be set, as in "
+                    + "Keras; " + option + " " + limit + " was asked for with another already set");
+        }
     }
 
     /**
@@ -74,6 +111,7 @@ public abstract class Optimizer {
      * @return this optimiser
      */
     public Optimizer globalClipNorm(float norm) {
+        checkClip("global_clipnorm", norm);
         this.globalClipNorm = norm;
         return this;
     }
@@ -257,6 +295,56 @@ public abstract class Optimizer {
     }
 
     /**
+     * Every state variable of this optimizer for {@code trainables}, in the order Keras stores them in a
+     * {@code .keras} file after {@code iterations} (and the learning rate): Keras makes them with one
+     * {@code add_optimizer_variables} call per group of slots, each call's slots interleaved variable by variable
+     * (Adam: m0, v0, m1, v1, ...), the calls one after the other (RMSprop with momentum: every velocity, then every
+     * momentum), then any variable of the optimizer's own ({@link #ownVariables()}, Nadam's {@code u_product}).
+     *
+     * @param trainables the model's trainable variables, in its order
+     * @return the state variables, made now where missing
+     */
+    public List<Variable> stateVariables(List<Variable> trainables) {
+        int[] group = slotGroups();
+        int groups = 1;
+        for (int gr : group) {
+            groups = Math.max(groups, gr + 1);
+        }
+        List<Variable> out = new ArrayList<>();
+        for (int gr = 0; gr < groups; gr++) {
+            for (Variable v : trainables) {
+                List<Variable> s = slotsOf(v);
+                for (int i = 0; i < s.size(); i++) {
+                    if ((i < group.length ? group[i] : 0) == gr) {
+                        out.add(s.get(i));
+                    }
+                }
+            }
+        }
+        out.addAll(ownVariables());
+        return out;
+    }
+
+    /**
+     * For each slot (in {@link #createSlots} order), the index of the Keras {@code add_optimizer_variables} call
+     * that makes it; by default one call for all of them.
+     *
+     * @return one group index per slot, from 0 (a slot past the array's end is in group 0)
+     */
+    protected int[] slotGroups() {
+        return new int[0];
+    }
+
+    /**
+     * The state this optimizer keeps beside the per-variable slots (Keras stores it after them), none by default.
+     *
+     * @return the optimizer's own state variables
+     */
+    public List<Variable> ownVariables() {
+        return List.of();
+    }
+
+    /**
      * A zero-filled, non-trainable slot for {@code v}, named {@code <v's name>/<slot>}.
      *
      * @param v the variable the slot belongs to
@@ -265,6 +353,35 @@ public abstract class Optimizer {
      */
     protected static Variable zerosLike(Variable v, String slot) {
         return new Variable(v.name() + "/" + slot, Tensor.zeros(v.shape()), false);
+    }
+
+    /**
+     * A non-trainable slot for {@code v} filled with {@code value} (Adagrad's initial accumulator).
+     *
+     * @param v the variable the slot belongs to
+     * @param slot the slot's name
+     * @param value every element's starting value
+     * @return the slot variable, shaped like {@code v}
+     */
+    protected static Variable filledLike(Variable v, String slot, float value) {
+        Tensor t = Tensor.zeros(v.shape());
+        java.util.Arrays.fill(t.data(), t.offset(), t.offset() + t.size(), value);
+        return new Variable(v.name() + "/" + slot, t, false);
+    }
+
+    /**
+     * Checks a decoupled weight decay (Keras {@code weight_decay}): a finite number at least 0.
+     *
+     * @param optimizer the optimizer's name, for the message
+     * @param weightDecay the decay
+     * @return {@code weightDecay}
+     */
+    protected static float checkWeightDecay(String optimizer, float weightDecay) {
+        if (!(weightDecay >= 0) || Float.isInfinite(weightDecay)) {
+            throw new IllegalArgumentException(optimizer + ": weight_decay must be a finite number >= 0, got "
+                    + weightDecay);
+        }
+        return weightDecay;
     }
 
     private List<Node> clip(Graph g, List<Node> grads) {
@@ -283,6 +400,11 @@ public abstract class Optimizer {
             }
             Node factor = clipFactor(g, total, globalClipNorm);
             out.replaceAll(gr -> g.mul(gr, factor));
+        }
+        if (clipValue > 0) {
+            Node lo = g.constant(-clipValue);
+            Node hi = g.constant(clipValue);
+            out.replaceAll(gr -> g.binary(BinaryFn.MIN, g.binary(BinaryFn.MAX, gr, lo), hi));
         }
         return out;
     }

@@ -98,4 +98,78 @@ public final class Optimizers {
     public static RmsProp rmsprop(float learningRate) {
         return new RmsProp(learningRate, 0.9f, 1e-7f);
     }
+
+    /**
+     * RMSprop with Keras' options.
+     *
+     * @param learningRate the learning rate (Keras' default 0.001)
+     * @param rho the mean square's decay (0.9)
+     * @param momentum the momentum (0)
+     * @param epsilon the epsilon (1e-7)
+     * @param centered whether to centre the mean square (false)
+     * @return the optimiser
+     */
+    public static RmsProp rmsprop(float learningRate, float rho, float momentum, float epsilon, boolean centered) {
+        return new RmsProp(learningRate, rho, momentum, epsilon, centered, 0f);
+    }
+
+    /**
+     * Adam with AMSGrad and Keras' default betas and epsilon.
+     *
+     * @param learningRate the learning rate (Keras' default 0.001)
+     * @return the optimiser
+     */
+    public static Adam amsgrad(float learningRate) {
+        return new Adam(learningRate, 0.9f, 0.999f, 1e-7f, 0f, true);
+    }
+
+    /**
+     * Adagrad with Keras' defaults: initial accumulator 0.1, epsilon 1e-7.
+     *
+     * @param learningRate the learning rate (Keras' default 0.001)
+     * @return the optimiser
+     */
+    public static Adagrad adagrad(float learningRate) {
+        return new Adagrad(learningRate, 0.1f, 1e-7f, 0f);
+    }
+
+    /**
+     * Adadelta with Keras' defaults: rho 0.95, epsilon 1e-7.
+     *
+     * @param learningRate the learning rate (Keras' default 0.001; PyTorch's 1.0)
+     * @return the optimiser
+     */
+    public static Adadelta adadelta(float learningRate) {
+        return new Adadelta(learningRate, 0.95f, 1e-7f, 0f);
+    }
+
+    /**
+     * Adamax with Keras' defaults: beta1 0.9, beta2 0.999, epsilon 1e-7.
+     *
+     * @param learningRate the learning rate (Keras' default 0.001)
+     * @return the optimiser
+     */
+    public static Adamax adamax(float learningRate) {
+        return new Adamax(learningRate, 0.9f, 0.999f, 1e-7f, 0f);
+    }
+
+    /**
+     * Nadam with Keras' defaults: beta1 0.9, beta2 0.999, epsilon 1e-7.
+     *
+     * @param learningRate the learning rate (Keras' default 0.001)
+     * @return the optimiser
+     */
+    public static Nadam nadam(float learningRate) {
+        return new Nadam(learningRate, 0.9f, 0.999f, 1e-7f, 0f);
+    }
+
+    /**
+     * Lion with Keras' defaults: beta1 0.9, beta2 0.99.
+     *
+     * @param learningRate the learning rate (Keras' default 0.001)
+     * @return the optimiser
+     */
+    public static Lion lion(float learningRate) {
+        return new Lion(learningRate, 0.9f, 0.99f, 0f);
+    }
 }

@@ -1,12 +1,19 @@
 package dev.brisk.profile;
 
+import dev.brisk.ops.AdadeltaUpdate;
+import dev.brisk.ops.AdagradUpdate;
 import dev.brisk.ops.AdamUpdate;
+import dev.brisk.ops.AdamaxUpdate;
+import dev.brisk.ops.AmsgradUpdate;
+import dev.brisk.ops.LionUpdate;
+import dev.brisk.ops.NadamUpdate;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGradAttrs;
 import dev.brisk.ops.RecurrentGeometry;
+import dev.brisk.ops.RmspropFullUpdate;
 import dev.brisk.ops.RmspropUpdate;
 import dev.brisk.ops.SgdUpdate;
 import dev.brisk.ops.ShapeInference;
@@ -29,6 +36,15 @@ final class Flops {
     private static final long RMSPROP_PER_WEIGHT = 8;
     private static final long SGD_PER_WEIGHT = 2;
     private static final long MOMENTUM_PER_WEIGHT = 2;
+    // Counted as written in the kernels (the decoupled weight decay, when on, adds 2 more, not counted, as Adam's).
+    private static final long ADAGRAD_PER_WEIGHT = 7; // accumulate g^2 (2), lr g / sqrt(acc + eps) and subtract (5)
+    private static final long ADADELTA_PER_WEIGHT = 17; // two running means (4 + 4), the delta (7), the step (2)
+    private static final long ADAMAX_PER_WEIGHT = 10; // moment (3), infinity norm (3), step (4)
+    private static final long NADAM_PER_WEIGHT = 15; // moments (3 + 4), the step with its two rates (8)
+    private static final long LION_PER_WEIGHT = 9; // interpolation (3), sign and step (3), momentum (3)
+    private static final long AMSGRAD_PER_WEIGHT = ADAM_PER_WEIGHT + 1; // the running maximum
+    private static final long RMSPROP_FULL_PER_WEIGHT = 9; // mean square (4), eps (1), increment (3), subtract (1)
+    private static final long CENTERED_PER_WEIGHT = 5; // mean gradient (3), minus its square (2)
 
     private Flops() {
     }
@@ -102,6 +118,14 @@ final class Flops {
             case AdamUpdate _ -> ADAM_PER_WEIGHT;
             case RmspropUpdate _ -> RMSPROP_PER_WEIGHT;
             case SgdUpdate _ -> n.inputs().size() == 4 ? SGD_PER_WEIGHT + MOMENTUM_PER_WEIGHT : SGD_PER_WEIGHT;
+            case AdagradUpdate _ -> ADAGRAD_PER_WEIGHT;
+            case AdadeltaUpdate _ -> ADADELTA_PER_WEIGHT;
+            case AdamaxUpdate _ -> ADAMAX_PER_WEIGHT;
+            case NadamUpdate _ -> NADAM_PER_WEIGHT;
+            case LionUpdate _ -> LION_PER_WEIGHT;
+            case AmsgradUpdate _ -> AMSGRAD_PER_WEIGHT;
+            case RmspropFullUpdate r -> RMSPROP_FULL_PER_WEIGHT + (r.centered() ? CENTERED_PER_WEIGHT : 0)
+                    + (r.momentum() > 0 ? MOMENTUM_PER_WEIGHT : 0);
         };
     }
 

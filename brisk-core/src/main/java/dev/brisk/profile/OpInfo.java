@@ -1,12 +1,19 @@
 package dev.brisk.profile;
 
+import dev.brisk.ops.AdadeltaUpdate;
+import dev.brisk.ops.AdagradUpdate;
 import dev.brisk.ops.AdamUpdate;
+import dev.brisk.ops.AdamaxUpdate;
+import dev.brisk.ops.AmsgradUpdate;
+import dev.brisk.ops.LionUpdate;
+import dev.brisk.ops.NadamUpdate;
 import dev.brisk.ops.Attrs;
 import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.ReduceAttrs;
+import dev.brisk.ops.RmspropFullUpdate;
 import dev.brisk.ops.RmspropUpdate;
 import dev.brisk.ops.SgdUpdate;
 import dev.brisk.ops.SoftmaxAttrs;
@@ -47,6 +54,13 @@ public record OpInfo(String op, int node, String layer, String shapes, long flop
             case AdamUpdate _ -> "UPDATE(ADAM)";
             case SgdUpdate _ -> "UPDATE(SGD)";
             case RmspropUpdate _ -> "UPDATE(RMSPROP)";
+            case AdagradUpdate _ -> "UPDATE(ADAGRAD)";
+            case AdadeltaUpdate _ -> "UPDATE(ADADELTA)";
+            case AdamaxUpdate _ -> "UPDATE(ADAMAX)";
+            case NadamUpdate _ -> "UPDATE(NADAM)";
+            case LionUpdate _ -> "UPDATE(LION)";
+            case AmsgradUpdate _ -> "UPDATE(AMSGRAD)";
+            case RmspropFullUpdate _ -> "UPDATE(RMSPROP)";
             case SoftmaxAttrs a when a.log() -> "LOG_" + n.op();
             default -> n.op().toString();
         };

@@ -78,4 +78,23 @@ class FlopsTest {
         assertEquals("w", OpInfo.of(u).layer(), "an update is attributed to the weight it writes");
         assertEquals("(30, 10) in place", OpInfo.of(u).shapes());
     }
+
+    @Test
+    void newerOptimizersCountTheirKernelsOperations() {
+        Variable w = new Variable("w", Tensor.zeros(Shape.of(30, 10)), true);
+        Variable a = new Variable("a", Tensor.zeros(Shape.of(30, 10)), false);
+        Variable b = new Variable("b", Tensor.zeros(Shape.of(30, 10)), false);
+        Variable c = new Variable("c", Tensor.zeros(Shape.of(30, 10)), false);
+        Node grad = g.input("g", Shape.of(30, 10));
+        Node hyper = g.input("hyper", Shape.of(5));
+        Node nadam = g.update(new dev.brisk.ops.NadamUpdate(0.9f, 0.999f), w, grad, List.of(a, b), hyper);
+        assertEquals(15L * 300, Flops.of(nadam));
+        assertEquals("UPDATE(NADAM)", OpInfo.of(nadam).op());
+        Node rms = g.update(new dev.brisk.ops.RmspropFullUpdate(0.9f, 0.5f, true), w, grad, List.of(a, b, c), hyper);
+        assertEquals((9L + 5 + 2) * 300, Flops.of(rms), "mean square, centring, momentum");
+        assertEquals("UPDATE(RMSPROP)", OpInfo.of(rms).op());
+        Node ams = g.update(new dev.brisk.ops.AmsgradUpdate(0.9f, 0.999f), w, grad, List.of(a, b, c), hyper);
+        assertEquals(13L * 300, Flops.of(ams));
+        assertEquals("UPDATE(AMSGRAD)", OpInfo.of(ams).op());
+    }
 }

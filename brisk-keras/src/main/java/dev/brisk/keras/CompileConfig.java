@@ -4,8 +4,13 @@ import dev.brisk.io.KerasObject;
 import dev.brisk.losses.Loss;
 import dev.brisk.metrics.MetricSpec;
 import dev.brisk.nn.Model;
+import dev.brisk.optimizers.Adadelta;
+import dev.brisk.optimizers.Adagrad;
 import dev.brisk.optimizers.Adam;
+import dev.brisk.optimizers.Adamax;
 import dev.brisk.optimizers.LearningRateSchedule;
+import dev.brisk.optimizers.Lion;
+import dev.brisk.optimizers.Nadam;
 import dev.brisk.optimizers.Optimizer;
 import dev.brisk.optimizers.RmsProp;
 import dev.brisk.optimizers.Sgd;
@@ -87,7 +92,7 @@ final class CompileConfig {
         config.put("weight_decay", null);
         config.put("clipnorm", o.clipNormValue() > 0 ? o.clipNormValue() : null);
         config.put("global_clipnorm", o.globalClipNormValue() > 0 ? o.globalClipNormValue() : null);
-        config.put("clipvalue", null);
+        config.put("clipvalue", o.clipValueValue() > 0 ? o.clipValueValue() : null);
         config.put("use_ema", false);
         config.put("ema_momentum", 0.99f);
         config.put("ema_overwrite_frequency", null);
@@ -100,6 +105,11 @@ final class CompileConfig {
             case Adam a -> a.name().equals("adamw") ? "AdamW" : "Adam";
             case Sgd s -> "SGD";
             case RmsProp r -> "RMSprop";
+            case Adagrad a -> "Adagrad";
+            case Adadelta a -> "Adadelta";
+            case Adamax a -> "Adamax";
+            case Nadam n -> "Nadam";
+            case Lion l -> "Lion";
             default -> throw new ConfigError("optimizer " + o.getClass().getName() + " is not one of Brisk's");
         });
         out.put("config", Json.plain(config));
@@ -168,23 +178,25 @@ final class CompileConfig {
         ConfigView outer = new ConfigView("compile_config optimizer", obj);
         String cls = outer.string("class_name", "");
         ConfigView c = new ConfigView("optimizer '" + cls + "'", outer.object("config"));
-        c.requireAbsentOr("clipvalue");
         c.requireAbsentOr("use_ema", false);
         c.requireAbsentOr("loss_scale_factor");
         c.requireAbsentOr("gradient_accumulation_steps");
         LearningRateSchedule schedule = c.raw("learning_rate") instanceof Map<?, ?> ? schedule(c) : null;
         float lr = schedule == null ? c.decimal("learning_rate", 0.001f) : 0f;
+        float wd = c.raw("weight_decay") == null ? 0f : c.decimal("weight_decay", 0f);
         Optimizer o = switch (cls) {
             case "Adam", "AdamW" -> {
-                c.requireAbsentOr("amsgrad", false);
-                float wd = cls.equals("AdamW") ? c.decimal("weight_decay", 0.004f) : 0f;
-                if (cls.equals("Adam")) {
+                if (cls.equals("AdamW")) {
+                    wd = c.decimal("weight_decay", 0.004f);
+                } else {
                     c.requireAbsentOr("weight_decay", 0);
                 }
+                boolean amsgrad = c.bool("amsgrad", false);
                 float b1 = c.decimal("beta_1", 0.9f);
                 float b2 = c.decimal("beta_2", 0.999f);
                 float eps = c.decimal("epsilon", 1e-7f);
-                yield schedule != null ? new Adam(schedule, b1, b2, eps, wd) : new Adam(lr, b1, b2, eps, wd);
+                yield schedule != null ? new Adam(schedule, b1, b2, eps, wd, amsgrad)
+                        : new Adam(lr, b1, b2, eps, wd, amsgrad);
             }
             case "SGD" -> {
                 c.requireAbsentOr("weight_decay", 0);
@@ -193,21 +205,52 @@ final class CompileConfig {
                 yield schedule != null ? new Sgd(schedule, mom, nesterov) : new Sgd(lr, mom, nesterov);
             }
             case "RMSprop" -> {
-                c.requireAbsentOr("weight_decay", 0);
-                c.requireAbsentOr("momentum", 0);
-                c.requireAbsentOr("centered", false);
                 float rho = c.decimal("rho", 0.9f);
+                float mom = c.decimal("momentum", 0f);
                 float eps = c.decimal("epsilon", 1e-7f);
-                yield schedule != null ? new RmsProp(schedule, rho, eps) : new RmsProp(lr, rho, eps);
+                boolean centered = c.bool("centered", false);
+                yield schedule != null ? new RmsProp(schedule, rho, mom, eps, centered, wd)
+                        : new RmsProp(lr, rho, mom, eps, centered, wd);
+            }
+            case "Adagrad" -> {
+                float start = c.decimal("initial_accumulator_value", 0.1f);
+                float eps = c.decimal("epsilon", 1e-7f);
+                yield schedule != null ? new Adagrad(schedule, start, eps, wd) : new Adagrad(lr, start, eps, wd);
+            }
+            case "Adadelta" -> {
+                float rho = c.decimal("rho", 0.95f);
+                float eps = c.decimal("epsilon", 1e-7f);
+                yield schedule != null ? new Adadelta(schedule, rho, eps, wd) : new Adadelta(lr, rho, eps, wd);
+            }
+            case "Adamax", "Nadam" -> {
+                float b1 = c.decimal("beta_1", 0.9f);
+                float b2 = c.decimal("beta_2", 0.999f);
+                float eps = c.decimal("epsilon", 1e-7f);
+                if (cls.equals("Adamax")) {
+                    yield schedule != null ? new Adamax(schedule, b1, b2, eps, wd) : new Adamax(lr, b1, b2, eps, wd);
+                }
+                yield schedule != null ? new Nadam(schedule, b1, b2, eps, wd) : new Nadam(lr, b1, b2, eps, wd);
+            }
+            case "Lion" -> {
+                float b1 = c.decimal("beta_1", 0.9f);
+                float b2 = c.decimal("beta_2", 0.99f);
+                yield schedule != null ? new Lion(schedule, b1, b2, wd) : new Lion(lr, b1, b2, wd);
             }
             default -> throw new ConfigError("compile_config: unknown optimizer class '" + cls
-                    + "' (Brisk has Adam, AdamW, SGD, RMSprop)");
+                    + "' (Brisk has Adam, AdamW, SGD, RMSprop, Adagrad, Adadelta, Adamax, Nadam, Lion)");
         };
-        if (c.has("clipnorm")) {
-            o.clipNorm(c.decimal("clipnorm", 0f));
-        }
-        if (c.has("global_clipnorm")) {
-            o.globalClipNorm(c.decimal("global_clipnorm", 0f));
+        try {
+            if (c.raw("clipnorm") != null) {
+                o.clipNorm(c.decimal("clipnorm", 0f));
+            }
+            if (c.raw("global_clipnorm") != null) {
+                o.globalClipNorm(c.decimal("global_clipnorm", 0f));
+            }
+            if (c.raw("clipvalue") != null) {
+                o.clipValue(c.decimal("clipvalue", 0f));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ConfigError("optimizer '" + cls + "': " + e.getMessage());
         }
         return o;
     }

@@ -91,6 +91,9 @@ final class Json {
         if (k instanceof Regularizer) {
             return "keras.regularizers";
         }
+        if (k instanceof dev.brisk.nn.Constraint) {
+            return "keras.constraints";
+        }
         if (k instanceof LearningRateSchedule) {
             return "keras.optimizers.schedules";
         }

@@ -116,10 +116,9 @@ public final class KerasModels {
                     opt.setLearningRate(loaded.learningRate());
                 }
                 int i = 0;
-                for (Variable v : loaded.slots() == null ? List.<Variable>of() : KerasOrder.trainableVariables(m)) {
-                    for (Variable slot : opt.slotsOf(v)) {
-                        slot.assign(loaded.slots().get(i++));
-                    }
+                for (Variable slot : loaded.slots() == null ? List.<Variable>of()
+                        : opt.stateVariables(KerasOrder.trainableVariables(m))) {
+                    slot.assign(loaded.slots().get(i++));
                 }
             }
             if (loaded.randomState() != null) {

@@ -1,6 +1,7 @@
 package dev.brisk.keras;
 
 import dev.brisk.nn.Activation;
+import dev.brisk.nn.Constraint;
 import dev.brisk.nn.Initializer;
 import dev.brisk.nn.Layer;
 import dev.brisk.nn.Regularizer;
@@ -119,25 +120,32 @@ public final class KerasRegistry {
     private static Map<String, LayerFactory> builtIns() {
         Map<String, LayerFactory> m = new LinkedHashMap<>();
         m.put("Dense", c -> {
-            noRegularizersOrConstraints(c, "bias_regularizer", "activity_regularizer", "kernel_constraint",
-                    "bias_constraint");
             c.requireAbsentOr("lora_rank");
             c.requireAbsentOr("quantization_config");
-            return new Dense(c.requiredInt("units", 1, MAX_SIZE), activation(c, "activation"),
+            Dense d = new Dense(c.requiredInt("units", 1, MAX_SIZE), activation(c, "activation"),
                     c.bool("use_bias", true), initializer(c, "kernel_initializer", Initializer.glorotUniform()),
                     initializer(c, "bias_initializer", Initializer.zeros()), regularizer(c, "kernel_regularizer"),
                     name(c));
+            d.biasRegularizer(regularizer(c, "bias_regularizer")).kernelConstraint(constraint(c, "kernel_constraint"))
+                    .biasConstraint(constraint(c, "bias_constraint"))
+                    .activityRegularizer(regularizer(c, "activity_regularizer"));
+            return d;
         });
         m.put("Conv2D", c -> {
             convChecks(c);
             int[] k = kernelSize(c, 2);
             int[] s = strides(c, 2, new int[] {1, 1});
             int[] d = dilation(c, 2);
-            return new Conv2D(c.requiredInt("filters", 1, MAX_SIZE), k[0], k[1], s[0], s[1], d[0], d[1],
+            Conv2D conv = new Conv2D(c.requiredInt("filters", 1, MAX_SIZE), k[0], k[1], s[0], s[1], d[0], d[1],
                     padding(c, false), activation(c, "activation"), c.bool("use_bias", true),
                     initializer(c, "kernel_initializer", Initializer.glorotUniform()),
                     initializer(c, "bias_initializer", Initializer.zeros()), regularizer(c, "kernel_regularizer"),
                     name(c));
+            conv.biasRegularizer(regularizer(c, "bias_regularizer"))
+                    .kernelConstraint(constraint(c, "kernel_constraint"))
+                    .biasConstraint(constraint(c, "bias_constraint"))
+                    .activityRegularizer(regularizer(c, "activity_regularizer"));
+            return conv;
         });
         m.put("Conv1D", c -> {
             convChecks(c);
@@ -147,11 +155,16 @@ public final class KerasRegistry {
             if (k == null) {
                 throw c.error("kernel_size", "missing");
             }
-            return new Conv1D(c.requiredInt("filters", 1, MAX_SIZE), k[0], s[0], padding(c, true), d == null ? 1 : d[0],
-                    activation(c, "activation"), c.bool("use_bias", true),
+            Conv1D conv = new Conv1D(c.requiredInt("filters", 1, MAX_SIZE), k[0], s[0], padding(c, true),
+                    d == null ? 1 : d[0], activation(c, "activation"), c.bool("use_bias", true),
                     initializer(c, "kernel_initializer", Initializer.glorotUniform()),
                     initializer(c, "bias_initializer", Initializer.zeros()), regularizer(c, "kernel_regularizer"),
                     name(c));
+            conv.biasRegularizer(regularizer(c, "bias_regularizer"))
+                    .kernelConstraint(constraint(c, "kernel_constraint"))
+                    .biasConstraint(constraint(c, "bias_constraint"))
+                    .activityRegularizer(regularizer(c, "activity_regularizer"));
+            return conv;
         });
         m.put("MaxPooling2D", c -> {
             int[][] p = pool(c, 2);
@@ -483,8 +496,6 @@ public final class KerasRegistry {
         channelsLast(c);
         c.requireAbsentOr("groups", 1);
         c.requireAbsentOr("lora_rank");
-        noRegularizersOrConstraints(c, "bias_regularizer", "activity_regularizer", "kernel_constraint",
-                "bias_constraint");
     }
 
     private static void recurrentChecks(ConfigView c, boolean gated) {
@@ -554,46 +565,116 @@ public final class KerasRegistry {
         if (v == null) {
             return fallback;
         }
-        String cls;
-        ConfigView ic;
-        if (v instanceof String s) {
-            cls = s;
-            ic = new ConfigView(c.what() + " " + key, Map.of());
-        } else {
-            Map<String, Object> obj = c.object(key);
-            cls = new ConfigView(c.what() + " " + key, obj).string("class_name", "");
-            ic = new ConfigView(c.what() + " " + key + " (" + cls + ")", new ConfigView(c.what(), obj).object(
-                    "config"));
-        }
-        // Keras accepts both "GlorotUniform" and "glorot_uniform"; a seed would change only the initial values,
-        // which a loaded model overwrites, so it is accepted and not used.
-        return switch (cls) {
+        Named named = named(c, key, v);
+        String cls = named.cls();
+        ConfigView ic = named.config();
+        // Keras accepts both "GlorotUniform" and "glorot_uniform". A seed fixes the initial values (a model made
+        // from a config alone, to be trained, draws what Keras' seeded initializer would draw from that seed).
+        Initializer init = switch (cls) {
             case "GlorotUniform", "glorot_uniform" -> Initializer.glorotUniform();
+            case "GlorotNormal", "glorot_normal" -> Initializer.glorotNormal();
             case "HeNormal", "he_normal" -> Initializer.heNormal();
+            case "HeUniform", "he_uniform" -> Initializer.heUniform();
+            case "LecunNormal", "lecun_normal" -> Initializer.lecunNormal();
+            case "LecunUniform", "lecun_uniform" -> Initializer.lecunUniform();
             case "Zeros", "zeros" -> Initializer.zeros();
             case "Ones", "ones" -> Initializer.ones();
             case "Constant", "constant" -> Initializer.constant(ic.decimal("value", 0f));
-            case "Orthogonal", "orthogonal" -> {
-                ic.requireAbsentOr("gain", 1);
-                yield Initializer.orthogonal();
-            }
+            case "Orthogonal", "orthogonal" -> Initializer.orthogonal(ic.decimal("gain", 1f));
             case "RandomUniform", "random_uniform" -> Initializer.randomUniform(ic.decimal("minval", -0.05f),
                     ic.decimal("maxval", 0.05f));
+            case "RandomNormal", "random_normal" -> Initializer.randomNormal(ic.decimal("mean", 0f),
+                    ic.decimal("stddev", 0.05f));
+            case "TruncatedNormal", "truncated_normal" -> Initializer.truncatedNormal(ic.decimal("mean", 0f),
+                    ic.decimal("stddev", 0.05f));
+            case "VarianceScaling", "variance_scaling" -> {
+                try {
+                    yield Initializer.varianceScaling(ic.decimal("scale", 1f), ic.string("mode", "fan_in"),
+                            ic.string("distribution", "truncated_normal"));
+                } catch (IllegalArgumentException e) {
+                    throw c.error(key, e.getMessage());
+                }
+            }
             default -> throw c.error(key, "unknown initializer class '" + cls + "'");
         };
+        if (ic.raw("seed") != null) {
+            init = init.seeded(ic.longValue("seed", 0));
+        }
+        return init;
     }
 
     static Regularizer regularizer(ConfigView c, String key) {
-        Map<String, Object> obj = c.object(key);
-        if (obj == null) {
+        Object v = c.raw(key);
+        if (v == null) {
             return null;
         }
-        ConfigView outer = new ConfigView(c.what() + " " + key, obj);
-        String cls = outer.string("class_name", "");
-        ConfigView rc = new ConfigView(c.what() + " " + key + " (" + cls + ")", outer.object("config"));
-        if (!cls.equals("L2")) {
-            throw c.error(key, "regularizer class '" + cls + "' is not supported (Brisk has L2)");
+        Named named = named(c, key, v);
+        String cls = named.cls();
+        ConfigView rc = named.config();
+        return switch (cls) {
+            case "L2", "l2" -> Regularizer.l2(rc.decimal("l2", 0.01f));
+            case "L1", "l1" -> Regularizer.l1(rc.decimal("l1", 0.01f));
+            case "L1L2", "l1_l2" -> Regularizer.l1l2(rc.decimal("l1", 0f), rc.decimal("l2", 0f));
+            default -> throw c.error(key, "regularizer class '" + cls + "' is not supported (Brisk has L1, L2, "
+                    + "L1L2)");
+        };
+    }
+
+    /** Keras' constraints (a config object, or a name as Keras accepts): MaxNorm, NonNeg, UnitNorm. */
+    static Constraint constraint(ConfigView c, String key) {
+        Object v = c.raw(key);
+        if (v == null) {
+            return null;
         }
-        return Regularizer.l2(rc.decimal("l2", 0.01f));
+        Named named = named(c, key, v);
+        String cls = named.cls();
+        ConfigView cc = named.config();
+        try {
+            return switch (cls) {
+                case "MaxNorm", "max_norm" -> Constraint.maxNorm(cc.decimal("max_value", 2f), axes(cc));
+                case "NonNeg", "non_neg" -> Constraint.nonNeg();
+                case "UnitNorm", "unit_norm" -> Constraint.unitNorm(axes(cc));
+                default -> throw c.error(key, "constraint class '" + cls + "' is not supported (Brisk has MaxNorm, "
+                        + "NonNeg, UnitNorm)");
+            };
+        } catch (IllegalArgumentException e) {
+            throw c.error(key, e.getMessage());
+        }
+    }
+
+    /** A constraint's {@code axis}: an int or a list of ints, 0 when absent (Keras' default). */
+    private static int[] axes(ConfigView cc) {
+        Object a = cc.raw("axis");
+        if (a == null) {
+            return new int[] {0};
+        }
+        if (a instanceof Number n) {
+            return new int[] {n.intValue()};
+        }
+        if (a instanceof java.util.List<?> list && list.size() <= 8) {
+            int[] out = new int[list.size()];
+            for (int i = 0; i < out.length; i++) {
+                if (!(list.get(i) instanceof Number n)) {
+                    throw cc.error("axis", "expected integers, found " + list);
+                }
+                out[i] = n.intValue();
+            }
+            return out;
+        }
+        throw cc.error("axis", "expected an integer or a list of integers, found " + a);
+    }
+
+    /** A Keras object named by its class and config, or by a name alone (Keras accepts "glorot_uniform"). */
+    private record Named(String cls, ConfigView config) {
+    }
+
+    private static Named named(ConfigView c, String key, Object v) {
+        if (v instanceof String s) {
+            return new Named(s, new ConfigView(c.what() + " " + key, Map.of()));
+        }
+        Map<String, Object> obj = c.object(key);
+        String cls = new ConfigView(c.what() + " " + key, obj).string("class_name", "");
+        return new Named(cls, new ConfigView(c.what() + " " + key + " (" + cls + ")", new ConfigView(c.what(), obj)
+                .object("config")));
     }
 }

@@ -53,10 +53,8 @@ final class WeightsH5 {
                     if (!opt.hasSchedule()) {
                         vars.putDataset(Integer.toString(i++), opt.learningRate());
                     }
-                    for (Variable v : KerasOrder.trainableVariables(m)) {
-                        for (Variable slot : opt.slotsOf(v)) {
-                            vars.putDataset(Integer.toString(i++), array(slot.value()));
-                        }
+                    for (Variable slot : opt.stateVariables(KerasOrder.trainableVariables(m))) {
+                        vars.putDataset(Integer.toString(i++), array(slot.value()));
                     }
                     datasets += i;
                 }
@@ -182,20 +180,15 @@ final class WeightsH5 {
                 lr = scalarFloat(vars, "optimizer/vars/" + i, Integer.toString(i++));
             }
             int scalars = i;
-            int expected = scalars;
-            for (Variable v : KerasOrder.trainableVariables(m)) {
-                expected += opt.slotsOf(v).size();
-            }
-            if (expected > scalars && vars.getChildren().size() == scalars && iterations == 0) {
+            List<Variable> state = opt.stateVariables(KerasOrder.trainableVariables(m));
+            if (!state.isEmpty() && vars.getChildren().size() == scalars && iterations == 0) {
                 // Keras saves an optimizer that never took a step (compiled, not trained) without its slots, and
                 // its loader then keeps the new optimizer's state (load_own_variables skips a count that differs):
                 // so does Brisk, whose freshly compiled optimizer is in that state.
                 return new Loaded(weights, iterations, lr, null, randomState(f));
             }
-            for (Variable v : KerasOrder.trainableVariables(m)) {
-                for (Variable slot : opt.slotsOf(v)) {
-                    slots.add(floats(vars, "optimizer/vars/" + i, Integer.toString(i++), slot.shape()));
-                }
+            for (Variable slot : state) {
+                slots.add(floats(vars, "optimizer/vars/" + i, Integer.toString(i++), slot.shape()));
             }
             if (vars.getChildren().size() != i) {
                 throw new ConfigError("optimizer/vars holds " + vars.getChildren().size() + " variables, the "

@@ -31,6 +31,13 @@ final class OptimizerArgs extends RegionTask<OptimizerArgs> {
     float momentum;
     boolean nesterov;
     float rho;
+    /** A third state array (AMSGrad's largest second moments, centred RMSprop's mean gradients). */
+    float[] w;
+    int wOff;
+    /** Nadam's first moment's rate, gradient's rate and second moment's bias correction. */
+    float mRate;
+    float gRate;
+    float vCorrection;
 
     /** This thread's instance. */
     static OptimizerArgs get() {
@@ -45,5 +52,6 @@ final class OptimizerArgs extends RegionTask<OptimizerArgs> {
         v = null;
         velocity = null;
         meanSquare = null;
+        w = null;
     }
 }

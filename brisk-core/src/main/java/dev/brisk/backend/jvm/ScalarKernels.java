@@ -804,6 +804,154 @@ public final class ScalarKernels implements Kernels {
         }
     }
 
+    // The newer optimisers below (Adagrad, Adadelta, Adamax, Nadam, Lion, AMSGrad, RMSprop with momentum or centring)
+    // follow Keras' update_step term by term, in the same operation order as VectorOptimizers, each decaying moment
+    // flushed to zero as TinyMoments says (Adagrad's sum and AMSGrad's maximum never decay).
+
+    @Override
+    public void adagradStep(float[] p, int pOff, float[] g, int gOff, float[] acc, int accOff, int n, float lr,
+                            float eps, float decay) {
+        for (int i = 0; i < n; i++) {
+            float gi = g[gOff + i];
+            float a = acc[accOff + i] + gi * gi;
+            acc[accOff + i] = a;
+            float pi = p[pOff + i];
+            pi -= decay * pi;
+            p[pOff + i] = pi - lr * gi / (float) Math.sqrt(a + eps);
+        }
+    }
+
+    @Override
+    public void adadeltaStep(float[] p, int pOff, float[] g, int gOff, float[] ag, int agOff, float[] ad, int adOff,
+                             int n, float lr, float rho, float eps, float decay) {
+        float c = 1 - rho;
+        float tiny = TinyMoments.decaying(rho);
+        for (int i = 0; i < n; i++) {
+            float gi = g[gOff + i];
+            float a = rho * TinyMoments.flush(ag[agOff + i], tiny) + c * gi * gi;
+            ag[agOff + i] = a;
+            float d0 = TinyMoments.flush(ad[adOff + i], tiny);
+            float delta = -(float) Math.sqrt(d0 + eps) * gi / (float) Math.sqrt(a + eps);
+            ad[adOff + i] = rho * d0 + c * delta * delta;
+            float pi = p[pOff + i];
+            pi -= decay * pi;
+            p[pOff + i] = pi + lr * delta;
+        }
+    }
+
+    @Override
+    public void adamaxStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] u, int uOff, int n,
+                           float lrT, float beta1, float beta2, float eps, float decay) {
+        float c = 1 - beta1;
+        float mTiny = TinyMoments.adamFirst(beta1, lrT);
+        float uTiny = TinyMoments.decaying(beta2);
+        for (int i = 0; i < n; i++) {
+            float gi = g[gOff + i];
+            float m0 = TinyMoments.flush(m[mOff + i], mTiny);
+            float mi = m0 + (gi - m0) * c;
+            float ui = Math.max(beta2 * TinyMoments.flush(u[uOff + i], uTiny), Math.abs(gi));
+            m[mOff + i] = mi;
+            u[uOff + i] = ui;
+            float pi = p[pOff + i];
+            pi -= decay * pi;
+            p[pOff + i] = pi - lrT * mi / (ui + eps);
+        }
+    }
+
+    @Override
+    public void nadamStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff, int n,
+                          float mRate, float gRate, float vCorrection, float beta1, float beta2, float eps,
+                          float decay) {
+        float c1 = 1 - beta1;
+        float c2 = 1 - beta2;
+        float mTiny = TinyMoments.adamFirst(beta1, mRate);
+        float vTiny = TinyMoments.decaying(beta2);
+        for (int i = 0; i < n; i++) {
+            float gi = g[gOff + i];
+            float m0 = TinyMoments.flush(m[mOff + i], mTiny);
+            float v0 = TinyMoments.flush(v[vOff + i], vTiny);
+            float mi = m0 + (gi - m0) * c1;
+            float vi = v0 + (gi * gi - v0) * c2;
+            m[mOff + i] = mi;
+            v[vOff + i] = vi;
+            float pi = p[pOff + i];
+            pi -= decay * pi;
+            p[pOff + i] = pi - (mRate * mi + gRate * gi) / ((float) Math.sqrt(vi * vCorrection) + eps);
+        }
+    }
+
+    @Override
+    public void lionStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, int n, float lr, float beta1,
+                         float beta2, float decay) {
+        float c1 = 1 - beta1;
+        float c2 = 1 - beta2;
+        float mTiny = TinyMoments.decaying(Math.min(beta1, beta2));
+        for (int i = 0; i < n; i++) {
+            float gi = g[gOff + i];
+            float m0 = TinyMoments.flush(m[mOff + i], mTiny);
+            float pi = p[pOff + i];
+            pi -= decay * pi;
+            p[pOff + i] = pi - lr * Math.signum(m0 * beta1 + gi * c1);
+            m[mOff + i] = m0 * beta2 + gi * c2;
+        }
+    }
+
+    @Override
+    public void amsgradStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff,
+                            float[] vHat, int vHatOff, int n, float lrT, float beta1, float beta2, float epsHat,
+                            float decay) {
+        float c1 = 1 - beta1;
+        float c2 = 1 - beta2;
+        float mTiny = TinyMoments.adamFirst(beta1, lrT);
+        float vTiny = TinyMoments.decaying(beta2);
+        for (int i = 0; i < n; i++) {
+            float gi = g[gOff + i];
+            float m0 = TinyMoments.flush(m[mOff + i], mTiny);
+            float v0 = TinyMoments.flush(v[vOff + i], vTiny);
+            float mi = m0 + (gi - m0) * c1;
+            float vi = v0 + (gi * gi - v0) * c2;
+            float hi = Math.max(vHat[vHatOff + i], vi);
+            m[mOff + i] = mi;
+            v[vOff + i] = vi;
+            vHat[vHatOff + i] = hi;
+            float pi = p[pOff + i];
+            pi -= decay * pi;
+            p[pOff + i] = pi - mi * lrT / ((float) Math.sqrt(hi) + epsHat);
+        }
+    }
+
+    @Override
+    public void rmspropFullStep(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, float[] mom,
+                                int momOff, float[] mg, int mgOff, int n, float lr, float rho, float momentum,
+                                float eps, float decay) {
+        float c = 1 - rho;
+        float tiny = TinyMoments.decaying(rho);
+        float momTiny = TinyMoments.decaying(momentum);
+        for (int i = 0; i < n; i++) {
+            float gi = g[gOff + i];
+            float si = rho * TinyMoments.flush(ms[msOff + i], tiny) + c * gi * gi;
+            ms[msOff + i] = si;
+            float den;
+            if (mg != null) {
+                float ai = rho * TinyMoments.flush(mg[mgOff + i], tiny) + c * gi;
+                mg[mgOff + i] = ai;
+                den = si - ai * ai + eps;
+            } else {
+                den = si + eps;
+            }
+            float inc = lr * gi / (float) Math.sqrt(den);
+            float pi = p[pOff + i];
+            pi -= decay * pi;
+            if (mom != null) {
+                float mo = momentum * TinyMoments.flush(mom[momOff + i], momTiny) + inc;
+                mom[momOff + i] = mo;
+                p[pOff + i] = pi - mo;
+            } else {
+                p[pOff + i] = pi - inc;
+            }
+        }
+    }
+
     @Override
     public void permute(float[] x, int xOff, int[] dims, int[] perm, float[] y, int yOff) {
         // scratch: the output index per axis, then the input's stride per axis (no allocation per call).

@@ -305,6 +305,54 @@ public final class VectorKernels implements Kernels {
         VectorOptimizers.rmsprop(p, pOff, g, gOff, ms, msOff, n, lr, rho, eps);
     }
 
+    @Override
+    public void adagradStep(float[] p, int pOff, float[] g, int gOff, float[] acc, int accOff, int n, float lr,
+                            float eps, float decay) {
+        VectorOptimizers.adagrad(p, pOff, g, gOff, acc, accOff, n, lr, eps, decay);
+    }
+
+    @Override
+    public void adadeltaStep(float[] p, int pOff, float[] g, int gOff, float[] ag, int agOff, float[] ad, int adOff,
+                             int n, float lr, float rho, float eps, float decay) {
+        VectorOptimizers.adadelta(p, pOff, g, gOff, ag, agOff, ad, adOff, n, lr, rho, eps, decay);
+    }
+
+    @Override
+    public void adamaxStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] u, int uOff, int n,
+                           float lrT, float beta1, float beta2, float eps, float decay) {
+        VectorOptimizers.adamax(p, pOff, g, gOff, m, mOff, u, uOff, n, lrT, beta1, beta2, eps, decay);
+    }
+
+    @Override
+    public void nadamStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff, int n,
+                          float mRate, float gRate, float vCorrection, float beta1, float beta2, float eps,
+                          float decay) {
+        VectorOptimizers.nadam(p, pOff, g, gOff, m, mOff, v, vOff, n, mRate, gRate, vCorrection, beta1, beta2, eps,
+                decay);
+    }
+
+    @Override
+    public void lionStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, int n, float lr, float beta1,
+                         float beta2, float decay) {
+        VectorOptimizers.lion(p, pOff, g, gOff, m, mOff, n, lr, beta1, beta2, decay);
+    }
+
+    @Override
+    public void amsgradStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff,
+                            float[] vHat, int vHatOff, int n, float lrT, float beta1, float beta2, float epsHat,
+                            float decay) {
+        VectorOptimizers.amsgrad(p, pOff, g, gOff, m, mOff, v, vOff, vHat, vHatOff, n, lrT, beta1, beta2, epsHat,
+                decay);
+    }
+
+    @Override
+    public void rmspropFullStep(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, float[] mom,
+                                int momOff, float[] mg, int mgOff, int n, float lr, float rho, float momentum,
+                                float eps, float decay) {
+        VectorOptimizers.rmspropFull(p, pOff, g, gOff, ms, msOff, mom, momOff, mg, mgOff, n, lr, rho, momentum, eps,
+                decay);
+    }
+
     /**
      * Splits the batch over the pool when there are at least as many entries as threads, each entry's product run
      * serially by {@link VectorGemm} (attention's many small per-head products: one region instead of one per

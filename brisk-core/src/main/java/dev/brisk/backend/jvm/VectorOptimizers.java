@@ -140,4 +140,265 @@ final class VectorOptimizers {
             pi.sub(gi.mul(lr).div(si.add(eps).sqrt())).intoArray(p, pOff + i, k);
         }
     }
+
+    // ---- Adagrad, Adadelta, Adamax, Nadam, Lion, AMSGrad, RMSprop with momentum or centring: ScalarKernels' order,
+    // each decaying moment flushed below the same TinyMoments threshold
+
+    /** {@code x}, with the lanes below {@code tiny} in magnitude made 0 ({@link TinyMoments#flush}). */
+    private static FloatVector flush(FloatVector x, float tiny) {
+        return x.blend(0f, x.abs().lt(tiny));
+    }
+
+    /**
+     * Runs {@code range} over [0, n), split over the pool when {@code n} is large enough; either way the thread's
+     * holder drops its array references afterwards.
+     */
+    private static void run(int n, OptimizerArgs a, RegionTask.Body<OptimizerArgs> range) {
+        if (Split.serial(n, VectorElementwise.GRAIN)) {
+            try {
+                range.run(a, 0, n);
+            } finally {
+                a.clearReferences();
+            }
+        } else {
+            a.forRange(n, VectorElementwise.GRAIN, Split.CHUNKS_PER_THREAD, range);
+        }
+    }
+
+    private static OptimizerArgs args(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v,
+                                      int vOff, float[] w, int wOff) {
+        OptimizerArgs r = OptimizerArgs.get();
+        r.p = p;
+        r.pOff = pOff;
+        r.g = g;
+        r.gOff = gOff;
+        r.m = m;
+        r.mOff = mOff;
+        r.v = v;
+        r.vOff = vOff;
+        r.w = w;
+        r.wOff = wOff;
+        return r;
+    }
+
+    static void adagrad(float[] p, int pOff, float[] g, int gOff, float[] acc, int accOff, int n, float lr, float eps,
+                        float decay) {
+        OptimizerArgs r = args(p, pOff, g, gOff, acc, accOff, null, 0, null, 0);
+        r.lr = lr;
+        r.eps = eps;
+        r.decay = decay;
+        run(n, r, VectorOptimizers::adagradRange);
+    }
+
+    private static void adagradRange(OptimizerArgs a, int i0, int i1) {
+        for (int i = i0; i < i1; i += L) {
+            VectorMask<Float> k = S.indexInRange(i, i1);
+            FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
+            FloatVector acc = FloatVector.fromArray(S, a.m, a.mOff + i, k).add(gi.mul(gi));
+            acc.intoArray(a.m, a.mOff + i, k);
+            FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
+            pi = pi.sub(pi.mul(a.decay));
+            pi.sub(gi.mul(a.lr).div(acc.add(a.eps).sqrt())).intoArray(a.p, a.pOff + i, k);
+        }
+    }
+
+    static void adadelta(float[] p, int pOff, float[] g, int gOff, float[] ag, int agOff, float[] ad, int adOff,
+                         int n, float lr, float rho, float eps, float decay) {
+        OptimizerArgs r = args(p, pOff, g, gOff, ag, agOff, ad, adOff, null, 0);
+        r.lr = lr;
+        r.rho = rho;
+        r.eps = eps;
+        r.decay = decay;
+        run(n, r, VectorOptimizers::adadeltaRange);
+    }
+
+    private static void adadeltaRange(OptimizerArgs a, int i0, int i1) {
+        float c = 1 - a.rho;
+        float tiny = TinyMoments.decaying(a.rho);
+        for (int i = i0; i < i1; i += L) {
+            VectorMask<Float> k = S.indexInRange(i, i1);
+            FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
+            FloatVector ag = flush(FloatVector.fromArray(S, a.m, a.mOff + i, k), tiny).mul(a.rho)
+                    .add(gi.mul(c).mul(gi));
+            ag.intoArray(a.m, a.mOff + i, k);
+            FloatVector d0 = flush(FloatVector.fromArray(S, a.v, a.vOff + i, k), tiny);
+            FloatVector delta = d0.add(a.eps).sqrt().neg().mul(gi).div(ag.add(a.eps).sqrt());
+            d0.mul(a.rho).add(delta.mul(c).mul(delta)).intoArray(a.v, a.vOff + i, k);
+            FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
+            pi = pi.sub(pi.mul(a.decay));
+            pi.add(delta.mul(a.lr)).intoArray(a.p, a.pOff + i, k);
+        }
+    }
+
+    static void adamax(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] u, int uOff, int n,
+                       float lrT, float beta1, float beta2, float eps, float decay) {
+        OptimizerArgs r = args(p, pOff, g, gOff, m, mOff, u, uOff, null, 0);
+        r.lr = lrT;
+        r.beta1 = beta1;
+        r.beta2 = beta2;
+        r.eps = eps;
+        r.decay = decay;
+        run(n, r, VectorOptimizers::adamaxRange);
+    }
+
+    private static void adamaxRange(OptimizerArgs a, int i0, int i1) {
+        float c = 1 - a.beta1;
+        float mTiny = TinyMoments.adamFirst(a.beta1, a.lr);
+        float uTiny = TinyMoments.decaying(a.beta2);
+        for (int i = i0; i < i1; i += L) {
+            VectorMask<Float> k = S.indexInRange(i, i1);
+            FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
+            FloatVector m0 = flush(FloatVector.fromArray(S, a.m, a.mOff + i, k), mTiny);
+            FloatVector mi = m0.add(gi.sub(m0).mul(c));
+            FloatVector ui = flush(FloatVector.fromArray(S, a.v, a.vOff + i, k), uTiny).mul(a.beta2).max(gi.abs());
+            mi.intoArray(a.m, a.mOff + i, k);
+            ui.intoArray(a.v, a.vOff + i, k);
+            FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
+            pi = pi.sub(pi.mul(a.decay));
+            pi.sub(mi.mul(a.lr).div(ui.add(a.eps))).intoArray(a.p, a.pOff + i, k);
+        }
+    }
+
+    static void nadam(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff, int n,
+                      float mRate, float gRate, float vCorrection, float beta1, float beta2, float eps, float decay) {
+        OptimizerArgs r = args(p, pOff, g, gOff, m, mOff, v, vOff, null, 0);
+        r.mRate = mRate;
+        r.gRate = gRate;
+        r.vCorrection = vCorrection;
+        r.beta1 = beta1;
+        r.beta2 = beta2;
+        r.eps = eps;
+        r.decay = decay;
+        run(n, r, VectorOptimizers::nadamRange);
+    }
+
+    private static void nadamRange(OptimizerArgs a, int i0, int i1) {
+        float c1 = 1 - a.beta1;
+        float c2 = 1 - a.beta2;
+        float mTiny = TinyMoments.adamFirst(a.beta1, a.mRate);
+        float vTiny = TinyMoments.decaying(a.beta2);
+        for (int i = i0; i < i1; i += L) {
+            VectorMask<Float> k = S.indexInRange(i, i1);
+            FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
+            FloatVector m0 = flush(FloatVector.fromArray(S, a.m, a.mOff + i, k), mTiny);
+            FloatVector v0 = flush(FloatVector.fromArray(S, a.v, a.vOff + i, k), vTiny);
+            FloatVector mi = m0.add(gi.sub(m0).mul(c1));
+            FloatVector vi = v0.add(gi.mul(gi).sub(v0).mul(c2));
+            mi.intoArray(a.m, a.mOff + i, k);
+            vi.intoArray(a.v, a.vOff + i, k);
+            FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
+            pi = pi.sub(pi.mul(a.decay));
+            FloatVector step = mi.mul(a.mRate).add(gi.mul(a.gRate));
+            pi.sub(step.div(vi.mul(a.vCorrection).sqrt().add(a.eps))).intoArray(a.p, a.pOff + i, k);
+        }
+    }
+
+    static void lion(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, int n, float lr, float beta1,
+                     float beta2, float decay) {
+        OptimizerArgs r = args(p, pOff, g, gOff, m, mOff, null, 0, null, 0);
+        r.lr = lr;
+        r.beta1 = beta1;
+        r.beta2 = beta2;
+        r.decay = decay;
+        run(n, r, VectorOptimizers::lionRange);
+    }
+
+    private static void lionRange(OptimizerArgs a, int i0, int i1) {
+        float c1 = 1 - a.beta1;
+        float c2 = 1 - a.beta2;
+        float mTiny = TinyMoments.decaying(Math.min(a.beta1, a.beta2));
+        for (int i = i0; i < i1; i += L) {
+            VectorMask<Float> k = S.indexInRange(i, i1);
+            FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
+            FloatVector m0 = flush(FloatVector.fromArray(S, a.m, a.mOff + i, k), mTiny);
+            FloatVector c = m0.mul(a.beta1).add(gi.mul(c1));
+            // sign(c): +1, -1, or 0 (Keras' ops.sign; a NaN stays NaN through the zero blend as in Math.signum)
+            FloatVector sign = c.blend(1f, c.compare(jdk.incubator.vector.VectorOperators.GT, 0f))
+                    .blend(-1f, c.compare(jdk.incubator.vector.VectorOperators.LT, 0f));
+            FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
+            pi = pi.sub(pi.mul(a.decay));
+            pi.sub(sign.mul(a.lr)).intoArray(a.p, a.pOff + i, k);
+            m0.mul(a.beta2).add(gi.mul(c2)).intoArray(a.m, a.mOff + i, k);
+        }
+    }
+
+    static void amsgrad(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff,
+                        float[] vHat, int vHatOff, int n, float lrT, float beta1, float beta2, float epsHat,
+                        float decay) {
+        OptimizerArgs r = args(p, pOff, g, gOff, m, mOff, v, vOff, vHat, vHatOff);
+        r.lr = lrT;
+        r.beta1 = beta1;
+        r.beta2 = beta2;
+        r.eps = epsHat;
+        r.decay = decay;
+        run(n, r, VectorOptimizers::amsgradRange);
+    }
+
+    private static void amsgradRange(OptimizerArgs a, int i0, int i1) {
+        float c1 = 1 - a.beta1;
+        float c2 = 1 - a.beta2;
+        float mTiny = TinyMoments.adamFirst(a.beta1, a.lr);
+        float vTiny = TinyMoments.decaying(a.beta2);
+        for (int i = i0; i < i1; i += L) {
+            VectorMask<Float> k = S.indexInRange(i, i1);
+            FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
+            FloatVector m0 = flush(FloatVector.fromArray(S, a.m, a.mOff + i, k), mTiny);
+            FloatVector v0 = flush(FloatVector.fromArray(S, a.v, a.vOff + i, k), vTiny);
+            FloatVector mi = m0.add(gi.sub(m0).mul(c1));
+            FloatVector vi = v0.add(gi.mul(gi).sub(v0).mul(c2));
+            FloatVector hi = FloatVector.fromArray(S, a.w, a.wOff + i, k).max(vi);
+            mi.intoArray(a.m, a.mOff + i, k);
+            vi.intoArray(a.v, a.vOff + i, k);
+            hi.intoArray(a.w, a.wOff + i, k);
+            FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
+            pi = pi.sub(pi.mul(a.decay));
+            pi.sub(mi.mul(a.lr).div(hi.sqrt().add(a.eps))).intoArray(a.p, a.pOff + i, k);
+        }
+    }
+
+    static void rmspropFull(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, float[] mom, int momOff,
+                            float[] mg, int mgOff, int n, float lr, float rho, float momentum, float eps,
+                            float decay) {
+        OptimizerArgs r = args(p, pOff, g, gOff, ms, msOff, mom, momOff, mg, mgOff);
+        r.lr = lr;
+        r.rho = rho;
+        r.momentum = momentum;
+        r.eps = eps;
+        r.decay = decay;
+        run(n, r, VectorOptimizers::rmspropFullRange);
+    }
+
+    private static void rmspropFullRange(OptimizerArgs a, int i0, int i1) {
+        float c = 1 - a.rho;
+        float tiny = TinyMoments.decaying(a.rho);
+        float momTiny = TinyMoments.decaying(a.momentum);
+        for (int i = i0; i < i1; i += L) {
+            VectorMask<Float> k = S.indexInRange(i, i1);
+            FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
+            FloatVector si = flush(FloatVector.fromArray(S, a.m, a.mOff + i, k), tiny).mul(a.rho)
+                    .add(gi.mul(c).mul(gi));
+            si.intoArray(a.m, a.mOff + i, k);
+            FloatVector den;
+            if (a.w != null) {
+                FloatVector ai = flush(FloatVector.fromArray(S, a.w, a.wOff + i, k), tiny).mul(a.rho)
+                        .add(gi.mul(c));
+                ai.intoArray(a.w, a.wOff + i, k);
+                den = si.sub(ai.mul(ai)).add(a.eps);
+            } else {
+                den = si.add(a.eps);
+            }
+            FloatVector inc = gi.mul(a.lr).div(den.sqrt());
+            FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
+            pi = pi.sub(pi.mul(a.decay));
+            if (a.v != null) {
+                FloatVector mo = flush(FloatVector.fromArray(S, a.v, a.vOff + i, k), momTiny).mul(a.momentum)
+                        .add(inc);
+                mo.intoArray(a.v, a.vOff + i, k);
+                pi = pi.sub(mo);
+            } else {
+                pi = pi.sub(inc);
+            }
+            pi.intoArray(a.p, a.pOff + i, k);
+        }
+    }
 }
