@@ -163,6 +163,24 @@ class ImageAugmentationTest {
     }
 
     @Test
+    void theDocumentedChainRunsOnSamplesAndLeavesLabelsAlone() {
+        List<dev.brisk.data.Sample> samples = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            samples.add(new dev.brisk.data.Sample(ramp(8, 6, 3), Tensor.scalar(i)));
+        }
+        List<dev.brisk.data.Sample> out = Pipeline.fromList(samples)
+                .map(dev.brisk.data.Sample.features(new Resizing(5, 5)))
+                .map(dev.brisk.data.Sample.features(new RandomRotation(0.1, 7)))
+                .map(dev.brisk.data.Sample.features(new RandomZoom(0.2, 8)))
+                .map(dev.brisk.data.Sample.features(new RandomContrast(0.2, 9)))
+                .toList();
+        for (int i = 0; i < 4; i++) {
+            assertEquals(Shape.of(5, 5, 3), out.get(i).features().shape());
+            assertEquals(i, out.get(i).label().toArray()[0]);
+        }
+    }
+
+    @Test
     void unsupportedOptionsAreRefusedByName() {
         assertEquals("RandomRotation: fill_mode \"wrap\" is not supported (Brisk has \"reflect\" and \"constant\")",
                 assertThrows(IllegalArgumentException.class, () -> FillMode.of("wrap", "RandomRotation"))
