@@ -294,6 +294,8 @@ public final class KerasRegistry {
             noRegularizersOrConstraints(c, "kernel_regularizer", "bias_regularizer", "activity_regularizer",
                     "kernel_constraint", "bias_constraint");
             int keyDim = c.requiredInt("key_dim", 1, MAX_SIZE);
+            // use_causal_mask and attention_mask_input: Keras' call arguments, put here from the layer's calls by
+            // AttentionCalls before the layer is made.
             MultiHeadAttention a = new MultiHeadAttention(c.requiredInt("num_heads", 1, MAX_SIZE), keyDim,
                     c.integer("value_dim", keyDim, 1, MAX_SIZE), c.decimal("dropout", 0f), c.bool("use_bias", true),
                     c.bool("use_causal_mask", false), c.bool("attention_mask_input", false), name(c));

@@ -5,6 +5,7 @@ import dev.brisk.nn.Layer;
 import dev.brisk.nn.Model;
 import dev.brisk.nn.Sequential;
 import dev.brisk.nn.SymbolicTensor;
+import dev.brisk.nn.layers.MultiHeadAttention;
 import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Shape;
 import java.util.ArrayList;
@@ -90,6 +91,10 @@ final class ModelConfig {
                 for (SymbolicTensor in : call.inputs()) {
                     args.add(kerasTensor(in, nodeIndex));
                 }
+                if (l instanceof MultiHeadAttention mha) {
+                    nodes.add(AttentionCalls.node(mha, args));
+                    continue;
+                }
                 Map<String, Object> node = new LinkedHashMap<>();
                 Map<String, Object> kwargs = new LinkedHashMap<>();
                 if (takesInitialState(l) && args.size() > 1) {
@@ -142,7 +147,9 @@ final class ModelConfig {
         if (!(l instanceof InputLayer) && l.builtInputShapes() != null) {
             List<Shape> shapes = l.builtInputShapes();
             Map<String, Object> build = new LinkedHashMap<>();
-            if (shapes.size() == 1) {
+            if (l instanceof MultiHeadAttention mha) {
+                build = AttentionCalls.buildConfig(mha, shapes.stream().map(ModelConfig::batchShape).toList());
+            } else if (shapes.size() == 1) {
                 build.put("input_shape", batchShape(shapes.get(0)));
             } else {
                 List<Object> all = new ArrayList<>();
@@ -205,7 +212,7 @@ final class ModelConfig {
         Map<String, Layer> byName = new LinkedHashMap<>();
         Map<String, List<Object>> nodesOf = new HashMap<>();
         for (Object o : c.list("layers")) {
-            Layer l = makeLayer(o, registry);
+            Layer l = makeLayer(attentionFlags(o), registry);
             if (byName.put(l.name(), l) != null) {
                 throw c.error("layers", "two layers are named '" + l.name() + "'");
             }
@@ -258,6 +265,17 @@ final class ModelConfig {
         return Model.of(name, ins, outs);
     }
 
+    /** A MultiHeadAttention entry with the flags its calls' arguments give (AttentionCalls); others as they are. */
+    @SuppressWarnings("unchecked")
+    private static Object attentionFlags(Object o) {
+        if (o instanceof Map<?, ?> m && "MultiHeadAttention".equals(m.get("class_name"))) {
+            Object config = m.get("config");
+            Object name = config instanceof Map<?, ?> cm ? cm.get("name") : null;
+            return AttentionCalls.withCallFlags((Map<String, Object>) o, String.valueOf(name));
+        }
+        return o;
+    }
+
     private static List<SymbolicTensor> tensors(ConfigView c, String key,
                                                 Map<String, List<List<SymbolicTensor>>> outs) {
         List<Object> refs = c.list(key);
@@ -299,6 +317,8 @@ final class ModelConfig {
             for (Map.Entry<?, ?> e : kw.entrySet()) {
                 if ("initial_state".equals(e.getKey()) && takesInitialState(l)) {
                     initialState = e.getValue();
+                } else if (l instanceof MultiHeadAttention && AttentionCalls.handles((String) e.getKey())) {
+                    continue; // read below (tensors) and when the layer was made (use_causal_mask)
                 } else if (e.getValue() != null && !"training".equals(e.getKey()) && !(e.getValue() instanceof List<?> v
                         && "mask".equals(e.getKey()) && v.stream().allMatch(java.util.Objects::isNull))
                         && !(Boolean.FALSE.equals(e.getValue()) && OFF_BY_DEFAULT.contains(e.getKey()))) {
@@ -307,9 +327,15 @@ final class ModelConfig {
                 }
             }
         }
-        List<Object> refs = new ArrayList<>();
-        flatten(n.get("args"), refs, 0);
-        flatten(initialState, refs, 0);
+        List<Object> refs;
+        if (l instanceof MultiHeadAttention) {
+            refs = AttentionCalls.inputs(layer, n.get("args"), kwargs instanceof Map<?, ?> kw ? kw : Map.of(),
+                    (arg, into) -> flatten(arg, into, 0));
+        } else {
+            refs = new ArrayList<>();
+            flatten(n.get("args"), refs, 0);
+            flatten(initialState, refs, 0);
+        }
         List<SymbolicTensor> out = new ArrayList<>();
         for (Object r : refs) {
             SymbolicTensor t = history(r, outs);
@@ -372,6 +398,14 @@ final class ModelConfig {
         ConfigView c = new ConfigView(what, config);
         if (cls.equals("InputLayer")) {
             return inputLayer(c);
+        }
+        if (outer.string("module", "").startsWith("keras.src.ops.")) {
+            // Keras 3 records the ops a functional model calls as entries of its layer list; one it makes itself is
+            // not_equal(ids, 0), the padding mask of Embedding(mask_zero=True) passed to a following layer that has
+            // a mask argument (layer.py __call__ step 6 fills it into the call's own kwargs).
+            throw new ConfigError(what + ": a Keras operation, not a layer; Brisk does not read ops in a functional "
+                    + "model (Keras writes one for the padding mask of Embedding(mask_zero=True) passed to a layer "
+                    + "with a mask argument)");
         }
         Object dtype = c.raw("dtype");
         if (dtype != null && !isFloat32(dtype)) {

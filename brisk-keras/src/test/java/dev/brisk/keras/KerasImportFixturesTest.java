@@ -2,6 +2,7 @@ package dev.brisk.keras;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -145,6 +146,36 @@ class KerasImportFixturesTest {
                 assertArrayEquals(a[o].toArray(), b[o].toArray(), name + " output " + o);
             }
         }
+    }
+
+    @Test
+    void multiHeadAttentionsCausalCallArgumentLoadsAndIsWrittenBackAsKerasWroteIt() throws IOException {
+        Model m = KerasModels.load(resource("attention.keras"));
+        var mha = (dev.brisk.nn.layers.MultiHeadAttention) m.layer("multi_head_attention");
+        assertTrue(mha.useCausalMask());
+        assertFalse(mha.attentionMaskInput());
+        Path again = dir.resolve("attention-again.keras");
+        KerasModels.save(m, again);
+        JsonNode keras = layerNamed(configOf(resource("attention.keras")), "multi_head_attention");
+        JsonNode brisk = layerNamed(configOf(again), "multi_head_attention");
+        assertEquals(keras.get("inbound_nodes"), brisk.get("inbound_nodes"));
+        assertEquals(keras.get("build_config"), brisk.get("build_config"));
+        assertFalse(brisk.get("config").has("use_causal_mask"));
+    }
+
+    private static JsonNode configOf(Path file) throws IOException {
+        try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(file.toFile())) {
+            return JSON.readTree(zip.getInputStream(zip.getEntry("config.json")).readAllBytes());
+        }
+    }
+
+    private static JsonNode layerNamed(JsonNode config, String name) {
+        for (JsonNode l : config.get("config").get("layers")) {
+            if (name.equals(l.get("name").asText())) {
+                return l;
+            }
+        }
+        throw new AssertionError("no layer " + name);
     }
 
     private static float[] floats(JsonNode a) {

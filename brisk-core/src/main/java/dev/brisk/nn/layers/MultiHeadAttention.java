@@ -113,6 +113,25 @@ public final class MultiHeadAttention extends Layer {
         return valueDim;
     }
 
+    /**
+     * Whether each query position attends only to key positions up to its own (Keras' call argument
+     * {@code use_causal_mask}, fixed per layer in Brisk).
+     *
+     * @return true for a causal mask
+     */
+    public boolean useCausalMask() {
+        return useCausalMask;
+    }
+
+    /**
+     * Whether the layer takes an attention mask as its last input (Keras' call argument {@code attention_mask}).
+     *
+     * @return true when the last input is the attention mask
+     */
+    public boolean attentionMaskInput() {
+        return attentionMaskInput;
+    }
+
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
         int sequences = inputShapes.size() - (attentionMaskInput ? 1 : 0);
@@ -357,9 +376,8 @@ public final class MultiHeadAttention extends Layer {
         c.put("kernel_initializer", Initializer.glorotUniform());
         c.put("bias_initializer", Initializer.zeros());
         c.put("seed", salt);
-        // Call arguments in Keras, construction arguments in Brisk (a Brisk layer's call takes tensors only).
-        c.put("use_causal_mask", useCausalMask);
-        c.put("attention_mask_input", attentionMaskInput);
+        // useCausalMask and attentionMaskInput are call arguments in Keras (use_causal_mask, attention_mask), so a
+        // saved model records them with each call, not here.
         return c;
     }
 
