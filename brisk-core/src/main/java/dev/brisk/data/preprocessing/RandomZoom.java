@@ -1,0 +1,89 @@
+package dev.brisk.data.preprocessing;
+
+import dev.brisk.data.RandomTransform;
+import dev.brisk.tensor.Tensor;
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+/**
+ * Keras' {@code RandomZoom} in training: scales each image about its centre. Keras' factors are fractions in
+ * {@code [-1, 1]}: the height zoom is drawn from {@code [1 + lower, 1 + upper]} and, as in Keras, a positive factor
+ * zooms out (the image shrinks, the border is filled) and a negative one zooms in. Without a width factor the width
+ * zoom is the height zoom (aspect kept); with one it is drawn after the height's. Output pixel {@code (x, y)} reads
+ * input {@code (cx + zw (x - cx), cy + zh (y - cy))}, through {@link FillMode} (default reflect) and
+ * {@link Interpolation} (default bilinear). One draw per image, from the pipeline's per-element generator. A pipeline
+ * map: put it in the training pipeline only (Keras' layer is the identity outside training).
+ */
+public final class RandomZoom implements RandomTransform<Tensor, Tensor> {
+    private static final String WHO = "RandomZoom";
+    private final FactorRange heightFactor;
+    private final FactorRange widthFactor;
+    private final AffineSampler sampler;
+    private final long seed;
+
+    /**
+     * Zooms by up to {@code heightFactor} either way with the aspect kept, Keras' defaults otherwise.
+     *
+     * @param heightFactor the largest zoom fraction, in [0, 1]
+     * @param seed the seed
+     */
+    public RandomZoom(double heightFactor, long seed) {
+        this(-heightFactor, heightFactor, null, FillMode.REFLECT, 0f, Interpolation.BILINEAR, seed);
+    }
+
+    /**
+     * Zooms with height fractions in {@code [heightLower, heightUpper]} and width fractions in {@code widthRange}
+     * ({@code {lower, upper}}), or the height's zoom when {@code widthRange} is null.
+     *
+     * @param heightLower the lowest height fraction, at least -1
+     * @param heightUpper the highest height fraction, at most 1
+     * @param widthRange the width fractions {@code {lower, upper}} in [-1, 1], or null to keep the aspect
+     * @param fillMode what is read outside the image
+     * @param fillValue the value outside the image under {@link FillMode#CONSTANT}
+     * @param interpolation bilinear or nearest
+     * @param seed the seed
+     */
+    public RandomZoom(double heightLower, double heightUpper, double[] widthRange, FillMode fillMode, float fillValue,
+            Interpolation interpolation, long seed) {
+        this.heightFactor = FactorRange.of(heightLower, heightUpper, -1, 1, WHO, "height_factor");
+        if (widthRange != null && widthRange.length != 2) {
+            throw new IllegalArgumentException(WHO + ": width_factor must be {lower, upper}, got "
+                    + widthRange.length + " numbers");
+        }
+        this.widthFactor = widthRange == null ? null
+                : FactorRange.of(widthRange[0], widthRange[1], -1, 1, WHO, "width_factor");
+        this.sampler = new AffineSampler(Objects.requireNonNull(fillMode, "fillMode"), fillValue,
+                Objects.requireNonNull(interpolation, "interpolation"));
+        this.seed = seed;
+    }
+
+    @Override
+    public long seed() {
+        return seed;
+    }
+
+    @Override
+    public Tensor apply(Tensor x, SplittableRandom random) {
+        return sampler.apply(x, WHO, (h, w) -> {
+            double zh = 1 + heightFactor.draw(random);
+            double zw = widthFactor == null ? zh : 1 + widthFactor.draw(random);
+            return matrix(zh, zw, h, w);
+        });
+    }
+
+    /**
+     * Zooms every image of {@code x} by the given factors, without drawing.
+     *
+     * @param x one image {@code (h, w, c)} or a batch
+     * @param heightZoom the height zoom (1 + the drawn fraction; above 1 zooms out)
+     * @param widthZoom the width zoom
+     * @return the zoomed images
+     */
+    public Tensor zoom(Tensor x, double heightZoom, double widthZoom) {
+        return sampler.apply(x, WHO, (h, w) -> matrix(heightZoom, widthZoom, h, w));
+    }
+
+    private static double[] matrix(double zh, double zw, int h, int w) {
+        return new double[] {zw, 0, (w - 1) / 2.0 * (1 - zw), 0, zh, (h - 1) / 2.0 * (1 - zh)};
+    }
+}
