@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * One benchmark run: {@code brisk train} in a fresh JVM (so JIT state, heap and peak RSS belong to that run alone),
- * with the flags this JVM was started with, and its RESULT and TIMING lines parsed.
+ * with the flags this JVM was started with (and an eager run with {@link #EAGER_YOUNG_GENERATION}), and its RESULT
+ * and TIMING lines parsed.
  *
  * @param workload what is trained
  * @param eager eager or compiled mode
