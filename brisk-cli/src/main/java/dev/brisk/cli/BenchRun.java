@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * One benchmark run: {@code brisk train} in a fresh JVM (so JIT state, heap and peak RSS belong to that run alone),
- * with the flags this JVM was started with, and its RESULT and TIMING lines parsed.
+ * with the flags this JVM was started with (and an eager run with {@link #EAGER_YOUNG_GENERATION}), and its RESULT
+ * and TIMING lines parsed.
  *
  * @param workload what is trained
  * @param eager eager or compiled mode
@@ -19,6 +20,13 @@ import java.util.regex.Pattern;
  */
 record BenchRun(Workload workload, boolean eager, int threads) {
     private static final Pattern FIELD = Pattern.compile("(\\w+)=(\\S+)");
+
+    /**
+     * The young-generation bound of an eager run, the flag the launcher adds for {@code --eager}: an eager step's
+     * tensors are recycled from step to step (long-lived) and its per-step garbage is small, so a young generation
+     * that ParallelGC grows on the JIT's warm-up garbage only adds resident pages (docs/launcher.md).
+     */
+    static final String EAGER_YOUNG_GENERATION = "-XX:MaxNewSize=512m";
 
     /**
      * What a finished run reported, and {@code host}: the machine's CPU time from the child's start to its exit,
@@ -48,10 +56,32 @@ record BenchRun(Workload workload, boolean eager, int threads) {
      */
     Outcome execute(int epochs, long seed, Path data, Integer limit, boolean measureGemm)
             throws IOException, InterruptedException {
+        ChildProcess child = ChildProcess.run(command(epochs, seed, data, limit, measureGemm));
+        String result = child.find("RESULT ");
+        String timing = child.find("TIMING ");
+        if (child.exitCode() != 0 || result == null) {
+            throw new IOException("benchmark run " + this + " failed (exit " + child.exitCode() + "):\n"
+                    + child.tail());
+        }
+        return new Outcome(this, number(result, "samples_per_s"), number(result, "cpu_util"),
+                number(result, workload.testMetric().resultField()), (int) number(result, "epochs"),
+                (long) number(result, "peak_rss_mb"),
+                timing == null ? -1 : (long) number(timing, "jvm_to_first_step_ms"), jitShare(timing),
+                gemmPeak(timing), result, child.host());
+    }
+
+    /**
+     * The child JVM's command line: this JVM's java and flags (an eager run adds {@link #EAGER_YOUNG_GENERATION},
+     * as the launcher does for {@code --eager}), then {@code brisk train} with this run's options.
+     */
+    List<String> command(int epochs, long seed, Path data, Integer limit, boolean measureGemm) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        if (eager) {
+            command.add(EAGER_YOUNG_GENERATION);
+        }
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(BriskCommand.class.getName());
@@ -67,18 +97,7 @@ record BenchRun(Workload workload, boolean eager, int threads) {
         if (measureGemm) {
             command.add("--gemm-peak");
         }
-        ChildProcess child = ChildProcess.run(command);
-        String result = child.find("RESULT ");
-        String timing = child.find("TIMING ");
-        if (child.exitCode() != 0 || result == null) {
-            throw new IOException("benchmark run " + this + " failed (exit " + child.exitCode() + "):\n"
-                    + child.tail());
-        }
-        return new Outcome(this, number(result, "samples_per_s"), number(result, "cpu_util"),
-                number(result, workload.testMetric().resultField()), (int) number(result, "epochs"),
-                (long) number(result, "peak_rss_mb"),
-                timing == null ? -1 : (long) number(timing, "jvm_to_first_step_ms"), jitShare(timing),
-                gemmPeak(timing), result, child.host());
+        return command;
     }
 
     /** The better of the gemm figures on the TIMING line, or NaN. */
