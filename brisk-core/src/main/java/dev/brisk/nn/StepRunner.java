@@ -315,9 +315,10 @@ final class StepRunner {
     }
 
     /**
-     * Every input of a batch must have the model's declared sample shape, in both modes: eager mode would otherwise
-     * run a batch of another sequence length and compiled mode refuse it, and a shape per batch would mean a traced
-     * plan per shape. A pipeline of sequences of different lengths pads them to the declared length
+     * Every input of a batch must have the model's declared sample shape, checked once here for both modes: without
+     * it a batch of another sequence length is refused deep inside (compiled: the plan's input; eager: the first
+     * layer's built shape) by messages that do not say what to do, and a shape per batch would mean a traced plan
+     * per shape. A pipeline of sequences of different lengths pads them to the declared length
      * ({@code paddedBatch(size, length, dropRemainder)}), which the message says. No allocation unless it throws.
      */
     private void checkSampleShapes(StepBatch batch) {
