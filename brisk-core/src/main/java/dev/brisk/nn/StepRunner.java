@@ -210,6 +210,9 @@ final class StepRunner {
         if (kind == Kind.TRAIN && model.takeGradientRequest()) {
             model.setCapturedGradients(gradients(batch, seed));
         }
+        if (batch != null) {
+            checkSampleShapes(batch);
+        }
         boolean yieldToJit = kind == Kind.TRAIN && trainSteps++ < JIT_WARM_UP_STEPS && ThreadBudget.threads() > 1;
         if (eager) {
             Result r;
@@ -309,6 +312,35 @@ final class StepRunner {
         }
         return new Result(t.loss() == null ? Float.NaN : plan.output(t.loss()).get(0), preds, grads, masks, each,
                 t.stateVariables(), state);
+    }
+
+    /**
+     * Every input of a batch must have the model's declared sample shape, checked once here for both modes: without
+     * it a batch of another sequence length is refused deep inside (compiled: the plan's input; eager: the first
+     * layer's built shape) by messages that do not say what to do, and a shape per batch would mean a traced plan
+     * per shape. A pipeline of sequences of different lengths pads them to the declared length
+     * ({@code paddedBatch(size, length, dropRemainder)}), which the message says. No allocation unless it throws.
+     */
+    private void checkSampleShapes(StepBatch batch) {
+        List<SymbolicTensor> inputs = model.inputs();
+        for (int i = 0; i < batch.x().length && i < inputs.size(); i++) {
+            dev.brisk.tensor.Shape expected = inputs.get(i).shape();
+            dev.brisk.tensor.Shape got = batch.x()[i].shape();
+            boolean same = got.rank() == expected.rank() + 1;
+            for (int a = 0; same && a < expected.rank(); a++) {
+                same = got.dim(a + 1) == expected.dim(a);
+            }
+            if (!same) {
+                String name = inputs.get(i).layer().name();
+                String hint = got.rank() == expected.rank() + 1 && expected.rank() >= 1
+                        ? "; sequences of different lengths are padded to the declared length with"
+                        + " Pipeline.paddedBatch(size, " + expected.dim(0) + ", dropRemainder) (masked with"
+                        + " Embedding(maskZero)), one shape for every batch" : "";
+                throw new IllegalArgumentException("input '" + name + "' of model '" + model.name()
+                        + "' expects data of shape " + Layer.withBatch(expected) + " but a batch has shape "
+                        + got + hint);
+            }
+        }
     }
 
     /**

@@ -12,6 +12,7 @@ import dev.brisk.data.CsvDataset;
 import dev.brisk.data.Pipeline;
 import dev.brisk.data.Sample;
 import dev.brisk.data.preprocessing.Normalization;
+import dev.brisk.data.preprocessing.Vocabulary;
 import dev.brisk.graph.Graph;
 import dev.brisk.losses.Loss;
 import dev.brisk.losses.Losses;
@@ -31,6 +32,7 @@ import dev.brisk.nn.layers.Layers;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.Variable;
 import dev.brisk.optimizers.Optimizers;
+import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.io.IOException;
@@ -192,6 +194,45 @@ class GuideExamplesTest {
             }
         }
         assertTrue(rare > 0 && found > 0.7 * rare, found + " of " + rare + " rare samples found");
+    }
+
+    /** Reviews of 3 to 12 words; the label says whether "good" is among them. */
+    @Test
+    void variableLengthTextThroughAMaskedRecurrentLayer() {
+        RandomSeed.set(6);
+        String[] filler = {"the", "film", "was", "a", "plot", "and", "cast", "very", "quite", "long"};
+        java.util.SplittableRandom r = new java.util.SplittableRandom(2);
+        List<String> texts = new ArrayList<>();
+        float[] labels = new float[240];
+        for (int i = 0; i < labels.length; i++) {
+            int n = 3 + r.nextInt(10);
+            labels[i] = r.nextInt(2);
+            StringBuilder b = new StringBuilder();
+            for (int w = 0; w < n; w++) {
+                b.append(w == r.nextInt(n) && labels[i] == 1 ? "good" : filler[r.nextInt(filler.length)]).append(' ');
+            }
+            if (labels[i] == 1 && !b.toString().contains("good")) {
+                b.append("good");
+            }
+            texts.add(b.toString());
+        }
+        // guide:begin
+        Vocabulary vocabulary = Vocabulary.ofWords(String.join(" ", texts), 0);
+        var lookup = vocabulary.wordLookup();                       // text -> INT32 ids, as many as its words
+        Pipeline<Batch> train = Pipeline.range(texts.size())
+                .map(i -> new Sample(lookup.apply(texts.get(i)), Tensor.scalar(labels[i])), 2)
+                .shuffle(texts.size(), 7)                           // a new order every epoch
+                .paddedBatch(32, 20, false)                         // zeros up to 20 ids: one shape, one plan
+                .prefetch(2);
+        Model model = Sequential.of(
+                Layers.input(DType.INT32, 20),
+                Layers.embedding(vocabulary.size(), 16, true),      // maskZero: the padding is skipped
+                Layers.lstm(32),                                    // or Layers.gru(32)
+                Layers.dense(2));
+        model.compile(Optimizers.adam(1e-2f), Losses.sparseCategoricalCrossentropy(true), Metrics.accuracy());
+        History history = model.fit(train, Fit.epochs(8).verbose(0));
+        // guide:end
+        assertTrue(history.last("accuracy") > 0.9, history.toString());
     }
 
     // guide:begin

@@ -136,4 +136,79 @@ class WrapperLayersTest {
         assertTrue(rank.getMessage().contains("'td'") && rank.getMessage().contains("(None, 5)"),
                 rank.getMessage());
     }
+
+    /**
+     * Keras' merge modes written out on one model's two directions: with {@code NONE} the layer's two outputs are
+     * the halves of {@code CONCAT}'s (forward first), and {@code SUM}, {@code MUL} and {@code AVE} are
+     * {@code f + b}, {@code f * b} and {@code (f + b) / 2} of them, masked sequences included; both outputs keep
+     * the input's mask (a masked global average after each gives the unpadded sequence's average).
+     */
+    @Test
+    void mergeModeNoneGivesBothDirectionsAndTheOtherModesMergeThem() {
+        Tensor[] xy = SequenceModelTest.sequences(5, 8);
+        Tensor x = xy[0];
+        java.util.Map<Bidirectional.MergeMode, Model> models = new java.util.EnumMap<>(Bidirectional.MergeMode.class);
+        List<Tensor> weights = null;
+        for (Bidirectional.MergeMode mode : Bidirectional.MergeMode.values()) {
+            RandomSeed.set(23);
+            SymbolicTensor in = Input.of(DType.INT32, STEPS);
+            SymbolicTensor e = Layers.embedding(20, 4, true).apply(in);
+            List<SymbolicTensor> out = Layers.bidirectional(Layers.gru(3, true, false), mode).applyAll(e);
+            Model m = Model.of(List.of(in), out);
+            if (weights == null) {
+                weights = m.getWeights();
+            } else {
+                m.setWeights(weights);
+            }
+            models.put(mode, m);
+        }
+        Tensor[] none = models.get(Bidirectional.MergeMode.NONE).predict(new Tensor[] {x}, 8);
+        assertEquals(2, none.length);
+        Tensor f = none[0];
+        Tensor b = none[1];
+        assertEquals(Shape.of(5, STEPS, 3), f.shape());
+        Tensor concat = models.get(Bidirectional.MergeMode.CONCAT).predict(x);
+        Tensor sum = models.get(Bidirectional.MergeMode.SUM).predict(x);
+        Tensor mul = models.get(Bidirectional.MergeMode.MUL).predict(x);
+        Tensor ave = models.get(Bidirectional.MergeMode.AVE).predict(x);
+        for (int i = 0; i < f.size(); i++) {
+            float fv = f.get(i);
+            float bv = b.get(i);
+            int row = i / 3;
+            int unit = i % 3;
+            assertEquals(fv, concat.get(row * 6 + unit), 1e-6f, "concat forward half " + i);
+            assertEquals(bv, concat.get(row * 6 + 3 + unit), 1e-6f, "concat backward half " + i);
+            assertEquals(fv + bv, sum.get(i), 1e-6f, "sum " + i);
+            assertEquals(fv * bv, mul.get(i), 1e-6f, "mul " + i);
+            assertEquals((fv + bv) / 2, ave.get(i), 1e-6f, "ave " + i);
+        }
+        // The backward direction is not the forward one: NONE really returns two different outputs.
+        boolean differ = false;
+        for (int i = 0; i < f.size(); i++) {
+            differ |= Math.abs(f.get(i) - b.get(i)) > 1e-4f;
+        }
+        assertTrue(differ, "forward and backward outputs differ");
+        // Both outputs carry the mask: Keras' zero_output_for_mask zeros every padded step of each.
+        for (int r = 0; r < 5; r++) {
+            for (int t = 0; t < STEPS; t++) {
+                if (x.intAt(r * STEPS + t) == 0) {
+                    for (int u = 0; u < 3; u++) {
+                        int i = (r * STEPS + t) * 3 + u;
+                        assertEquals(0f, f.get(i), "forward output at padded step " + t + " of row " + r);
+                        assertEquals(0f, b.get(i), "backward output at padded step " + t + " of row " + r);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void mergeModeNoneInASequentialModelIsRefusedNamingApplyAll() {
+        Model m = Sequential.of(Layers.input(4, 2),
+                Layers.bidirectional(Layers.lstm(3), Bidirectional.MergeMode.NONE),
+                Layers.dense(2));
+        String msg = assertThrows(IllegalArgumentException.class, () -> m.predict(Tensor.zeros(Shape.of(1, 4, 2))))
+                .getMessage();
+        assertTrue(msg.contains("merge mode NONE has two outputs") && msg.contains("applyAll"), msg);
+    }
 }

@@ -87,6 +87,9 @@ class WrapperGradientCheckTest {
         check(k, "bidirectional lstm ave last, masked, states",
                 Layers.bidirectional(Layers.lstm(2, false, true, true), Bidirectional.MergeMode.AVE),
                 gaussian(4, 1, 3, 3, 2), mask(3, 3));
+        check(k, "bidirectional gru none sequences, masked, states",
+                Layers.bidirectional(Layers.gru(2, true, false, true), Bidirectional.MergeMode.NONE),
+                gaussian(7, 1, 3, 4, 2), mask(3, 4));
     }
 
     @ParameterizedTest

@@ -47,6 +47,18 @@ public final class ConfigView {
     }
 
     /**
+     * Whether the option is written out as JSON {@code null} (Python's {@code None}), which for some options
+     * differs from leaving it out (Bidirectional's {@code merge_mode}: absent means Keras' default, None means no
+     * merge).
+     *
+     * @param key the option
+     * @return true if the key is present with a null value
+     */
+    public boolean isNull(String key) {
+        return config.containsKey(key) && config.get(key) == null;
+    }
+
+    /**
      * The raw value of an option, or null.
      *
      * @param key the option

@@ -32,7 +32,9 @@ final class Wrappers {
     static void addConfig(Layer l, Map<String, Object> s) {
         Map<String, Object> config = (Map<String, Object>) s.get("config");
         if (l instanceof Bidirectional b) {
-            config.put("merge_mode", b.mergeMode().name().toLowerCase(Locale.ROOT));
+            // Keras writes merge_mode=None (the two directions as two outputs) as JSON null.
+            config.put("merge_mode", b.mergeMode() == Bidirectional.MergeMode.NONE ? null
+                    : b.mergeMode().name().toLowerCase(Locale.ROOT));
             config.put("layer", ModelConfig.layer(b.forwardLayer(), false));
             config.put("backward_layer", ModelConfig.layer(b.backwardLayer(), false));
         } else if (l instanceof TimeDistributed t) {
@@ -63,15 +65,19 @@ final class Wrappers {
         if (className.equals("TimeDistributed")) {
             return new TimeDistributed(nested.apply(required(c, "layer")), name);
         }
-        if (c.raw("merge_mode") == null) {
-            throw c.error("merge_mode", "None (the two directions as separate outputs) is not supported; Brisk "
-                    + "merges them (concat, sum, mul or ave)");
-        }
         Bidirectional.MergeMode mode;
-        try {
-            mode = Bidirectional.MergeMode.valueOf(c.string("merge_mode", "concat").toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw c.error("merge_mode", "expected concat, sum, mul or ave, found '" + c.raw("merge_mode") + "'");
+        if (c.isNull("merge_mode")) {
+            mode = Bidirectional.MergeMode.NONE; // Keras' None: the two directions as two outputs
+        } else {
+            String given = c.string("merge_mode", "concat");
+            try {
+                mode = Bidirectional.MergeMode.valueOf(given.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                mode = null;
+            }
+            if (mode == null || mode == Bidirectional.MergeMode.NONE) { // "none" is not a Keras name: None is
+                throw c.error("merge_mode", "expected concat, sum, mul, ave or None, found '" + given + "'");
+            }
         }
         // Keras names the forward copy forward_<name> and records it as `layer`; Brisk makes both copies from a
         // template named <name>, so the template is the forward config under its own name.

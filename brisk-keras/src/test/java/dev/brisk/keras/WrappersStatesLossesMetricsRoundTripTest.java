@@ -104,6 +104,46 @@ class WrappersStatesLossesMetricsRoundTripTest {
         assertSame(m, loaded, new Tensor[] {x});
     }
 
+    /**
+     * Bidirectional with merge mode NONE (Keras' merge_mode=None): the two directions are two outputs, saved as
+     * {@code "merge_mode": null} and read back as NONE; the loaded model predicts and trains exactly as the saved
+     * one. A merge_mode Keras does not have is refused naming it.
+     */
+    @Test
+    void unmergedBidirectionalRoundTripsAsKerasNone() throws IOException {
+        RandomSeed.set(12);
+        SymbolicTensor tokens = Input.of(DType.INT32, 6);
+        SymbolicTensor e = Layers.embedding(20, 5, true).apply(tokens);
+        List<SymbolicTensor> both = Layers.bidirectional(Layers.lstm(3, true, false), Bidirectional.MergeMode.NONE)
+                .applyAll(e);
+        SymbolicTensor out = Layers.dense(2).apply(Layers.globalAveragePooling1d().apply(
+                Layers.concatenate().apply(both.get(0), both.get(1))));
+        Model m = Model.of(List.of(tokens), List.of(out, both.get(1)));
+        m.compile(Optimizers.adam(0.01f), List.of(Losses.sparseCategoricalCrossentropy(true),
+                Losses.meanSquaredError()));
+        Tensor x = ids(16, 6);
+        Tensor[] targets = {Tensor.of(new float[16], 16), gaussian(3, 16, 6, 3)};
+        m.fit(new Tensor[] {x}, targets, Fit.epochs(1).batchSize(8).seed(1).verbose(0));
+        Path file = dir.resolve("unmerged.keras");
+        KerasModels.save(m, file);
+        String config;
+        try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(file.toFile())) {
+            config = new String(zip.getInputStream(zip.getEntry("config.json")).readAllBytes(),
+                    java.nio.charset.StandardCharsets.UTF_8);
+        }
+        assertTrue(config.contains("\"merge_mode\": null") || config.contains("\"merge_mode\":null"), config);
+        Model loaded = KerasModels.load(file);
+        assertEquals(m.summary(), loaded.summary());
+        assertSame(m, loaded, new Tensor[] {x});
+        m.fit(new Tensor[] {x}, targets, Fit.epochs(1).batchSize(8).seed(2).verbose(0));
+        loaded.fit(new Tensor[] {x}, targets, Fit.epochs(1).batchSize(8).seed(2).verbose(0));
+        assertSame(m, loaded, new Tensor[] {x});
+        ConfigError bad = assertThrows(ConfigError.class, () -> Wrappers.make("Bidirectional", new ConfigView(
+                "layer 'b' (Bidirectional)", Map.of("name", "b", "merge_mode", "none")), c -> null));
+        assertTrue(bad.getMessage().contains("merge_mode") && bad.getMessage().contains("'none'"),
+                bad.getMessage());
+    }
+
     @Test
     void everyLossRoundTripsWithItsOptions() throws IOException {
         Loss[] losses = {Losses.sparseCategoricalCrossentropy(false), Losses.categoricalCrossentropy(true, 0.1f),

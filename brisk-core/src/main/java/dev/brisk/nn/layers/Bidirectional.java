@@ -10,12 +10,13 @@ import java.util.List;
 
 /**
  * Keras' {@code Bidirectional} wrapper of a recurrent layer: two fresh copies of it, {@code forward_<name>} and
- * {@code backward_<name>} (the latter with {@code goBackwards} flipped), whose outputs are merged. As in Keras: the
+ * {@code backward_<name>} (the latter with {@code goBackwards} flipped), whose outputs are merged, or, with
+ * {@link MergeMode#NONE} (Keras' {@code merge_mode=None}), returned as two outputs. As in Keras: the
  * backward copy's output sequence is put back in time order before the merge; with {@code returnSequences} both
  * copies output zeros at masked steps ({@code zero_output_for_mask}) and the merged sequence keeps the input's
  * mask; initial states, when given, are the forward copy's then the backward copy's; with {@code returnState} the
- * outputs are the merged output, then the forward states, then the backward states. The weights are the copies',
- * named {@code forward_lstm/kernel} and so on.
+ * outputs are the merged output (with {@code NONE}: the forward output, then the backward one), then the forward
+ * states, then the backward states. The weights are the copies', named {@code forward_lstm/kernel} and so on.
  */
 public final class Bidirectional extends Layer {
     /** How the two directions' outputs are combined (Keras' {@code merge_mode}). */
@@ -27,7 +28,12 @@ public final class Bidirectional extends Layer {
         /** Multiplied. */
         MUL,
         /** Averaged. */
-        AVE
+        AVE,
+        /**
+         * Not merged (Keras' {@code merge_mode=None}): the forward and the backward output are two outputs, taken
+         * with {@link Layer#applyAll}; with {@code returnSequences} both keep the input's mask.
+         */
+        NONE
     }
 
     private final Recurrent forward;
@@ -44,7 +50,8 @@ public final class Bidirectional extends Layer {
     public Bidirectional(Recurrent layer, MergeMode mergeMode, String name) {
         super(name);
         if (mergeMode == null) {
-            throw new IllegalArgumentException("Bidirectional needs a merge mode (CONCAT, SUM, MUL or AVE)");
+            throw new IllegalArgumentException("Bidirectional needs a merge mode (CONCAT, SUM, MUL, AVE, or NONE"
+                    + " for the two directions as two outputs)");
         }
         this.mergeMode = mergeMode;
         this.forward = track(layer.twin("forward_" + layer.name(), layer.goBackwards()));
@@ -106,6 +113,9 @@ public final class Bidirectional extends Layer {
         }
         List<Shape> out = new ArrayList<>();
         out.add(y);
+        if (mergeMode == MergeMode.NONE) {
+            out.add(b.get(0));
+        }
         out.addAll(f.subList(1, f.size()));
         out.addAll(b.subList(1, b.size()));
         return List.copyOf(out);
@@ -139,6 +149,12 @@ public final class Bidirectional extends Layer {
 
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
+        if (mergeMode == MergeMode.NONE) {
+            // One output asked for where the layer has two: taking the forward one alone would drop half the model.
+            throw new IllegalArgumentException("layer '" + name() + "' (Bidirectional) with merge mode NONE has two"
+                    + " outputs, the forward and the backward direction's: apply it with applyAll in a functional"
+                    + " model, or merge them (CONCAT, SUM, MUL, AVE)");
+        }
         return callAll(g, inputs, ctx).get(0);
     }
 
@@ -153,13 +169,20 @@ public final class Bidirectional extends Layer {
             case SUM -> g.add(yf, yb);
             case MUL -> g.mul(yf, yb);
             case AVE -> g.scale(g.add(yf, yb), 0.5f);
+            case NONE -> yf;
         };
         Node mask = g.maskOf(inputs.get(0));
         if (mask != null && forward.returnSequences()) {
             g.setMask(y, mask);
+            if (mergeMode == MergeMode.NONE) {
+                g.setMask(yb, mask);
+            }
         }
         List<Node> out = new ArrayList<>();
         out.add(y);
+        if (mergeMode == MergeMode.NONE) {
+            out.add(yb);
+        }
         out.addAll(f.subList(1, f.size()));
         out.addAll(b.subList(1, b.size()));
         return List.copyOf(out);
