@@ -30,8 +30,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * both; Adagrad, Adamax, AMSGrad and RMSprop place epsilon differently (the torch results agree within the
  * fixtures' tolerance); Nadam is checked against Keras only (torch 1.13's NAdam counts one momentum-cache factor
  * twice), and Lion, Ftrl (both not in torch 1.13) and SGD with Keras' decoupled weight decay (torch's is an L2 term
- * in the gradient) against Keras only; those three fixtures carry their own weight decay. Five steps each, on the default and scalar kernels;
- * the parameter and every slot (named as Keras names them) after each step.
+ * in the gradient) against Keras only; those three fixtures carry their own weight decay. Five steps each, on the
+ * default and scalar kernels; the parameter and every slot (named as Keras names them) after each step.
  */
 class KerasOptimizerFixturesTest {
     /** Makes the fixture's optimizer with a decoupled weight decay. */
