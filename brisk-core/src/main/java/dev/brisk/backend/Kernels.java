@@ -709,9 +709,10 @@ public interface Kernels {
      * @param lr the learning rate
      * @param momentum the momentum, 0 for none
      * @param nesterov true for Nesterov momentum
+     * @param decay the decoupled weight decay of this step ({@code p -= decay p} first), 0 for none
      */
     void sgdStep(float[] p, int pOff, float[] g, int gOff, float[] vel, int velOff, int n,
-                 float lr, float momentum, boolean nesterov);
+                 float lr, float momentum, boolean nesterov, float decay);
 
     /**
      * One fused RMSprop step in place (Keras): {@code ms = rho ms + (1-rho) g^2};
@@ -859,6 +860,30 @@ public interface Kernels {
      */
     void amsgradStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff, float[] vHat,
                      int vHatOff, int n, float lrT, float beta1, float beta2, float epsHat, float decay);
+
+    /**
+     * One fused FTRL-proximal step in place (Keras' {@code Ftrl}): {@code p -= decay p};
+     * {@code acc' = acc + g^2}; {@code lin += g + shrinkage2 p - (acc'^(-power) - acc^(-power)) / lr * p};
+     * {@code p = (clip(lin, -l1, l1) - lin) / (acc'^(-power) / lr + twoL2)}; {@code acc = acc'}.
+     *
+     * @param p the parameters, updated
+     * @param pOff index of the first parameter
+     * @param g the gradients
+     * @param gOff index of the first gradient
+     * @param acc the accumulators, updated
+     * @param accOff index of the first accumulator
+     * @param lin the linear terms, updated
+     * @param linOff index of the first linear term
+     * @param n the number of parameters
+     * @param lr the learning rate
+     * @param power Keras' {@code learning_rate_power}, at most 0
+     * @param l1 the L1 strength
+     * @param twoL2 twice the step's L2 strength ({@code 2 (l2 + beta / (2 lr))})
+     * @param shrinkage2 twice the L2 shrinkage strength
+     * @param decay the decoupled weight decay of this step, 0 for none
+     */
+    void ftrlStep(float[] p, int pOff, float[] g, int gOff, float[] acc, int accOff, float[] lin, int linOff, int n,
+                  float lr, float power, float l1, float twoL2, float shrinkage2, float decay);
 
     /**
      * One fused RMSprop step with momentum and/or centring in place (Keras): {@code p -= decay p},

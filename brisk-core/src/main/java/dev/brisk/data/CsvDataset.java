@@ -47,10 +47,12 @@ public final class CsvDataset extends Pipeline<Sample> {
     /** The value of a missing feature cell, or null when a missing cell is a bad record. */
     private final Float fillValue;
     private final java.util.Set<String> missingMarkers;
+    /** Per header column, the feature index of its missing-value indicator, or -1 when it has none. */
+    private final int[] indicatorSlot;
 
     private CsvDataset(Path file, char delimiter, Charset charset, int maxLineChars, int maxCells,
                        List<String> header, ColumnType[] types, int labelColumn, Float fillValue,
-                       java.util.Set<String> missingMarkers) {
+                       java.util.Set<String> missingMarkers, List<Integer> indicated) {
         this.fillValue = fillValue;
         this.missingMarkers = missingMarkers;
         this.file = file;
@@ -66,6 +68,12 @@ public final class CsvDataset extends Pipeline<Sample> {
             if (c != labelColumn && types[c] != ColumnType.IGNORE) {
                 names.add(header.get(c));
             }
+        }
+        this.indicatorSlot = new int[header.size()];
+        java.util.Arrays.fill(indicatorSlot, -1);
+        for (int c : indicated) {
+            indicatorSlot[c] = names.size();
+            names.add(header.get(c) + "_missing");
         }
         this.featureNames = List.copyOf(names);
     }
@@ -176,8 +184,11 @@ public final class CsvDataset extends Pipeline<Sample> {
             }
             float v;
             try {
-                v = c != labelColumn && fillValue != null && isMissing(cells.get(c)) ? fillValue
-                        : types[c].parse(cells.get(c));
+                boolean missing = c != labelColumn && fillValue != null && isMissing(cells.get(c));
+                if (missing && indicatorSlot[c] >= 0) {
+                    features[indicatorSlot[c]] = 1f;
+                }
+                v = missing ? fillValue : types[c].parse(cells.get(c));
             } catch (IllegalArgumentException e) {
                 throw new BadRecordException(file, line, file + " line " + line + ", column '" + header.get(c)
                         + "' (" + (c + 1) + "): " + e.getMessage());
@@ -212,6 +223,7 @@ public final class CsvDataset extends Pipeline<Sample> {
         private int maxCells;
         private Float fillValue;
         private java.util.Set<String> missingMarkers = java.util.Set.of();
+        private final List<String> indicated = new ArrayList<>();
 
         private Builder(Path file) {
             this.file = file;
@@ -265,6 +277,27 @@ public final class CsvDataset extends Pipeline<Sample> {
         public Builder fillMissing(float value, String... markers) {
             this.fillValue = value;
             this.missingMarkers = java.util.Set.of(markers);
+            return this;
+        }
+
+        /**
+         * Adds a missing-value indicator feature for each of {@code columns}: {@code <column>_missing}, 1 where the
+         * row's cell was missing (and filled with {@link #fillMissing}'s value), else 0, appended after the other
+         * features in the order given. This is scikit-learn's {@code MissingIndicator} / {@code add_indicator}
+         * (Keras' preprocessing has only the fill value, tf.data's {@code na_value}), so a model can tell a filled
+         * value from a real one. The columns are named because a streamed file is not read ahead to find which
+         * have gaps.
+         *
+         * @param columns feature columns of the header
+         * @return this builder
+         */
+        public Builder indicateMissing(String... columns) {
+            for (String c : columns) {
+                if (indicated.contains(c)) {
+                    throw new IllegalArgumentException("indicateMissing: column '" + c + "' is named twice");
+                }
+                indicated.add(c);
+            }
             return this;
         }
 
@@ -382,8 +415,21 @@ public final class CsvDataset extends Pipeline<Sample> {
             if (labelColumn >= 0 && types[labelColumn] == ColumnType.IGNORE) {
                 throw new DataFormatException(file, file + ": the label column '" + label + "' cannot be ignored");
             }
+            List<Integer> indicators = new ArrayList<>();
+            for (String name : indicated) {
+                Integer c = columns.get(name);
+                String why = c == null ? "is not in the header " + shown(header)
+                        : c == labelColumn ? "is the label (a missing label is a bad record)"
+                        : types[c] == ColumnType.IGNORE ? "is ignored" : fillValue == null
+                        ? "cannot be missing: without fillMissing a missing cell is a bad record" : null;
+                if (why != null) {
+                    throw new DataFormatException(file, file + ": missing-value indicator for column '"
+                            + CsvLine.shorten(name) + "': the column " + why);
+                }
+                indicators.add(c);
+            }
             CsvDataset ds = new CsvDataset(file, delimiter, charset, lineLimit, cellLimit, header, types,
-                    labelColumn, fillValue, missingMarkers);
+                    labelColumn, fillValue, missingMarkers, indicators);
             if (ds.featureNames().isEmpty()) {
                 throw new DataFormatException(file, file + ": no feature columns left in " + shown(header));
             }

@@ -6,6 +6,7 @@ import dev.brisk.ops.AdagradUpdate;
 import dev.brisk.ops.AdamUpdate;
 import dev.brisk.ops.AdamaxUpdate;
 import dev.brisk.ops.AmsgradUpdate;
+import dev.brisk.ops.FtrlUpdate;
 import dev.brisk.ops.LionUpdate;
 import dev.brisk.ops.NadamUpdate;
 import dev.brisk.ops.AxisAttrs;
@@ -382,7 +383,7 @@ public final class KernelBinder {
                 Tensor vel = in.length == 4 ? in[2] : null;
                 yield () -> k.sgdStep(p.data(), p.offset(), g.data(), g.offset(), vel == null ? null : vel.data(),
                         vel == null ? 0 : vel.offset(), n, hyper.get(SgdUpdate.LR), vel == null ? 0f : sgd.momentum(),
-                        sgd.nesterov());
+                        sgd.nesterov(), hyper.get(SgdUpdate.DECAY));
             }
             case RmspropUpdate rms -> {
                 Tensor ms = in[2];
@@ -439,6 +440,13 @@ public final class KernelBinder {
                         mg == null ? null : mg.data(), mg == null ? 0 : mg.offset(), n,
                         hyper.get(RmspropFullUpdate.LR), rms.rho(), rms.momentum(), hyper.get(RmspropFullUpdate.EPS),
                         hyper.get(RmspropFullUpdate.DECAY));
+            }
+            case FtrlUpdate ftrl -> {
+                Tensor acc = in[2];
+                Tensor lin = in[3];
+                yield () -> k.ftrlStep(p.data(), p.offset(), g.data(), g.offset(), acc.data(), acc.offset(),
+                        lin.data(), lin.offset(), n, hyper.get(FtrlUpdate.LR), ftrl.learningRatePower(), ftrl.l1(),
+                        hyper.get(FtrlUpdate.TWO_L2), ftrl.shrinkage2(), hyper.get(FtrlUpdate.DECAY));
             }
         };
     }

@@ -7,5 +7,5 @@ package dev.brisk.ops;
  * the vector and the kernel binder that reads it agree by name rather than by position.
  */
 public sealed interface UpdateAttrs extends Attrs permits AdamUpdate, SgdUpdate, RmspropUpdate, AdagradUpdate,
-        AdadeltaUpdate, AdamaxUpdate, NadamUpdate, LionUpdate, AmsgradUpdate, RmspropFullUpdate {
+        AdadeltaUpdate, AdamaxUpdate, NadamUpdate, LionUpdate, AmsgradUpdate, RmspropFullUpdate, FtrlUpdate {
 }

@@ -24,7 +24,12 @@ public final class Adadelta extends Optimizer {
      * @param weightDecay the decoupled weight decay, 0 for none
      */
     public Adadelta(float learningRate, float rho, float epsilon, float weightDecay) {
-        super(learningRate);
+        this(learningRate, null, rho, epsilon, weightDecay);
+    }
+
+    /** The constructors' shared body: a constant {@code learningRate} when {@code schedule} is null. */
+    private Adadelta(float learningRate, LearningRateSchedule schedule, float rho, float epsilon, float weightDecay) {
+        super(learningRate, schedule);
         this.rho = rho;
         this.epsilon = epsilon;
         this.weightDecay = checkWeightDecay("adadelta", weightDecay);
@@ -39,10 +44,7 @@ public final class Adadelta extends Optimizer {
      * @param weightDecay the decoupled weight decay, 0 for none
      */
     public Adadelta(LearningRateSchedule schedule, float rho, float epsilon, float weightDecay) {
-        super(schedule);
-        this.rho = rho;
-        this.epsilon = epsilon;
-        this.weightDecay = checkWeightDecay("adadelta", weightDecay);
+        this(0f, schedule, rho, epsilon, weightDecay);
     }
 
     @Override
@@ -78,12 +80,6 @@ public final class Adadelta extends Optimizer {
     /** Keras' Adadelta settings: {@code rho}, {@code epsilon} and the weight decay. */
     @Override
     public java.util.Map<String, Object> ownConfig() {
-        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
-        c.put("rho", rho);
-        c.put("epsilon", epsilon);
-        if (weightDecay > 0) {
-            c.put("weight_decay", weightDecay);
-        }
-        return c;
+        return config(weightDecay, "rho", rho, "epsilon", epsilon);
     }
 }

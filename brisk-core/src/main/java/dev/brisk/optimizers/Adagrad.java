@@ -24,7 +24,13 @@ public final class Adagrad extends Optimizer {
      * @param weightDecay the decoupled weight decay, 0 for none
      */
     public Adagrad(float learningRate, float initialAccumulatorValue, float epsilon, float weightDecay) {
-        super(learningRate);
+        this(learningRate, null, initialAccumulatorValue, epsilon, weightDecay);
+    }
+
+    /** The constructors' shared body: a constant {@code learningRate} when {@code schedule} is null. */
+    private Adagrad(float learningRate, LearningRateSchedule schedule, float initialAccumulatorValue, float epsilon,
+                    float weightDecay) {
+        super(learningRate, schedule);
         this.initialAccumulatorValue = checkStart(initialAccumulatorValue);
         this.epsilon = epsilon;
         this.weightDecay = checkWeightDecay("adagrad", weightDecay);
@@ -39,10 +45,7 @@ public final class Adagrad extends Optimizer {
      * @param weightDecay the decoupled weight decay, 0 for none
      */
     public Adagrad(LearningRateSchedule schedule, float initialAccumulatorValue, float epsilon, float weightDecay) {
-        super(schedule);
-        this.initialAccumulatorValue = checkStart(initialAccumulatorValue);
-        this.epsilon = epsilon;
-        this.weightDecay = checkWeightDecay("adagrad", weightDecay);
+        this(0f, schedule, initialAccumulatorValue, epsilon, weightDecay);
     }
 
     private static float checkStart(float value) {
@@ -86,12 +89,6 @@ public final class Adagrad extends Optimizer {
     /** Keras' Adagrad settings: {@code initial_accumulator_value}, {@code epsilon} and the weight decay. */
     @Override
     public java.util.Map<String, Object> ownConfig() {
-        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
-        c.put("initial_accumulator_value", initialAccumulatorValue);
-        c.put("epsilon", epsilon);
-        if (weightDecay > 0) {
-            c.put("weight_decay", weightDecay);
-        }
-        return c;
+        return config(weightDecay, "initial_accumulator_value", initialAccumulatorValue, "epsilon", epsilon);
     }
 }

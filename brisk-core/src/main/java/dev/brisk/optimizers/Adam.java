@@ -43,7 +43,13 @@ public class Adam extends Optimizer {
      * @param amsgrad whether to use AMSGrad
      */
     public Adam(float learningRate, float beta1, float beta2, float epsilon, float weightDecay, boolean amsgrad) {
-        super(learningRate);
+        this(learningRate, null, beta1, beta2, epsilon, weightDecay, amsgrad);
+    }
+
+    /** The constructors' shared body: a constant {@code learningRate} when {@code schedule} is null. */
+    private Adam(float learningRate, LearningRateSchedule schedule, float beta1, float beta2, float epsilon,
+                 float weightDecay, boolean amsgrad) {
+        super(learningRate, schedule);
         this.beta1 = beta1;
         this.beta2 = beta2;
         this.epsilon = epsilon;
@@ -76,12 +82,7 @@ public class Adam extends Optimizer {
      */
     public Adam(LearningRateSchedule schedule, float beta1, float beta2, float epsilon, float weightDecay,
                 boolean amsgrad) {
-        super(schedule);
-        this.beta1 = beta1;
-        this.beta2 = beta2;
-        this.epsilon = epsilon;
-        this.weightDecay = checkWeightDecay("adam", weightDecay);
-        this.amsgrad = amsgrad;
+        this(0f, schedule, beta1, beta2, epsilon, weightDecay, amsgrad);
     }
 
     /**
@@ -142,14 +143,6 @@ public class Adam extends Optimizer {
      */
     @Override
     public java.util.Map<String, Object> ownConfig() {
-        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
-        c.put("beta_1", beta1);
-        c.put("beta_2", beta2);
-        c.put("epsilon", epsilon);
-        c.put("amsgrad", amsgrad);
-        if (weightDecay > 0) {
-            c.put("weight_decay", weightDecay);
-        }
-        return c;
+        return config(weightDecay, "beta_1", beta1, "beta_2", beta2, "epsilon", epsilon, "amsgrad", amsgrad);
     }
 }

@@ -26,7 +26,13 @@ public final class Adamax extends Optimizer {
      * @param weightDecay the decoupled weight decay, 0 for none
      */
     public Adamax(float learningRate, float beta1, float beta2, float epsilon, float weightDecay) {
-        super(learningRate);
+        this(learningRate, null, beta1, beta2, epsilon, weightDecay);
+    }
+
+    /** The constructors' shared body: a constant {@code learningRate} when {@code schedule} is null. */
+    private Adamax(float learningRate, LearningRateSchedule schedule, float beta1, float beta2, float epsilon,
+                   float weightDecay) {
+        super(learningRate, schedule);
         this.beta1 = beta1;
         this.beta2 = beta2;
         this.epsilon = epsilon;
@@ -43,11 +49,7 @@ public final class Adamax extends Optimizer {
      * @param weightDecay the decoupled weight decay, 0 for none
      */
     public Adamax(LearningRateSchedule schedule, float beta1, float beta2, float epsilon, float weightDecay) {
-        super(schedule);
-        this.beta1 = beta1;
-        this.beta2 = beta2;
-        this.epsilon = epsilon;
-        this.weightDecay = checkWeightDecay("adamax", weightDecay);
+        this(0f, schedule, beta1, beta2, epsilon, weightDecay);
     }
 
     @Override
@@ -84,13 +86,6 @@ public final class Adamax extends Optimizer {
     /** Keras' Adamax settings: {@code beta_1}, {@code beta_2}, {@code epsilon} and the weight decay. */
     @Override
     public java.util.Map<String, Object> ownConfig() {
-        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
-        c.put("beta_1", beta1);
-        c.put("beta_2", beta2);
-        c.put("epsilon", epsilon);
-        if (weightDecay > 0) {
-            c.put("weight_decay", weightDecay);
-        }
-        return c;
+        return config(weightDecay, "beta_1", beta1, "beta_2", beta2, "epsilon", epsilon);
     }
 }

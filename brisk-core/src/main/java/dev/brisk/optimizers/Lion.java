@@ -25,7 +25,12 @@ public final class Lion extends Optimizer {
      * @param weightDecay the decoupled weight decay, 0 for none
      */
     public Lion(float learningRate, float beta1, float beta2, float weightDecay) {
-        super(learningRate);
+        this(learningRate, null, beta1, beta2, weightDecay);
+    }
+
+    /** The constructors' shared body: a constant {@code learningRate} when {@code schedule} is null. */
+    private Lion(float learningRate, LearningRateSchedule schedule, float beta1, float beta2, float weightDecay) {
+        super(learningRate, schedule);
         this.beta1 = checkBeta1(beta1);
         this.beta2 = beta2;
         this.weightDecay = checkWeightDecay("lion", weightDecay);
@@ -40,10 +45,7 @@ public final class Lion extends Optimizer {
      * @param weightDecay the decoupled weight decay, 0 for none
      */
     public Lion(LearningRateSchedule schedule, float beta1, float beta2, float weightDecay) {
-        super(schedule);
-        this.beta1 = checkBeta1(beta1);
-        this.beta2 = beta2;
-        this.weightDecay = checkWeightDecay("lion", weightDecay);
+        this(0f, schedule, beta1, beta2, weightDecay);
     }
 
     /** Keras refuses beta_1 outside (0, 1]: at 0 Lion degenerates to sign SGD, ignoring the momentum it keeps. */
@@ -86,12 +88,6 @@ public final class Lion extends Optimizer {
     /** Keras' Lion settings: {@code beta_1}, {@code beta_2} and the weight decay. */
     @Override
     public java.util.Map<String, Object> ownConfig() {
-        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
-        c.put("beta_1", beta1);
-        c.put("beta_2", beta2);
-        if (weightDecay > 0) {
-            c.put("weight_decay", weightDecay);
-        }
-        return c;
+        return config(weightDecay, "beta_1", beta1, "beta_2", beta2);
     }
 }

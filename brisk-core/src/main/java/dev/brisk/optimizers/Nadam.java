@@ -39,7 +39,13 @@ public final class Nadam extends Optimizer {
      * @param weightDecay the decoupled weight decay, 0 for none
      */
     public Nadam(float learningRate, float beta1, float beta2, float epsilon, float weightDecay) {
-        super(learningRate);
+        this(learningRate, null, beta1, beta2, epsilon, weightDecay);
+    }
+
+    /** The constructors' shared body: a constant {@code learningRate} when {@code schedule} is null. */
+    private Nadam(float learningRate, LearningRateSchedule schedule, float beta1, float beta2, float epsilon,
+                  float weightDecay) {
+        super(learningRate, schedule);
         this.beta1 = beta1;
         this.beta2 = beta2;
         this.epsilon = epsilon;
@@ -56,11 +62,7 @@ public final class Nadam extends Optimizer {
      * @param weightDecay the decoupled weight decay, 0 for none
      */
     public Nadam(LearningRateSchedule schedule, float beta1, float beta2, float epsilon, float weightDecay) {
-        super(schedule);
-        this.beta1 = beta1;
-        this.beta2 = beta2;
-        this.epsilon = epsilon;
-        this.weightDecay = checkWeightDecay("nadam", weightDecay);
+        this(0f, schedule, beta1, beta2, epsilon, weightDecay);
     }
 
     /** Keras' momentum cache {@code u_t = beta1 (1 - 0.5 * 0.96^t)}. */
@@ -138,13 +140,6 @@ public final class Nadam extends Optimizer {
     /** Keras' Nadam settings: {@code beta_1}, {@code beta_2}, {@code epsilon} and the weight decay. */
     @Override
     public java.util.Map<String, Object> ownConfig() {
-        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
-        c.put("beta_1", beta1);
-        c.put("beta_2", beta2);
-        c.put("epsilon", epsilon);
-        if (weightDecay > 0) {
-            c.put("weight_decay", weightDecay);
-        }
-        return c;
+        return config(weightDecay, "beta_1", beta1, "beta_2", beta2, "epsilon", epsilon);
     }
 }

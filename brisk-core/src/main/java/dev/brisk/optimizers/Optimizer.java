@@ -42,6 +42,18 @@ public abstract class Optimizer {
     }
 
     /**
+     * An optimiser whose learning rate follows {@code schedule} when it is not null, else the constant
+     * {@code learningRate}: one constructor body serves both of a subclass's public constructors.
+     *
+     * @param learningRate the constant learning rate, read when {@code schedule} is null
+     * @param schedule the schedule, or null
+     */
+    protected Optimizer(float learningRate, LearningRateSchedule schedule) {
+        this.learningRate = schedule == null ? learningRate : 0f;
+        this.schedule = schedule;
+    }
+
+    /**
      * An optimiser whose learning rate follows {@code schedule}, step by step.
      *
      * @param schedule the schedule, asked once per update
@@ -367,6 +379,25 @@ public abstract class Optimizer {
         Tensor t = Tensor.zeros(v.shape());
         java.util.Arrays.fill(t.data(), t.offset(), t.offset() + t.size(), value);
         return new Variable(v.name() + "/" + slot, t, false);
+    }
+
+    /**
+     * A Keras {@code get_config()} map of the given settings in order, then {@code weight_decay} when it is on
+     * (Keras omits nothing, but Brisk's files name the decay only where one is set, as they always have).
+     *
+     * @param weightDecay the decoupled weight decay, 0 for none
+     * @param keysAndValues Keras' key, then the value, for each setting
+     * @return the settings, in order
+     */
+    protected static Map<String, Object> config(float weightDecay, Object... keysAndValues) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            c.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        if (weightDecay > 0) {
+            c.put("weight_decay", weightDecay);
+        }
+        return c;
     }
 
     /**

@@ -172,4 +172,14 @@ public final class Optimizers {
     public static Lion lion(float learningRate) {
         return new Lion(learningRate, 0.9f, 0.99f, 0f);
     }
+
+    /**
+     * FTRL with Keras' defaults: learning-rate power -0.5, initial accumulator 0.1, no L1, L2, shrinkage or beta.
+     *
+     * @param learningRate the learning rate (Keras' default 0.001)
+     * @return the optimiser
+     */
+    public static Ftrl ftrl(float learningRate) {
+        return new Ftrl(learningRate, -0.5f, 0.1f, 0f, 0f, 0f, 0f, 0f);
+    }
 }

@@ -42,7 +42,14 @@ public final class RmsProp extends Optimizer {
      */
     public RmsProp(float learningRate, float rho, float momentum, float epsilon, boolean centered,
                    float weightDecay) {
-        super(learningRate);
+        this(learningRate, null, rho, momentum, epsilon, centered, weightDecay);
+    }
+
+    /** The constructors' shared body: a constant {@code learningRate} when {@code schedule} is null. */
+    private RmsProp(float learningRate, LearningRateSchedule schedule, float rho, float momentum, float epsilon,
+                    boolean centered,
+                   float weightDecay) {
+        super(learningRate, schedule);
         this.rho = rho;
         this.momentum = checkMomentum(momentum);
         this.epsilon = epsilon;
@@ -73,12 +80,7 @@ public final class RmsProp extends Optimizer {
      */
     public RmsProp(LearningRateSchedule schedule, float rho, float momentum, float epsilon, boolean centered,
                    float weightDecay) {
-        super(schedule);
-        this.rho = rho;
-        this.momentum = checkMomentum(momentum);
-        this.epsilon = epsilon;
-        this.centered = centered;
-        this.weightDecay = checkWeightDecay("rmsprop", weightDecay);
+        this(0f, schedule, rho, momentum, epsilon, centered, weightDecay);
     }
 
     private static float checkMomentum(float momentum) {
@@ -149,14 +151,6 @@ public final class RmsProp extends Optimizer {
     /** Keras' RMSprop settings: {@code rho}, {@code momentum}, {@code epsilon}, {@code centered}, weight decay. */
     @Override
     public java.util.Map<String, Object> ownConfig() {
-        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
-        c.put("rho", rho);
-        c.put("momentum", momentum);
-        c.put("epsilon", epsilon);
-        c.put("centered", centered);
-        if (weightDecay > 0) {
-            c.put("weight_decay", weightDecay);
-        }
-        return c;
+        return config(weightDecay, "rho", rho, "momentum", momentum, "epsilon", epsilon, "centered", centered);
     }
 }

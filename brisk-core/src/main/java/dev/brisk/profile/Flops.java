@@ -5,6 +5,7 @@ import dev.brisk.ops.AdagradUpdate;
 import dev.brisk.ops.AdamUpdate;
 import dev.brisk.ops.AdamaxUpdate;
 import dev.brisk.ops.AmsgradUpdate;
+import dev.brisk.ops.FtrlUpdate;
 import dev.brisk.ops.LionUpdate;
 import dev.brisk.ops.NadamUpdate;
 import dev.brisk.ops.FusedAttrs;
@@ -45,6 +46,8 @@ final class Flops {
     private static final long AMSGRAD_PER_WEIGHT = ADAM_PER_WEIGHT + 1; // the running maximum
     private static final long RMSPROP_FULL_PER_WEIGHT = 9; // mean square (4), eps (1), increment (3), subtract (1)
     private static final long CENTERED_PER_WEIGHT = 5; // mean gradient (3), minus its square (2)
+    // shrinkage (2), accumulator (2), two powers and their difference (3), linear (4), quadratic (2), clip and step (4)
+    private static final long FTRL_PER_WEIGHT = 17;
 
     private Flops() {
     }
@@ -124,6 +127,7 @@ final class Flops {
             case NadamUpdate _ -> NADAM_PER_WEIGHT;
             case LionUpdate _ -> LION_PER_WEIGHT;
             case AmsgradUpdate _ -> AMSGRAD_PER_WEIGHT;
+            case FtrlUpdate _ -> FTRL_PER_WEIGHT;
             case RmspropFullUpdate r -> RMSPROP_FULL_PER_WEIGHT + (r.centered() ? CENTERED_PER_WEIGHT : 0)
                     + (r.momentum() > 0 ? MOMENTUM_PER_WEIGHT : 0);
         };

@@ -5,6 +5,7 @@ import dev.brisk.ops.AdagradUpdate;
 import dev.brisk.ops.AdamUpdate;
 import dev.brisk.ops.AdamaxUpdate;
 import dev.brisk.ops.AmsgradUpdate;
+import dev.brisk.ops.FtrlUpdate;
 import dev.brisk.ops.LionUpdate;
 import dev.brisk.ops.NadamUpdate;
 import dev.brisk.ops.Attrs;
@@ -61,6 +62,7 @@ public record OpInfo(String op, int node, String layer, String shapes, long flop
             case LionUpdate _ -> "UPDATE(LION)";
             case AmsgradUpdate _ -> "UPDATE(AMSGRAD)";
             case RmspropFullUpdate _ -> "UPDATE(RMSPROP)";
+            case FtrlUpdate _ -> "UPDATE(FTRL)";
             case SoftmaxAttrs a when a.log() -> "LOG_" + n.op();
             default -> n.op().toString();
         };

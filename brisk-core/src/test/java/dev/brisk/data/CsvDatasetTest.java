@@ -242,4 +242,35 @@ class CsvDatasetTest {
         assertTrue(badRow(CsvDataset.builder(longLine).maxLineChars(20).build()).getMessage()
                 .contains("over the limit of 20 characters"));
     }
+
+    /** Filled cells get their indicator feature set, in the order the columns were named, after the others. */
+    @Test
+    void missingValueIndicatorsFollowTheFeatures() throws IOException {
+        Path f = write("gaps.csv", "a,b,c,y\n"
+                + "1,,3,0\n"
+                + "NA,2,NA,1\n"
+                + "4,5,6,0\n");
+        CsvDataset ds = CsvDataset.builder(f).label("y").fillMissing(-1f, "NA").indicateMissing("c", "a").build();
+        assertEquals(List.of("a", "b", "c", "c_missing", "a_missing"), ds.featureNames());
+        List<Sample> rows = ds.toList();
+        assertArrayEquals(new float[] {1, -1, 3, 0, 0}, rows.get(0).features().toArray());
+        assertArrayEquals(new float[] {-1, 2, -1, 1, 1}, rows.get(1).features().toArray());
+        assertArrayEquals(new float[] {4, 5, 6, 0, 0}, rows.get(2).features().toArray());
+        assertEquals(1f, rows.get(1).label().get(0));
+    }
+
+    @Test
+    void aMissingValueIndicatorNeedsAFilledFeatureColumn() throws IOException {
+        Path f = write("gaps.csv", "a,b,y\n1,2,0\n");
+        String noFill = assertThrows(DataFormatException.class,
+                () -> CsvDataset.builder(f).label("y").indicateMissing("a").build()).getMessage();
+        assertTrue(noFill.contains("'a'") && noFill.contains("fillMissing"), noFill);
+        String label = assertThrows(DataFormatException.class,
+                () -> CsvDataset.builder(f).label("y").fillMissing(0f).indicateMissing("y").build()).getMessage();
+        assertTrue(label.contains("is the label"), label);
+        String absent = assertThrows(DataFormatException.class,
+                () -> CsvDataset.builder(f).label("y").fillMissing(0f).indicateMissing("z").build()).getMessage();
+        assertTrue(absent.contains("'z'") && absent.contains("not in the header"), absent);
+        assertThrows(IllegalArgumentException.class, () -> CsvDataset.builder(f).indicateMissing("a", "a"));
+    }
 }

@@ -11,10 +11,12 @@ import dev.brisk.optimizers.Adadelta;
 import dev.brisk.optimizers.Adagrad;
 import dev.brisk.optimizers.Adam;
 import dev.brisk.optimizers.Adamax;
+import dev.brisk.optimizers.Ftrl;
 import dev.brisk.optimizers.Lion;
 import dev.brisk.optimizers.Nadam;
 import dev.brisk.optimizers.Optimizer;
 import dev.brisk.optimizers.RmsProp;
+import dev.brisk.optimizers.Sgd;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,14 +29,22 @@ import org.junit.jupiter.params.provider.CsvSource;
  * float64, and against torch.optim where torch 1.13 has them: Adadelta and RMSprop's momentum are the same rule in
  * both; Adagrad, Adamax, AMSGrad and RMSprop place epsilon differently (the torch results agree within the
  * fixtures' tolerance); Nadam is checked against Keras only (torch 1.13's NAdam counts one momentum-cache factor
- * twice) and Lion against Keras only (torch 1.13 has no Lion). Five steps each, on the default and scalar kernels;
- * the parameter and every slot (named as Keras names them) after each step.
+ * twice), and Lion, Ftrl (both not in torch 1.13) and SGD with Keras' decoupled weight decay (torch's is an L2 term
+ * in the gradient) against Keras only; those three fixtures carry their own weight decay. Five steps each, on the
+ * default and scalar kernels; the parameter and every slot (named as Keras names them) after each step.
  */
 class KerasOptimizerFixturesTest {
     /** Makes the fixture's optimizer with a decoupled weight decay. */
     private static Optimizer make(Fixture fx, float weightDecay) {
         float lr = (float) fx.num("learning_rate");
+        float wd = fx.root().has("weight_decay") ? (float) fx.num("weight_decay") : weightDecay;
         return switch (fx.name()) {
+            case "opt_sgd_weight_decay" -> new Sgd(lr, (float) fx.num("momentum"),
+                    fx.root().get("nesterov").asBoolean(), wd);
+            case "opt_ftrl", "opt_ftrl_power" -> new Ftrl(lr, (float) fx.num("learning_rate_power"),
+                    (float) fx.num("initial_accumulator_value"), (float) fx.num("l1_regularization_strength"),
+                    (float) fx.num("l2_regularization_strength"),
+                    (float) fx.num("l2_shrinkage_regularization_strength"), (float) fx.num("beta"), wd);
             case "opt_adagrad" -> new Adagrad(lr, (float) fx.num("initial_accumulator_value"),
                     (float) fx.num("epsilon"), weightDecay);
             case "opt_adadelta" -> new Adadelta(lr, (float) fx.num("rho"), (float) fx.num("epsilon"), weightDecay);
@@ -90,7 +100,9 @@ class KerasOptimizerFixturesTest {
         "opt_adamax,default", "opt_adamax,scalar", "opt_nadam,default", "opt_nadam,scalar", "opt_lion,default",
         "opt_lion,scalar", "opt_amsgrad,default", "opt_amsgrad,scalar", "opt_rmsprop_momentum,default",
         "opt_rmsprop_momentum,scalar", "opt_rmsprop_centered,default", "opt_rmsprop_centered,scalar",
-        "opt_rmsprop_centered_momentum,default", "opt_rmsprop_centered_momentum,scalar"})
+        "opt_rmsprop_centered_momentum,default", "opt_rmsprop_centered_momentum,scalar",
+        "opt_sgd_weight_decay,default", "opt_sgd_weight_decay,scalar", "opt_ftrl,default", "opt_ftrl,scalar",
+        "opt_ftrl_power,default", "opt_ftrl_power,scalar"})
     void followsKerasAndTorch(String name, String backend) {
         Kernels k = GradCheck.kernels(backend);
         Fixture fx = Fixture.load(name);

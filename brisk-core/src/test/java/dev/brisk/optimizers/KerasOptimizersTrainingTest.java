@@ -75,6 +75,10 @@ class KerasOptimizersTrainingTest {
         compiledEqualsEagerAndLearns("amsgrad", () -> Optimizers.amsgrad(0.01f));
         compiledEqualsEagerAndLearns("rmsprop centred momentum",
                 () -> Optimizers.rmsprop(0.003f, 0.9f, 0.5f, 1e-7f, true));
+        compiledEqualsEagerAndLearns("ftrl", () -> Optimizers.ftrl(0.1f));
+        compiledEqualsEagerAndLearns("ftrl l1 l2 shrinkage beta weight decay",
+                () -> new Ftrl(0.1f, -0.5f, 0.1f, 1e-3f, 1e-3f, 1e-3f, 0.1f, 0.01f));
+        compiledEqualsEagerAndLearns("sgd nesterov weight decay", () -> new Sgd(0.05f, 0.9f, true, 0.01f));
         compiledEqualsEagerAndLearns("nadam weight decay clipvalue",
                 () -> new Nadam(0.01f, 0.9f, 0.999f, 1e-7f, 0.01f).clipValue(0.5f));
     }
@@ -104,6 +108,11 @@ class KerasOptimizersTrainingTest {
         assertThrows(IllegalArgumentException.class, () -> new Adagrad(0.1f, -1f, 1e-7f, 0f));
         assertThrows(IllegalArgumentException.class, () -> Optimizers.rmsprop(0.1f, 0.9f, 1f, 1e-7f, false));
         assertThrows(IllegalArgumentException.class, () -> new Nadam(0.1f, 0.9f, 0.999f, 1e-7f, -0.1f));
+        assertThrows(IllegalArgumentException.class, () -> new Sgd(0.1f, 0f, false, -0.1f));
+        IllegalArgumentException power = assertThrows(IllegalArgumentException.class,
+                () -> new Ftrl(0.1f, 0.5f, 0.1f, 0f, 0f, 0f, 0f, 0f));
+        assertTrue(power.getMessage().contains("learning_rate_power"), power.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new Ftrl(0.1f, -0.5f, 0.1f, -1f, 0f, 0f, 0f, 0f));
     }
 
     /** Keras stores optimizer variables by add_optimizer_variables call: Nadam's momenta, then velocities. */

@@ -9,6 +9,7 @@ import dev.brisk.optimizers.Adagrad;
 import dev.brisk.optimizers.Adam;
 import dev.brisk.optimizers.Adamax;
 import dev.brisk.optimizers.LearningRateSchedule;
+import dev.brisk.optimizers.Ftrl;
 import dev.brisk.optimizers.Lion;
 import dev.brisk.optimizers.Nadam;
 import dev.brisk.optimizers.Optimizer;
@@ -110,6 +111,7 @@ final class CompileConfig {
             case Adamax a -> "Adamax";
             case Nadam n -> "Nadam";
             case Lion l -> "Lion";
+            case Ftrl f -> "Ftrl";
             default -> throw new ConfigError("optimizer " + o.getClass().getName() + " is not one of Brisk's");
         });
         out.put("config", Json.plain(config));
@@ -199,10 +201,9 @@ final class CompileConfig {
                         : new Adam(lr, b1, b2, eps, wd, amsgrad);
             }
             case "SGD" -> {
-                c.requireAbsentOr("weight_decay", 0);
                 float mom = c.decimal("momentum", 0f);
                 boolean nesterov = c.bool("nesterov", false);
-                yield schedule != null ? new Sgd(schedule, mom, nesterov) : new Sgd(lr, mom, nesterov);
+                yield schedule != null ? new Sgd(schedule, mom, nesterov, wd) : new Sgd(lr, mom, nesterov, wd);
             }
             case "RMSprop" -> {
                 float rho = c.decimal("rho", 0.9f);
@@ -236,8 +237,18 @@ final class CompileConfig {
                 float b2 = c.decimal("beta_2", 0.99f);
                 yield schedule != null ? new Lion(schedule, b1, b2, wd) : new Lion(lr, b1, b2, wd);
             }
+            case "Ftrl" -> {
+                float power = c.decimal("learning_rate_power", -0.5f);
+                float start = c.decimal("initial_accumulator_value", 0.1f);
+                float l1 = c.decimal("l1_regularization_strength", 0f);
+                float l2 = c.decimal("l2_regularization_strength", 0f);
+                float shrink = c.decimal("l2_shrinkage_regularization_strength", 0f);
+                float beta = c.decimal("beta", 0f);
+                yield schedule != null ? new Ftrl(schedule, power, start, l1, l2, shrink, beta, wd)
+                        : new Ftrl(lr, power, start, l1, l2, shrink, beta, wd);
+            }
             default -> throw new ConfigError("compile_config: unknown optimizer class '" + cls
-                    + "' (Brisk has Adam, AdamW, SGD, RMSprop, Adagrad, Adadelta, Adamax, Nadam, Lion)");
+                    + "' (Brisk has Adam, AdamW, SGD, RMSprop, Adagrad, Adadelta, Adamax, Nadam, Lion, Ftrl)");
         };
         try {
             if (c.raw("clipnorm") != null) {

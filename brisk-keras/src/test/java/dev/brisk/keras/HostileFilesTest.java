@@ -147,8 +147,8 @@ class HostileFilesTest {
                 "shape");
         refused(withConfig("activation.keras", "\"activation\":\"relu\"", "\"activation\":\"swish\""),
                 "config.json", "swish");
-        refused(withConfig("optimizer.keras", "\"class_name\":\"Adam\"", "\"class_name\":\"Ftrl\""), "config.json",
-                "Ftrl");
+        refused(withConfig("optimizer.keras", "\"class_name\":\"Adam\"", "\"class_name\":\"Adafactor\""), "config.json",
+                "Adafactor");
         Map<String, byte[]> m = new LinkedHashMap<>(entries);
         m.put("config.json", "[".repeat(100_000).getBytes(StandardCharsets.UTF_8));
         refused(zip("deep.keras", m, ZipEntry.DEFLATED), "config.json");

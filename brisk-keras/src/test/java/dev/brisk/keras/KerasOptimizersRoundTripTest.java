@@ -15,10 +15,12 @@ import dev.brisk.optimizers.Adadelta;
 import dev.brisk.optimizers.Adagrad;
 import dev.brisk.optimizers.Adam;
 import dev.brisk.optimizers.Adamax;
+import dev.brisk.optimizers.Ftrl;
 import dev.brisk.optimizers.Lion;
 import dev.brisk.optimizers.Nadam;
 import dev.brisk.optimizers.Optimizer;
 import dev.brisk.optimizers.RmsProp;
+import dev.brisk.optimizers.Sgd;
 import dev.brisk.tensor.Tensor;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -92,6 +94,8 @@ class KerasOptimizersRoundTripTest {
     @Test
     void everyOptimizerSavesLoadsAndContinuesExactly() throws IOException {
         roundTrip(new Adagrad(0.05f, 0.2f, 1e-6f, 0f), "Adagrad");
+        roundTrip(new Sgd(0.05f, 0.9f, true, 0.01f), "SGD");
+        roundTrip(new Ftrl(0.05f, -0.5f, 0.1f, 0.001f, 0.01f, 0.02f, 0.1f, 0.01f), "Ftrl");
         roundTrip(new Adadelta(1f, 0.9f, 1e-6f, 0.01f), "Adadelta");
         roundTrip(new Adamax(0.01f, 0.8f, 0.99f, 1e-7f, 0f), "Adamax");
         roundTrip(new Nadam(0.01f, 0.9f, 0.999f, 1e-7f, 0.004f), "Nadam");

@@ -9,24 +9,18 @@ final class OptimizerArgs extends RegionTask<OptimizerArgs> {
     int pOff;
     float[] g;
     int gOff;
-    /** Adam's first and second moments. */
+    /** The first state array (Adam's first moments, SGD's velocity, RMSprop's mean square, ...). */
     float[] m;
     int mOff;
     float[] v;
     int vOff;
-    /** SGD's velocity. */
-    float[] velocity;
-    int velocityOff;
-    /** RMSprop's mean square. */
-    float[] meanSquare;
-    int meanSquareOff;
     /** The learning rate (Adam's bias-corrected one). */
     float lr;
     float beta1;
     float beta2;
     /** The denominator's epsilon (Adam's bias-corrected one). */
     float eps;
-    /** Adam's decoupled weight decay. */
+    /** The decoupled weight decay of this step ({@code lr * weight_decay}). */
     float decay;
     float momentum;
     boolean nesterov;
@@ -38,6 +32,11 @@ final class OptimizerArgs extends RegionTask<OptimizerArgs> {
     float mRate;
     float gRate;
     float vCorrection;
+    /** FTRL's learning-rate power, L1 strength, twice its L2 strength and twice its shrinkage strength. */
+    float power;
+    float l1;
+    float twoL2;
+    float shrinkage2;
 
     /** This thread's instance. */
     static OptimizerArgs get() {
@@ -50,8 +49,6 @@ final class OptimizerArgs extends RegionTask<OptimizerArgs> {
         g = null;
         m = null;
         v = null;
-        velocity = null;
-        meanSquare = null;
         w = null;
     }
 }

@@ -776,10 +776,15 @@ public final class ScalarKernels implements Kernels {
 
     @Override
     public void sgdStep(float[] p, int pOff, float[] g, int gOff, float[] vel, int velOff, int n, float lr,
-                        float momentum, boolean nesterov) {
+                        float momentum, boolean nesterov, float decay) {
         float velTiny = TinyMoments.sgdVelocity(momentum, nesterov);
         for (int i = 0; i < n; i++) {
             float gi = g[gOff + i];
+            if (decay != 0) {
+                // Keras' decoupled weight decay, before the step; skipped at 0 so plain SGD keeps its bits
+                float pi = p[pOff + i];
+                p[pOff + i] = pi - pi * decay;
+            }
             if (momentum == 0) {
                 p[pOff + i] -= lr * gi;
             } else {
@@ -950,6 +955,42 @@ public final class ScalarKernels implements Kernels {
                 p[pOff + i] = pi - inc;
             }
         }
+    }
+
+    @Override
+    public void ftrlStep(float[] p, int pOff, float[] g, int gOff, float[] acc, int accOff, float[] lin, int linOff,
+                         int n, float lr, float power, float l1, float twoL2, float shrinkage2, float decay) {
+        ftrlRange(p, pOff, g, gOff, acc, accOff, lin, linOff, 0, n, lr, power, l1, twoL2, shrinkage2, decay);
+    }
+
+    /**
+     * FTRL's step on [i0, i1), Keras' update_step term by term. Neither state array decays, so nothing is flushed.
+     * Also the vector kernel's path for a power other than -0.5 or 0, which the vector API has no exact form of.
+     */
+    static void ftrlRange(float[] p, int pOff, float[] g, int gOff, float[] acc, int accOff, float[] lin, int linOff,
+                          int i0, int i1, float lr, float power, float l1, float twoL2, float shrinkage2,
+                          float decay) {
+        for (int i = i0; i < i1; i++) {
+            float gi = g[gOff + i];
+            float pi = p[pOff + i];
+            pi -= decay * pi;
+            float a0 = acc[accOff + i];
+            float a1 = a0 + gi * gi;
+            float r1 = ftrlPower(a1, power);
+            float l = lin[linOff + i] + (gi + shrinkage2 * pi - (r1 - ftrlPower(a0, power)) / lr * pi);
+            lin[linOff + i] = l;
+            float quadratic = r1 / lr + twoL2;
+            p[pOff + i] = (Math.min(Math.max(l, -l1), l1) - l) / quadratic;
+            acc[accOff + i] = a1;
+        }
+    }
+
+    /** {@code a^(-power)}: the correctly rounded root at Keras' default -0.5, 1 at 0, else Math.pow. */
+    static float ftrlPower(float a, float power) {
+        if (power == -0.5f) {
+            return (float) Math.sqrt(a);
+        }
+        return power == 0f ? 1f : (float) Math.pow(a, -power);
     }
 
     @Override

@@ -295,8 +295,8 @@ public final class VectorKernels implements Kernels {
 
     @Override
     public void sgdStep(float[] p, int pOff, float[] g, int gOff, float[] vel, int velOff, int n, float lr,
-                        float momentum, boolean nesterov) {
-        VectorOptimizers.sgd(p, pOff, g, gOff, vel, velOff, n, lr, momentum, nesterov);
+                        float momentum, boolean nesterov, float decay) {
+        VectorOptimizers.sgd(p, pOff, g, gOff, vel, velOff, n, lr, momentum, nesterov, decay);
     }
 
     @Override
@@ -335,6 +335,13 @@ public final class VectorKernels implements Kernels {
     public void lionStep(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, int n, float lr, float beta1,
                          float beta2, float decay) {
         VectorOptimizers.lion(p, pOff, g, gOff, m, mOff, n, lr, beta1, beta2, decay);
+    }
+
+    @Override
+    public void ftrlStep(float[] p, int pOff, float[] g, int gOff, float[] acc, int accOff, float[] lin, int linOff,
+                         int n, float lr, float power, float l1, float twoL2, float shrinkage2, float decay) {
+        VectorOptimizers.ftrl(p, pOff, g, gOff, acc, accOff, lin, linOff, n, lr, power, l1, twoL2, shrinkage2,
+                decay);
     }
 
     @Override

@@ -20,129 +20,96 @@ final class VectorOptimizers {
 
     static void adam(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v, int vOff, int n,
                      float lrT, float beta1, float beta2, float epsHat, float decay) {
-        if (Split.serial(n, VectorElementwise.GRAIN)) {
-            adamRange(p, pOff, g, gOff, m, mOff, v, vOff, 0, n, lrT, beta1, beta2, epsHat, decay);
-        } else {
-            OptimizerArgs r = OptimizerArgs.get();
-            r.p = p;
-            r.pOff = pOff;
-            r.g = g;
-            r.gOff = gOff;
-            r.m = m;
-            r.mOff = mOff;
-            r.v = v;
-            r.vOff = vOff;
-            r.lr = lrT;
-            r.beta1 = beta1;
-            r.beta2 = beta2;
-            r.eps = epsHat;
-            r.decay = decay;
-            r.forRange(n, VectorElementwise.GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) -> adamRange(a.p, a.pOff,
-                    a.g, a.gOff, a.m, a.mOff, a.v, a.vOff, i0, i1, a.lr, a.beta1, a.beta2, a.eps, a.decay));
-        }
+        OptimizerArgs r = args(p, pOff, g, gOff, m, mOff, v, vOff, null, 0);
+        r.lr = lrT;
+        r.beta1 = beta1;
+        r.beta2 = beta2;
+        r.eps = epsHat;
+        r.decay = decay;
+        run(n, r, VectorOptimizers::adamRange);
     }
 
-    private static void adamRange(float[] p, int pOff, float[] g, int gOff, float[] m, int mOff, float[] v,
-                                  int vOff, int i0, int i1, float lrT, float beta1, float beta2, float epsHat,
-                                  float decay) {
-        float c1 = 1 - beta1;
-        float c2 = 1 - beta2;
-        float mTiny = TinyMoments.adamFirst(beta1, lrT);
-        float vTiny = TinyMoments.adamSecond(beta2);
+    private static void adamRange(OptimizerArgs a, int i0, int i1) {
+        float c1 = 1 - a.beta1;
+        float c2 = 1 - a.beta2;
+        float mTiny = TinyMoments.adamFirst(a.beta1, a.lr);
+        float vTiny = TinyMoments.adamSecond(a.beta2);
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
-            FloatVector gi = FloatVector.fromArray(S, g, gOff + i, k);
-            FloatVector m0 = FloatVector.fromArray(S, m, mOff + i, k);
-            FloatVector mi = m0.blend(0f, m0.abs().lt(mTiny)).mul(beta1).add(gi.mul(c1));
-            FloatVector v0 = FloatVector.fromArray(S, v, vOff + i, k);
-            FloatVector vi = v0.blend(0f, v0.lt(vTiny)).mul(beta2).add(gi.mul(c2).mul(gi));
-            FloatVector pi = FloatVector.fromArray(S, p, pOff + i, k);
-            pi = pi.sub(pi.mul(decay));
-            pi = pi.sub(mi.mul(lrT).div(vi.sqrt().add(epsHat)));
-            mi.intoArray(m, mOff + i, k);
-            vi.intoArray(v, vOff + i, k);
-            pi.intoArray(p, pOff + i, k);
+            FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
+            FloatVector m0 = FloatVector.fromArray(S, a.m, a.mOff + i, k);
+            FloatVector mi = m0.blend(0f, m0.abs().lt(mTiny)).mul(a.beta1).add(gi.mul(c1));
+            FloatVector v0 = FloatVector.fromArray(S, a.v, a.vOff + i, k);
+            FloatVector vi = v0.blend(0f, v0.lt(vTiny)).mul(a.beta2).add(gi.mul(c2).mul(gi));
+            FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
+            pi = pi.sub(pi.mul(a.decay));
+            pi = pi.sub(mi.mul(a.lr).div(vi.sqrt().add(a.eps)));
+            mi.intoArray(a.m, a.mOff + i, k);
+            vi.intoArray(a.v, a.vOff + i, k);
+            pi.intoArray(a.p, a.pOff + i, k);
         }
     }
 
     static void sgd(float[] p, int pOff, float[] g, int gOff, float[] vel, int velOff, int n, float lr,
-                    float momentum, boolean nesterov) {
-        if (Split.serial(n, VectorElementwise.GRAIN)) {
-            sgdRange(p, pOff, g, gOff, vel, velOff, 0, n, lr, momentum, nesterov);
-        } else {
-            OptimizerArgs r = OptimizerArgs.get();
-            r.p = p;
-            r.pOff = pOff;
-            r.g = g;
-            r.gOff = gOff;
-            r.velocity = vel;
-            r.velocityOff = velOff;
-            r.lr = lr;
-            r.momentum = momentum;
-            r.nesterov = nesterov;
-            r.forRange(n, VectorElementwise.GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) ->
-                    sgdRange(a.p, a.pOff, a.g, a.gOff, a.velocity, a.velocityOff, i0, i1, a.lr, a.momentum,
-                            a.nesterov));
-        }
+                    float momentum, boolean nesterov, float decay) {
+        OptimizerArgs r = args(p, pOff, g, gOff, vel, velOff, null, 0, null, 0);
+        r.lr = lr;
+        r.momentum = momentum;
+        r.nesterov = nesterov;
+        r.decay = decay;
+        run(n, r, VectorOptimizers::sgdRange);
     }
 
-    private static void sgdRange(float[] p, int pOff, float[] g, int gOff, float[] vel, int velOff, int i0, int i1,
-                                 float lr, float momentum, boolean nesterov) {
-        float velTiny = TinyMoments.sgdVelocity(momentum, nesterov);
+    /** SGD's step; the velocity lives in {@code m}. The decay is skipped at 0 so plain SGD keeps its bits. */
+    private static void sgdRange(OptimizerArgs a, int i0, int i1) {
+        float lr = a.lr;
+        float momentum = a.momentum;
+        float velTiny = TinyMoments.sgdVelocity(momentum, a.nesterov);
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
-            FloatVector gi = FloatVector.fromArray(S, g, gOff + i, k);
-            FloatVector pi = FloatVector.fromArray(S, p, pOff + i, k);
+            FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
+            FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
+            if (a.decay != 0) {
+                pi = pi.sub(pi.mul(a.decay));
+            }
             if (momentum == 0) {
                 pi = pi.sub(gi.mul(lr));
             } else {
-                FloatVector v0 = FloatVector.fromArray(S, vel, velOff + i, k);
+                FloatVector v0 = FloatVector.fromArray(S, a.m, a.mOff + i, k);
                 FloatVector vi = v0.blend(0f, v0.abs().lt(velTiny)).mul(momentum).sub(gi.mul(lr));
-                vi.intoArray(vel, velOff + i, k);
-                pi = pi.add(nesterov ? vi.mul(momentum).sub(gi.mul(lr)) : vi);
+                vi.intoArray(a.m, a.mOff + i, k);
+                pi = pi.add(a.nesterov ? vi.mul(momentum).sub(gi.mul(lr)) : vi);
             }
-            pi.intoArray(p, pOff + i, k);
+            pi.intoArray(a.p, a.pOff + i, k);
         }
     }
 
     static void rmsprop(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, int n, float lr, float rho,
                         float eps) {
-        if (Split.serial(n, VectorElementwise.GRAIN)) {
-            rmspropRange(p, pOff, g, gOff, ms, msOff, 0, n, lr, rho, eps);
-        } else {
-            OptimizerArgs r = OptimizerArgs.get();
-            r.p = p;
-            r.pOff = pOff;
-            r.g = g;
-            r.gOff = gOff;
-            r.meanSquare = ms;
-            r.meanSquareOff = msOff;
-            r.lr = lr;
-            r.rho = rho;
-            r.eps = eps;
-            r.forRange(n, VectorElementwise.GRAIN, Split.CHUNKS_PER_THREAD, (a, i0, i1) ->
-                    rmspropRange(a.p, a.pOff, a.g, a.gOff, a.meanSquare, a.meanSquareOff, i0, i1, a.lr, a.rho,
-                            a.eps));
-        }
+        OptimizerArgs r = args(p, pOff, g, gOff, ms, msOff, null, 0, null, 0);
+        r.lr = lr;
+        r.rho = rho;
+        r.eps = eps;
+        run(n, r, VectorOptimizers::rmspropRange);
     }
 
-    private static void rmspropRange(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, int i0,
-                                     int i1, float lr, float rho, float eps) {
-        float c = 1 - rho;
-        float msTiny = TinyMoments.rmspropMeanSquare(rho);
+    /** Plain RMSprop's step; the mean square lives in {@code m}. */
+    private static void rmspropRange(OptimizerArgs a, int i0, int i1) {
+        float c = 1 - a.rho;
+        float msTiny = TinyMoments.rmspropMeanSquare(a.rho);
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
-            FloatVector gi = FloatVector.fromArray(S, g, gOff + i, k);
-            FloatVector s0 = FloatVector.fromArray(S, ms, msOff + i, k);
-            FloatVector si = s0.blend(0f, s0.lt(msTiny)).mul(rho).add(gi.mul(c).mul(gi));
-            si.intoArray(ms, msOff + i, k);
-            FloatVector pi = FloatVector.fromArray(S, p, pOff + i, k);
-            pi.sub(gi.mul(lr).div(si.add(eps).sqrt())).intoArray(p, pOff + i, k);
+            FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
+            FloatVector s0 = FloatVector.fromArray(S, a.m, a.mOff + i, k);
+            FloatVector si = s0.blend(0f, s0.lt(msTiny)).mul(a.rho).add(gi.mul(c).mul(gi));
+            si.intoArray(a.m, a.mOff + i, k);
+            FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
+            pi.sub(gi.mul(a.lr).div(si.add(a.eps).sqrt())).intoArray(a.p, a.pOff + i, k);
         }
     }
 
-    // ---- Adagrad, Adadelta, Adamax, Nadam, Lion, AMSGrad, RMSprop with momentum or centring: ScalarKernels' order,
-    // each decaying moment flushed below the same TinyMoments threshold
+    // ---- Every optimizer below follows ScalarKernels' order, each decaying moment flushed below the same
+    // TinyMoments threshold
 
     /** {@code x}, with the lanes below {@code tiny} in magnitude made 0 ({@link TinyMoments#flush}). */
     private static FloatVector flush(FloatVector x, float tiny) {
@@ -269,13 +236,18 @@ final class VectorOptimizers {
         r.beta2 = beta2;
         r.eps = eps;
         r.decay = decay;
-        run(n, r, VectorOptimizers::nadamRange);
+        run(n, r, VectorOptimizers::adamMomentsRange);
     }
 
-    private static void nadamRange(OptimizerArgs a, int i0, int i1) {
+    /**
+     * Nadam's and AMSGrad's shared step: the same first and second moments, then AMSGrad's (its largest second
+     * moments {@code w} are set) or Nadam's denominator and step.
+     */
+    private static void adamMomentsRange(OptimizerArgs a, int i0, int i1) {
+        boolean ams = a.w != null;
         float c1 = 1 - a.beta1;
         float c2 = 1 - a.beta2;
-        float mTiny = TinyMoments.adamFirst(a.beta1, a.mRate);
+        float mTiny = TinyMoments.adamFirst(a.beta1, ams ? a.lr : a.mRate);
         float vTiny = TinyMoments.decaying(a.beta2);
         for (int i = i0; i < i1; i += L) {
             VectorMask<Float> k = S.indexInRange(i, i1);
@@ -288,8 +260,15 @@ final class VectorOptimizers {
             vi.intoArray(a.v, a.vOff + i, k);
             FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
             pi = pi.sub(pi.mul(a.decay));
-            FloatVector step = mi.mul(a.mRate).add(gi.mul(a.gRate));
-            pi.sub(step.div(vi.mul(a.vCorrection).sqrt().add(a.eps))).intoArray(a.p, a.pOff + i, k);
+            FloatVector step;
+            if (ams) {
+                FloatVector hi = FloatVector.fromArray(S, a.w, a.wOff + i, k).max(vi);
+                hi.intoArray(a.w, a.wOff + i, k);
+                step = mi.mul(a.lr).div(hi.sqrt().add(a.eps));
+            } else {
+                step = mi.mul(a.mRate).add(gi.mul(a.gRate)).div(vi.mul(a.vCorrection).sqrt().add(a.eps));
+            }
+            pi.sub(step).intoArray(a.p, a.pOff + i, k);
         }
     }
 
@@ -331,29 +310,7 @@ final class VectorOptimizers {
         r.beta2 = beta2;
         r.eps = epsHat;
         r.decay = decay;
-        run(n, r, VectorOptimizers::amsgradRange);
-    }
-
-    private static void amsgradRange(OptimizerArgs a, int i0, int i1) {
-        float c1 = 1 - a.beta1;
-        float c2 = 1 - a.beta2;
-        float mTiny = TinyMoments.adamFirst(a.beta1, a.lr);
-        float vTiny = TinyMoments.decaying(a.beta2);
-        for (int i = i0; i < i1; i += L) {
-            VectorMask<Float> k = S.indexInRange(i, i1);
-            FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
-            FloatVector m0 = flush(FloatVector.fromArray(S, a.m, a.mOff + i, k), mTiny);
-            FloatVector v0 = flush(FloatVector.fromArray(S, a.v, a.vOff + i, k), vTiny);
-            FloatVector mi = m0.add(gi.sub(m0).mul(c1));
-            FloatVector vi = v0.add(gi.mul(gi).sub(v0).mul(c2));
-            FloatVector hi = FloatVector.fromArray(S, a.w, a.wOff + i, k).max(vi);
-            mi.intoArray(a.m, a.mOff + i, k);
-            vi.intoArray(a.v, a.vOff + i, k);
-            hi.intoArray(a.w, a.wOff + i, k);
-            FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
-            pi = pi.sub(pi.mul(a.decay));
-            pi.sub(mi.mul(a.lr).div(hi.sqrt().add(a.eps))).intoArray(a.p, a.pOff + i, k);
-        }
+        run(n, r, VectorOptimizers::adamMomentsRange);
     }
 
     static void rmspropFull(float[] p, int pOff, float[] g, int gOff, float[] ms, int msOff, float[] mom, int momOff,
@@ -399,6 +356,48 @@ final class VectorOptimizers {
                 pi = pi.sub(inc);
             }
             pi.intoArray(a.p, a.pOff + i, k);
+        }
+    }
+
+    static void ftrl(float[] p, int pOff, float[] g, int gOff, float[] acc, int accOff, float[] lin, int linOff,
+                     int n, float lr, float power, float l1, float twoL2, float shrinkage2, float decay) {
+        OptimizerArgs r = args(p, pOff, g, gOff, acc, accOff, lin, linOff, null, 0);
+        r.lr = lr;
+        r.power = power;
+        r.l1 = l1;
+        r.twoL2 = twoL2;
+        r.shrinkage2 = shrinkage2;
+        r.decay = decay;
+        run(n, r, VectorOptimizers::ftrlRange);
+    }
+
+    /**
+     * FTRL's step in ScalarKernels' order: the accumulator in {@code m}, the linear term in {@code v}. A power other
+     * than -0.5 (a square root) or 0 has no correctly rounded vector form, so it runs the scalar loop, which keeps
+     * the two kernels' bits equal.
+     */
+    private static void ftrlRange(OptimizerArgs a, int i0, int i1) {
+        if (a.power != -0.5f && a.power != 0f) {
+            ScalarKernels.ftrlRange(a.p, a.pOff, a.g, a.gOff, a.m, a.mOff, a.v, a.vOff, i0, i1, a.lr, a.power, a.l1,
+                    a.twoL2, a.shrinkage2, a.decay);
+            return;
+        }
+        boolean root = a.power == -0.5f;
+        for (int i = i0; i < i1; i += L) {
+            VectorMask<Float> k = S.indexInRange(i, i1);
+            FloatVector gi = FloatVector.fromArray(S, a.g, a.gOff + i, k);
+            FloatVector pi = FloatVector.fromArray(S, a.p, a.pOff + i, k);
+            pi = pi.sub(pi.mul(a.decay));
+            FloatVector a0 = FloatVector.fromArray(S, a.m, a.mOff + i, k);
+            FloatVector a1 = a0.add(gi.mul(gi));
+            FloatVector r1 = root ? a1.sqrt() : FloatVector.broadcast(S, 1f);
+            FloatVector r0 = root ? a0.sqrt() : FloatVector.broadcast(S, 1f);
+            FloatVector l = FloatVector.fromArray(S, a.v, a.vOff + i, k)
+                    .add(gi.add(pi.mul(a.shrinkage2)).sub(r1.sub(r0).div(a.lr).mul(pi)));
+            l.intoArray(a.v, a.vOff + i, k);
+            FloatVector quadratic = r1.div(a.lr).add(a.twoL2);
+            l.max(-a.l1).min(a.l1).sub(l).div(quadratic).intoArray(a.p, a.pOff + i, k);
+            a1.intoArray(a.m, a.mOff + i, k);
         }
     }
 }

@@ -126,8 +126,8 @@ class OptimizerDenormalTest {
                 float[] pV = p.clone();
                 float[] velV = vel.clone();
                 for (int step = 0; step < STEPS; step++) {
-                    SCALAR.sgdStep(p, 0, g, 0, vel, 0, N, 0.01f, 0.9f, nesterov);
-                    VECTOR.sgdStep(pV, 0, g, 0, velV, 0, N, 0.01f, 0.9f, nesterov);
+                    SCALAR.sgdStep(p, 0, g, 0, vel, 0, N, 0.01f, 0.9f, nesterov, 0f);
+                    VECTOR.sgdStep(pV, 0, g, 0, velV, 0, N, 0.01f, 0.9f, nesterov, 0f);
                 }
                 assertArrayEquals(p, pV, "sgd weights, nesterov=" + nesterov);
                 assertArrayEquals(vel, velV, "sgd velocity, nesterov=" + nesterov);

@@ -284,13 +284,13 @@ class ScalarKernelsTest {
         assertEquals(0.9 - 0.5 / (1 + 1e-7), p[0], 1e-6);
 
         float[] q = {1};
-        k.sgdStep(q, 0, new float[] {2}, 0, null, 0, 1, 0.1f, 0f, false);
+        k.sgdStep(q, 0, new float[] {2}, 0, null, 0, 1, 0.1f, 0f, false, 0f);
         assertEquals(0.8f, q[0], EPS);
         float[] vel = {0.5f};
-        k.sgdStep(q, 0, new float[] {2}, 0, vel, 0, 1, 0.1f, 0.9f, false);
+        k.sgdStep(q, 0, new float[] {2}, 0, vel, 0, 1, 0.1f, 0.9f, false, 0f);
         assertEquals(0.25f, vel[0], EPS);          // 0.9 * 0.5 - 0.1 * 2
         assertEquals(1.05f, q[0], EPS);
-        k.sgdStep(q, 0, new float[] {2}, 0, vel, 0, 1, 0.1f, 0.9f, true);
+        k.sgdStep(q, 0, new float[] {2}, 0, vel, 0, 1, 0.1f, 0.9f, true, 0f);
         assertEquals(0.025f, vel[0], EPS);         // 0.9 * 0.25 - 0.2
         assertEquals(1.05f + 0.9f * 0.025f - 0.2f, q[0], EPS);
 

@@ -102,7 +102,7 @@ class VectorAllocationTest {
         calls.put("softmax", () -> k.softmax(true, a, 0, c, 0, 40, 50));
         calls.put("softmaxBackward", () -> k.softmaxBackward(true, c, 0, b, 0, a, 0, 40, 50));
         calls.put("adamStep", () -> k.adamStep(p, 0, a, 0, m, 0, v, 0, 1000, 1e-3f, 0.9f, 0.999f, 1e-7f, 0f));
-        calls.put("sgdStep", () -> k.sgdStep(p, 0, a, 0, v, 0, 1000, 1e-3f, 0.9f, true));
+        calls.put("sgdStep", () -> k.sgdStep(p, 0, a, 0, v, 0, 1000, 1e-3f, 0.9f, true, 0f));
         calls.put("rmspropStep", () -> k.rmspropStep(p, 0, a, 0, m, 0, 1000, 1e-3f, 0.9f, 1e-7f));
         // Keep values finite however often this runs.
         calls.put("reset inputs", () -> {

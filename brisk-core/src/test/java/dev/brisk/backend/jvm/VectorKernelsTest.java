@@ -659,14 +659,14 @@ class VectorKernelsTest {
 
                 float[] p = uniform(random, 1 + n, -1, 1);
                 float[] pV = p.clone();
-                SCALAR.sgdStep(p, 1, g, 2, null, 0, n, 0.01f, 0f, false);
-                VECTOR.sgdStep(pV, 1, g, 2, null, 0, n, 0.01f, 0f, false);
+                SCALAR.sgdStep(p, 1, g, 2, null, 0, n, 0.01f, 0f, false, 0f);
+                VECTOR.sgdStep(pV, 1, g, 2, null, 0, n, 0.01f, 0f, false, 0f);
                 assertClose("sgd n=" + n, p, pV, 1e-6f, 1e-7f);
                 for (boolean nesterov : new boolean[] {false, true}) {
                     float[] vel = uniform(random, 6 + n, -0.1f, 0.1f);
                     float[] velV = vel.clone();
-                    SCALAR.sgdStep(p, 1, g, 2, vel, 6, n, 0.01f, 0.9f, nesterov);
-                    VECTOR.sgdStep(pV, 1, g, 2, velV, 6, n, 0.01f, 0.9f, nesterov);
+                    SCALAR.sgdStep(p, 1, g, 2, vel, 6, n, 0.01f, 0.9f, nesterov, 0f);
+                    VECTOR.sgdStep(pV, 1, g, 2, velV, 6, n, 0.01f, 0.9f, nesterov, 0f);
                     assertClose("sgd momentum nesterov=" + nesterov + " n=" + n, p, pV, 1e-6f, 1e-7f);
                     assertClose("sgd velocity nesterov=" + nesterov + " n=" + n, vel, velV, 1e-6f, 1e-7f);
                 }

@@ -13,7 +13,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The vector kernels of Adagrad, Adadelta, Adamax, Nadam, Lion, AMSGrad and RMSprop with momentum and centring give
+ * The vector kernels of SGD with a weight decay, Adagrad, Adadelta, Adamax, Nadam, Lion, AMSGrad and RMSprop with
+ * momentum and centring give
  * the scalar reference's bits (the same operation order), at sizes below, at and above one vector and across the
  * parallel split, from offsets into larger arrays, over three steps with and without a weight decay.
  */
@@ -64,6 +65,24 @@ class VectorOptimizerStepsTest {
                 }
             }
         });
+    }
+
+    @Test
+    void sgdWithWeightDecay() {
+        check("sgd", 1, -0.1f, 0.1f, (k, g, s, n, d) -> k.sgdStep(s[0], 3, g, 2, null, 0, n, 0.01f, 0f, false, d));
+        check("sgd momentum", 1, -0.1f, 0.1f, (k, g, s, n, d) -> k.sgdStep(s[0], 3, g, 2, s[1], 4, n, 0.01f, 0.9f,
+                false, d));
+        check("sgd nesterov", 1, -0.1f, 0.1f, (k, g, s, n, d) -> k.sgdStep(s[0], 3, g, 2, s[1], 4, n, 0.01f, 0.9f,
+                true, d));
+    }
+
+    /** FTRL at Keras' power -0.5 (vector roots), at 0 and at -0.25 (the scalar loop inside the vector kernel). */
+    @Test
+    void ftrl() {
+        for (float power : new float[] {-0.5f, 0f, -0.25f}) {
+            check("ftrl power " + power, new float[][] {{0.1f, 1f}, {-1f, 1f}}, (k, g, s, n, d) -> k.ftrlStep(s[0], 3,
+                    g, 2, s[1], 4, s[2], 5, n, 0.1f, power, 0.3f, 10.02f, 0.06f, d));
+        }
     }
 
     @Test
