@@ -335,6 +335,7 @@ public final class KerasRegistry {
                     c.bool("go_backwards", false), c.bool("return_state", false), name(c));
         });
         convolutionsAndShapes(m);
+        AugmentationLayers.register(m);
         return m;
     }
 
