@@ -1,12 +1,9 @@
 package dev.brisk.nn.layers;
 
 import dev.brisk.ops.image.AffineMaps;
-import dev.brisk.ops.image.AffineSampler;
 import dev.brisk.ops.image.FactorRange;
 import dev.brisk.ops.image.FillMode;
-import dev.brisk.ops.image.ImageAugment;
 import dev.brisk.ops.image.Interpolation;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -15,13 +12,9 @@ import java.util.Map;
  * dev.brisk.data.preprocessing.RandomRotation}); the identity outside training. Keras' defaults: {@code reflect}
  * fill, bilinear interpolation, fill value 0.
  */
-public final class RandomRotation extends RandomImageLayer {
+public final class RandomRotation extends AffineImageLayer {
     private static final String WHO = "RandomRotation";
-    private final double lower;
-    private final double upper;
-    private final FillMode fillMode;
-    private final float fillValue;
-    private final Interpolation interpolation;
+    private final FactorRange factor;
 
     /**
      * A rotation layer.
@@ -35,23 +28,20 @@ public final class RandomRotation extends RandomImageLayer {
      */
     public RandomRotation(double lower, double upper, FillMode fillMode, float fillValue, Interpolation interpolation,
             String name) {
-        super(ImageAugment.affine(WHO, new AffineSampler(fillMode, fillValue, interpolation),
-                AffineMaps.rotations(FactorRange.of(lower, upper, -Double.MAX_VALUE, Double.MAX_VALUE, WHO,
-                        "factor"))), name);
-        this.lower = lower;
-        this.upper = upper;
-        this.fillMode = fillMode;
-        this.fillValue = fillValue;
-        this.interpolation = interpolation;
+        this(FactorRange.of(lower, upper, -Double.MAX_VALUE, Double.MAX_VALUE, WHO, "factor"), fillMode, fillValue,
+                interpolation, name);
+    }
+
+    private RandomRotation(FactorRange factor, FillMode fillMode, float fillValue, Interpolation interpolation,
+            String name) {
+        super(WHO, AffineMaps.rotations(factor), fillMode, fillValue, interpolation, name);
+        this.factor = factor;
     }
 
     @Override
     public Map<String, Object> kerasConfig() {
         Map<String, Object> c = super.kerasConfig();
-        c.put("factor", pair(lower, upper));
-        c.put("fill_mode", fillMode.name().toLowerCase(Locale.ROOT));
-        c.put("interpolation", interpolation.name().toLowerCase(Locale.ROOT));
-        c.put("fill_value", fillValue);
+        c.put("factor", pair(factor.lower(), factor.upper()));
         return c;
     }
 }

@@ -1,12 +1,9 @@
 package dev.brisk.nn.layers;
 
 import dev.brisk.ops.image.AffineMaps;
-import dev.brisk.ops.image.AffineSampler;
 import dev.brisk.ops.image.FactorRange;
 import dev.brisk.ops.image.FillMode;
-import dev.brisk.ops.image.ImageAugment;
 import dev.brisk.ops.image.Interpolation;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -15,13 +12,10 @@ import java.util.Map;
  * {@link dev.brisk.data.preprocessing.RandomTranslation}); the identity outside training. Keras' defaults:
  * {@code reflect} fill, bilinear interpolation, fill value 0.
  */
-public final class RandomTranslation extends RandomImageLayer {
+public final class RandomTranslation extends AffineImageLayer {
     private static final String WHO = "RandomTranslation";
     private final FactorRange height;
     private final FactorRange width;
-    private final FillMode fillMode;
-    private final float fillValue;
-    private final Interpolation interpolation;
 
     /**
      * A translation layer.
@@ -35,25 +29,15 @@ public final class RandomTranslation extends RandomImageLayer {
      */
     public RandomTranslation(double[] height, double[] width, FillMode fillMode, float fillValue,
             Interpolation interpolation, String name) {
-        this(range(height, "height_factor"), range(width, "width_factor"), fillMode, fillValue, interpolation, name);
+        this(range(height, WHO, "height_factor"), range(width, WHO, "width_factor"), fillMode, fillValue,
+                interpolation, name);
     }
 
     private RandomTranslation(FactorRange height, FactorRange width, FillMode fillMode, float fillValue,
             Interpolation interpolation, String name) {
-        super(ImageAugment.affine(WHO, new AffineSampler(fillMode, fillValue, interpolation),
-                AffineMaps.translations(height, width)), name);
+        super(WHO, AffineMaps.translations(height, width), fillMode, fillValue, interpolation, name);
         this.height = height;
         this.width = width;
-        this.fillMode = fillMode;
-        this.fillValue = fillValue;
-        this.interpolation = interpolation;
-    }
-
-    private static FactorRange range(double[] r, String argument) {
-        if (r == null || r.length != 2) {
-            throw new IllegalArgumentException(WHO + ": " + argument + " must be {lower, upper}");
-        }
-        return FactorRange.of(r[0], r[1], -1, 1, WHO, argument);
     }
 
     @Override
@@ -61,9 +45,6 @@ public final class RandomTranslation extends RandomImageLayer {
         Map<String, Object> c = super.kerasConfig();
         c.put("height_factor", pair(height.lower(), height.upper()));
         c.put("width_factor", pair(width.lower(), width.upper()));
-        c.put("fill_mode", fillMode.name().toLowerCase(Locale.ROOT));
-        c.put("interpolation", interpolation.name().toLowerCase(Locale.ROOT));
-        c.put("fill_value", fillValue);
         return c;
     }
 }

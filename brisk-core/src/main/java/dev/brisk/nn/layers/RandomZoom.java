@@ -1,12 +1,9 @@
 package dev.brisk.nn.layers;
 
 import dev.brisk.ops.image.AffineMaps;
-import dev.brisk.ops.image.AffineSampler;
 import dev.brisk.ops.image.FactorRange;
 import dev.brisk.ops.image.FillMode;
-import dev.brisk.ops.image.ImageAugment;
 import dev.brisk.ops.image.Interpolation;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -15,13 +12,10 @@ import java.util.Map;
  * zoom when it is absent (the pipeline map function's math, {@link dev.brisk.data.preprocessing.RandomZoom}); the
  * identity outside training. Keras' defaults: {@code reflect} fill, bilinear interpolation, fill value 0.
  */
-public final class RandomZoom extends RandomImageLayer {
+public final class RandomZoom extends AffineImageLayer {
     private static final String WHO = "RandomZoom";
     private final FactorRange height;
     private final FactorRange width;
-    private final FillMode fillMode;
-    private final float fillValue;
-    private final Interpolation interpolation;
 
     /**
      * A zoom layer.
@@ -35,26 +29,15 @@ public final class RandomZoom extends RandomImageLayer {
      */
     public RandomZoom(double[] height, double[] width, FillMode fillMode, float fillValue,
             Interpolation interpolation, String name) {
-        this(range(height, "height_factor"), width == null ? null : range(width, "width_factor"), fillMode, fillValue,
-                interpolation, name);
+        this(range(height, WHO, "height_factor"), width == null ? null : range(width, WHO, "width_factor"),
+                fillMode, fillValue, interpolation, name);
     }
 
     private RandomZoom(FactorRange height, FactorRange width, FillMode fillMode, float fillValue,
             Interpolation interpolation, String name) {
-        super(ImageAugment.affine(WHO, new AffineSampler(fillMode, fillValue, interpolation),
-                AffineMaps.zooms(height, width)), name);
+        super(WHO, AffineMaps.zooms(height, width), fillMode, fillValue, interpolation, name);
         this.height = height;
         this.width = width;
-        this.fillMode = fillMode;
-        this.fillValue = fillValue;
-        this.interpolation = interpolation;
-    }
-
-    private static FactorRange range(double[] r, String argument) {
-        if (r == null || r.length != 2) {
-            throw new IllegalArgumentException(WHO + ": " + argument + " must be {lower, upper}");
-        }
-        return FactorRange.of(r[0], r[1], -1, 1, WHO, argument);
     }
 
     @Override
@@ -62,9 +45,6 @@ public final class RandomZoom extends RandomImageLayer {
         Map<String, Object> c = super.kerasConfig();
         c.put("height_factor", pair(height.lower(), height.upper()));
         c.put("width_factor", width == null ? null : pair(width.lower(), width.upper()));
-        c.put("fill_mode", fillMode.name().toLowerCase(Locale.ROOT));
-        c.put("interpolation", interpolation.name().toLowerCase(Locale.ROOT));
-        c.put("fill_value", fillValue);
         return c;
     }
 }
