@@ -1,9 +1,19 @@
-package dev.brisk.nn;
+package dev.brisk.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static dev.brisk.api.TestData.gaussian;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.losses.Losses;
+import dev.brisk.nn.Activation;
+import dev.brisk.nn.Constraint;
+import dev.brisk.nn.Fit;
+import dev.brisk.nn.Initializer;
+import dev.brisk.nn.Layer;
+import dev.brisk.nn.Model;
+import dev.brisk.nn.RandomSeed;
+import dev.brisk.nn.Regularizer;
+import dev.brisk.nn.Sequential;
 import dev.brisk.nn.layers.Conv2DTranspose;
 import dev.brisk.nn.layers.DepthwiseConv2D;
 import dev.brisk.nn.layers.Layers;
@@ -12,7 +22,6 @@ import dev.brisk.nn.layers.SeparableConv2D;
 import dev.brisk.optimizers.Optimizers;
 import dev.brisk.tensor.Tensor;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -23,19 +32,6 @@ import org.junit.jupiter.api.Test;
  */
 class ConvolutionVariantRegularizersTest {
     private static final Tensor X = gaussian(1, 4, 5, 5, 2);
-
-    private static Tensor gaussian(long seed, int... dims) {
-        SplittableRandom r = new SplittableRandom(seed);
-        int n = 1;
-        for (int d : dims) {
-            n *= d;
-        }
-        float[] v = new float[n];
-        for (int i = 0; i < n; i++) {
-            v[i] = (float) r.nextGaussian();
-        }
-        return Tensor.of(v, dims);
-    }
 
     private static double lossOf(Layer layer, List<Tensor> weights, Tensor y) {
         Model m = Sequential.of(Layers.input(5, 5, 2), layer);
