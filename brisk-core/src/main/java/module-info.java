@@ -33,6 +33,7 @@ module dev.brisk.core {
 
     // SPI: the op IR and graph builder for custom layers, losses and optimizers; the kernel SPI for backends.
     exports dev.brisk.ops;
+    exports dev.brisk.ops.image;
     exports dev.brisk.graph;
     exports dev.brisk.backend;
 }

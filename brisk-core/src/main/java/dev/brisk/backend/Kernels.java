@@ -6,6 +6,8 @@ import dev.brisk.ops.PoolGeometry;
 import dev.brisk.ops.RecurrentGeometry;
 import dev.brisk.ops.ReduceFn;
 import dev.brisk.ops.UnaryFn;
+import dev.brisk.ops.image.ImageAugment;
+import java.util.SplittableRandom;
 
 /**
  * The kernel SPI: the few dozen primitives a backend implements. Everything else (layers, losses, optimisers) is
@@ -668,6 +670,48 @@ public interface Kernels {
      * @param n the number of draws
      */
     void randomNormal(float stddev, long seed, float[] y, int yOff, int n);
+
+    /**
+     * Transforms {@code images} images {@code (h, w, c)} in order, each by its own draw from a generator seeded with
+     * {@code seed} (Keras' random augmentation layers). The default runs the augmentation's own loop on one thread:
+     * the draws are sequential, and the images are small next to the convolutions that follow.
+     *
+     * @param a the augmentation
+     * @param seed the generator's seed
+     * @param x the images
+     * @param xOff index of the first element
+     * @param y receives the transformed images
+     * @param yOff index of the first element
+     * @param images the number of images
+     * @param h the height
+     * @param w the width
+     * @param c the channels
+     */
+    default void imageAugment(ImageAugment a, long seed, float[] x, int xOff, float[] y, int yOff, int images, int h,
+            int w, int c) {
+        ImageAugment.forwardAll(a, new SplittableRandom(seed), x, xOff, y, yOff, images, h, w, c);
+    }
+
+    /**
+     * The gradient of {@link #imageAugment} with respect to its images, for the same seed.
+     *
+     * @param a the augmentation
+     * @param seed the generator's seed
+     * @param x the images
+     * @param xOff index of the first element
+     * @param dy the gradient with respect to the transformed images
+     * @param dyOff index of its first element
+     * @param dx receives the gradient with respect to {@code x}
+     * @param dxOff index of its first element
+     * @param images the number of images
+     * @param h the height
+     * @param w the width
+     * @param c the channels
+     */
+    default void imageAugmentBackward(ImageAugment a, long seed, float[] x, int xOff, float[] dy, int dyOff,
+            float[] dx, int dxOff, int images, int h, int w, int c) {
+        ImageAugment.backwardAll(a, new SplittableRandom(seed), x, xOff, dy, dyOff, dx, dxOff, images, h, w, c);
+    }
 
     /**
      * One fused Adam/AdamW step on {@code n} parameters, in place: {@code m = b1 m + (1-b1) g},

@@ -17,6 +17,7 @@ import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.DropoutAttrs;
+import dev.brisk.ops.ImageAugmentAttrs;
 import dev.brisk.ops.LayerNormAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
@@ -110,6 +111,8 @@ public final class KernelBinder {
             case DROPOUT -> dropout(node.attrs(DropoutAttrs.class), in[0], in[1], buffers.auxOf(node), out, k);
             case DROPOUT_GRAD -> dropoutGrad(node, in[0], buffers.auxOf(ShapeInference.auxSource(node)), out, k);
             case RANDOM_NORMAL -> randomNormal(node.attrs(NoiseAttrs.class), in[0], out, k);
+            case IMAGE_AUGMENT -> imageAugment(node.attrs(ImageAugmentAttrs.class), in[0], null, in[1], out, k);
+            case IMAGE_AUGMENT_GRAD -> imageAugment(node.attrs(ImageAugmentAttrs.class), in[0], in[1], in[2], out, k);
             case SPARSE_SOFTMAX_XENT -> {
                 Tensor probs = buffers.auxOf(node);
                 int rows = in[0].shape().dim(0);
@@ -352,6 +355,25 @@ public final class KernelBinder {
         int n = y.size();
         return () -> k.randomNormal(a.stddev(), ((long) seed.get(0)) * 0x9E3779B97F4A7C15L ^ a.salt(), y.data(),
                 y.offset(), n);
+    }
+
+    /**
+     * An image augmentation (dy null) or its gradient, its generator seeded as dropout's mask is: the step's seed
+     * mixed with the layer's salt.
+     */
+    private static Instruction imageAugment(ImageAugmentAttrs a, Tensor x, Tensor dy, Tensor seed, Tensor out,
+            Kernels k) {
+        Shape s = x.shape();
+        return () -> {
+            long mixed = ((long) seed.get(0)) * 0x9E3779B97F4A7C15L ^ a.salt();
+            if (dy == null) {
+                k.imageAugment(a.augment(), mixed, x.data(), x.offset(), out.data(), out.offset(), s.dim(0), s.dim(1),
+                        s.dim(2), s.dim(3));
+            } else {
+                k.imageAugmentBackward(a.augment(), mixed, x.data(), x.offset(), dy.data(), dy.offset(), out.data(),
+                        out.offset(), s.dim(0), s.dim(1), s.dim(2), s.dim(3));
+            }
+        };
     }
 
     private static Instruction dropoutGrad(Node node, Tensor dy, Tensor mask, Tensor dx, Kernels k) {

@@ -5,6 +5,7 @@ import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.ConvGradAttrs;
+import dev.brisk.ops.ImageAugmentAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.PermuteAttrs;
@@ -143,6 +144,8 @@ public final class Autodiff {
             case MAX_POOL -> new Node[] {g.maxPoolGrad(n, dy)};
             case AVG_POOL -> new Node[] {g.avgPoolGrad(dy, n.attrs(PoolAttrs.class), in[0].shape())};
             case DROPOUT -> new Node[] {g.dropoutGrad(dy, n), null};
+            case IMAGE_AUGMENT -> new Node[] {g.imageAugmentGrad(n.attrs(ImageAugmentAttrs.class), in[0], dy, in[1]),
+                null};
             case BATCH_NORM -> batchNorm(g, n, dy, needed);
             case BATCH_MATMUL -> batchMatmul(g, n.attrs(MatMulAttrs.class), in[0], in[1], dy, needed, n);
             case PERMUTE -> new Node[] {g.permute(dy, n.attrs(PermuteAttrs.class).inverse())};

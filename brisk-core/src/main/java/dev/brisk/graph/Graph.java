@@ -14,6 +14,7 @@ import dev.brisk.ops.ConvAttrs;
 import dev.brisk.ops.ConvGradAttrs;
 import dev.brisk.ops.DTypeInference;
 import dev.brisk.ops.DropoutAttrs;
+import dev.brisk.ops.ImageAugmentAttrs;
 import dev.brisk.ops.LayerNormAttrs;
 import dev.brisk.ops.MatMulAttrs;
 import dev.brisk.ops.NoAttrs;
@@ -746,6 +747,32 @@ public final class Graph {
      */
     public Node randomNormal(Shape shape, float stddev, Node seed, long salt) {
         return op(OpType.RANDOM_NORMAL, new NoiseAttrs(shape, stddev, salt), seed);
+    }
+
+    /**
+     * Images {@code x (n, h, w, c)} each transformed by its own random draw from the step {@code seed} mixed with
+     * the attributes' salt (Keras' random augmentation layers in training).
+     *
+     * @param attrs the augmentation and the salt
+     * @param x the images
+     * @param seed the step's seed node
+     * @return the transformed images, shaped like {@code x}
+     */
+    public Node imageAugment(ImageAugmentAttrs attrs, Node x, Node seed) {
+        return op(OpType.IMAGE_AUGMENT, attrs, x, seed);
+    }
+
+    /**
+     * The gradient of {@link #imageAugment} with respect to its images: replays the same draws.
+     *
+     * @param attrs the forward node's attributes
+     * @param x the forward node's images
+     * @param dy the gradient with respect to its output
+     * @param seed the step's seed node
+     * @return the gradient with respect to {@code x}
+     */
+    public Node imageAugmentGrad(ImageAugmentAttrs attrs, Node x, Node dy, Node seed) {
+        return op(OpType.IMAGE_AUGMENT_GRAD, attrs, x, dy, seed);
     }
 
     /**

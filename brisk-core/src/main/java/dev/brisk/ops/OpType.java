@@ -151,5 +151,16 @@ public enum OpType {
      * index), so eager and compiled runs and any thread count draw the same values. It has no gradient (nothing to
      * differentiate: its only input is the seed).
      */
-    RANDOM_NORMAL
+    RANDOM_NORMAL,
+    /**
+     * A random image augmentation ({@link ImageAugmentAttrs}): inputs are images {@code (n, h, w, c)} and the scalar
+     * step seed; each image is transformed by its own draw from a generator seeded with the step's seed mixed with
+     * the salt, in image order, so eager and compiled runs draw the same transformations.
+     */
+    IMAGE_AUGMENT,
+    /**
+     * Backward of IMAGE_AUGMENT: inputs are its images, the upstream gradient and the step seed; it replays the
+     * forward draws from the seed (nothing is kept between the passes).
+     */
+    IMAGE_AUGMENT_GRAD
 }

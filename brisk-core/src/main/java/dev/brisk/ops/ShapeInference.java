@@ -55,10 +55,21 @@ public final class ShapeInference {
             case EMBEDDING_LOOKUP -> embeddingLookup(inputs.get(0).shape(), inputs.get(1).shape());
             case EMBEDDING_GRAD -> ((ShapeAttrs) attrs).shape();
             case RANDOM_NORMAL -> ((NoiseAttrs) attrs).shape();
+            case IMAGE_AUGMENT -> images(((ImageAugmentAttrs) attrs).augment().name(), inputs.get(0).shape());
+            case IMAGE_AUGMENT_GRAD -> sameShapes(op, images(((ImageAugmentAttrs) attrs).augment().name(),
+                    inputs.get(0).shape()), inputs.get(1).shape());
             case NONZERO_MASK -> inputs.get(0).shape();
             case RECURRENT_SEQUENCE -> recurrent(inputs, (RecurrentAttrs) attrs);
             case RECURRENT_SEQUENCE_GRAD -> recurrentGrad(inputs, (RecurrentAttrs) attrs);
         };
+    }
+
+    /** A batch of images {@code (n, h, w, c)}, or an error naming the augmentation and the shape. */
+    private static Shape images(String who, Shape x) {
+        if (x.rank() != 4) {
+            throw new IllegalArgumentException(who + " takes images (batch, height, width, channels), got " + x);
+        }
+        return x;
     }
 
     /** The channel count (last axis) of a batch normalization's input, which needs at least two axes. */

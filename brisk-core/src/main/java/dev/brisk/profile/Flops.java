@@ -70,6 +70,8 @@ final class Flops {
             case CONV2D_GRAD_FILTER -> conv(n.shape(), n.input(1).shape());
             case UNARY, BINARY, DROPOUT, RANDOM_NORMAL -> size;
             case DROPOUT_GRAD -> 2 * size; // multiply by the mask, then scale
+            // At most four reads and a blend per element (bilinear); contrast is a mean and a multiply-add.
+            case IMAGE_AUGMENT, IMAGE_AUGMENT_GRAD -> 8 * size;
             case REDUCE -> n.input(0).shape().size();
             // Two passes (sum, then centered squares); a multiply-add per element; two sums; five operations.
             case BATCH_NORM_STATS -> 4L * n.input(0).shape().size();

@@ -335,6 +335,7 @@ public final class KerasRegistry {
                     c.bool("go_backwards", false), c.bool("return_state", false), name(c));
         });
         convolutionsAndShapes(m);
+        AugmentationLayers.register(m);
         return m;
     }
 
@@ -342,29 +343,38 @@ public final class KerasRegistry {
     private static void convolutionsAndShapes(Map<String, LayerFactory> m) {
         m.put("DepthwiseConv2D", c -> {
             channelsLast(c);
-            noRegularizersOrConstraints(c, "bias_regularizer", "activity_regularizer", "depthwise_constraint",
-                    "bias_constraint");
             int[] k = kernelSize(c, 2);
             int[] s = strides(c, 2, new int[] {1, 1});
             int[] d = dilation(c, 2);
-            return new DepthwiseConv2D(k[0], k[1], s[0], s[1], d[0], d[1],
+            DepthwiseConv2D layer = new DepthwiseConv2D(k[0], k[1], s[0], s[1], d[0], d[1],
                     c.integer("depth_multiplier", 1, 1, MAX_SIZE), padding(c, false), activation(c, "activation"),
                     c.bool("use_bias", true), initializer(c, "depthwise_initializer", Initializer.glorotUniform()),
                     initializer(c, "bias_initializer", Initializer.zeros()), regularizer(c, "depthwise_regularizer"),
                     name(c));
+            layer.biasRegularizer(regularizer(c, "bias_regularizer"))
+                    .depthwiseConstraint(constraint(c, "depthwise_constraint"))
+                    .biasConstraint(constraint(c, "bias_constraint"))
+                    .activityRegularizer(regularizer(c, "activity_regularizer"));
+            return layer;
         });
         m.put("SeparableConv2D", c -> {
             channelsLast(c);
-            noRegularizersOrConstraints(c, "depthwise_regularizer", "pointwise_regularizer", "bias_regularizer",
-                    "activity_regularizer", "depthwise_constraint", "pointwise_constraint", "bias_constraint");
             int[] k = kernelSize(c, 2);
             int[] s = strides(c, 2, new int[] {1, 1});
             int[] d = dilation(c, 2);
-            return new SeparableConv2D(c.requiredInt("filters", 1, MAX_SIZE), k[0], k[1], s[0], s[1], d[0], d[1],
+            SeparableConv2D layer = new SeparableConv2D(c.requiredInt("filters", 1, MAX_SIZE), k[0], k[1], s[0], s[1], d[0], d[1],
                     c.integer("depth_multiplier", 1, 1, MAX_SIZE), padding(c, false), activation(c, "activation"),
                     c.bool("use_bias", true), initializer(c, "depthwise_initializer", Initializer.glorotUniform()),
                     initializer(c, "pointwise_initializer", Initializer.glorotUniform()),
                     initializer(c, "bias_initializer", Initializer.zeros()), name(c));
+            layer.depthwiseRegularizer(regularizer(c, "depthwise_regularizer"))
+                    .pointwiseRegularizer(regularizer(c, "pointwise_regularizer"))
+                    .biasRegularizer(regularizer(c, "bias_regularizer"))
+                    .depthwiseConstraint(constraint(c, "depthwise_constraint"))
+                    .pointwiseConstraint(constraint(c, "pointwise_constraint"))
+                    .biasConstraint(constraint(c, "bias_constraint"))
+                    .activityRegularizer(regularizer(c, "activity_regularizer"));
+            return layer;
         });
         m.put("Conv2DTranspose", c -> {
             channelsLast(c);
@@ -374,15 +384,18 @@ public final class KerasRegistry {
                 throw c.error("dilation_rate", "Brisk's Conv2DTranspose has no dilation, found "
                         + java.util.Arrays.toString(d));
             }
-            noRegularizersOrConstraints(c, "bias_regularizer", "activity_regularizer", "kernel_constraint",
-                    "bias_constraint");
             int[] k = kernelSize(c, 2);
             int[] s = strides(c, 2, new int[] {1, 1});
-            return new Conv2DTranspose(c.requiredInt("filters", 1, MAX_SIZE), k[0], k[1], s[0], s[1],
+            Conv2DTranspose layer = new Conv2DTranspose(c.requiredInt("filters", 1, MAX_SIZE), k[0], k[1], s[0], s[1],
                     padding(c, false), activation(c, "activation"), c.bool("use_bias", true),
                     initializer(c, "kernel_initializer", Initializer.glorotUniform()),
                     initializer(c, "bias_initializer", Initializer.zeros()), regularizer(c, "kernel_regularizer"),
                     name(c));
+            layer.biasRegularizer(regularizer(c, "bias_regularizer"))
+                    .kernelConstraint(constraint(c, "kernel_constraint"))
+                    .biasConstraint(constraint(c, "bias_constraint"))
+                    .activityRegularizer(regularizer(c, "activity_regularizer"));
+            return layer;
         });
         m.put("GlobalMaxPooling2D", c -> {
             global(c);

@@ -1,6 +1,8 @@
 package dev.brisk.data.preprocessing;
 
+import dev.brisk.ops.image.ImageAugment;
 import dev.brisk.tensor.Tensor;
+import java.util.SplittableRandom;
 
 /** The layout of an image tensor: one image {@code (h, w, c)} or a batch {@code (n, h, w, c)}. */
 record ImageShape(int images, int height, int width, int channels) {
@@ -19,5 +21,14 @@ record ImageShape(int images, int height, int width, int channels) {
 
     int imageSize() {
         return height * width * channels;
+    }
+
+    /** Each image of {@code x} (one image or a batch) transformed by {@code a}, one draw each from {@code random}. */
+    static Tensor apply(Tensor x, String who, ImageAugment a, SplittableRandom random) {
+        ImageShape s = of(x, who);
+        float[] out = new float[x.size()];
+        ImageAugment.forwardAll(a, random, x.data(), x.offset(), out, 0, s.images(), s.height(), s.width(),
+                s.channels());
+        return Tensor.wrap(out, 0, x.shape());
     }
 }

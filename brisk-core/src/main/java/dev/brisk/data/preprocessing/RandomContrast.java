@@ -1,6 +1,7 @@
 package dev.brisk.data.preprocessing;
 
 import dev.brisk.data.RandomTransform;
+import dev.brisk.ops.image.ContrastAugment;
 import dev.brisk.tensor.Tensor;
 import java.util.SplittableRandom;
 
@@ -13,9 +14,7 @@ import java.util.SplittableRandom;
  */
 public final class RandomContrast implements RandomTransform<Tensor, Tensor> {
     private static final String WHO = "RandomContrast";
-    private final FactorRange factor;
-    private final float low;
-    private final float high;
+    private final ContrastAugment augment;
     private final long seed;
 
     /**
@@ -38,17 +37,7 @@ public final class RandomContrast implements RandomTransform<Tensor, Tensor> {
      * @param seed the seed
      */
     public RandomContrast(double lower, double upper, float low, float high, long seed) {
-        if (!(lower >= 0 && lower <= 1) || !(upper >= 0) || !Double.isFinite(upper)) {
-            throw new IllegalArgumentException(WHO + ": factor must be (lower, upper) with lower in [0, 1] and "
-                    + "upper >= 0, got (" + lower + ", " + upper + ")");
-        }
-        if (!(low < high)) {
-            throw new IllegalArgumentException(WHO + ": value_range must be (low, high) with low < high, got ("
-                    + low + ", " + high + ")");
-        }
-        this.factor = new FactorRange(1 - lower, 1 + upper);
-        this.low = low;
-        this.high = high;
+        this.augment = new ContrastAugment(lower, upper, low, high);
         this.seed = seed;
     }
 
@@ -59,12 +48,7 @@ public final class RandomContrast implements RandomTransform<Tensor, Tensor> {
 
     @Override
     public Tensor apply(Tensor x, SplittableRandom random) {
-        ImageShape s = ImageShape.of(x, WHO);
-        float[] k = new float[s.images()];
-        for (int n = 0; n < k.length; n++) {
-            k[n] = (float) factor.draw(random);
-        }
-        return adjust(x, k);
+        return ImageShape.apply(x, WHO, augment, random);
     }
 
     /**
@@ -79,24 +63,10 @@ public final class RandomContrast implements RandomTransform<Tensor, Tensor> {
         if (k.length != s.images()) {
             throw new IllegalArgumentException(WHO + ": " + k.length + " factors for " + s.images() + " images");
         }
-        int c = s.channels();
-        int pixels = s.height() * s.width();
-        float[] in = x.data();
         float[] out = new float[x.size()];
         for (int n = 0; n < s.images(); n++) {
-            int base = n * s.imageSize();
-            for (int ch = 0; ch < c; ch++) {
-                double sum = 0;
-                for (int p = 0; p < pixels; p++) {
-                    sum += in[x.offset() + base + p * c + ch];
-                }
-                float mean = (float) (sum / pixels);
-                for (int p = 0; p < pixels; p++) {
-                    int i = base + p * c + ch;
-                    float v = (in[x.offset() + i] - mean) * k[n] + mean;
-                    out[i] = Math.min(Math.max(v, low), high);
-                }
-            }
+            augment.adjust(x.data(), x.offset() + n * s.imageSize(), out, n * s.imageSize(),
+                    s.height() * s.width(), s.channels(), k[n]);
         }
         return Tensor.wrap(out, 0, x.shape());
     }

@@ -1,6 +1,11 @@
 package dev.brisk.data.preprocessing;
 
 import dev.brisk.data.RandomTransform;
+import dev.brisk.ops.image.AffineMaps;
+import dev.brisk.ops.image.AffineSampler;
+import dev.brisk.ops.image.FillMode;
+import dev.brisk.ops.image.ImageAugment;
+import dev.brisk.ops.image.Interpolation;
 import dev.brisk.tensor.Tensor;
 import java.util.SplittableRandom;
 
@@ -20,7 +25,7 @@ public final class RandomFlip implements RandomTransform<Tensor, Tensor> {
         HORIZONTAL_AND_VERTICAL
     }
 
-    private final Mode mode;
+    private final ImageAugment augment;
     private final long seed;
 
     /**
@@ -30,7 +35,7 @@ public final class RandomFlip implements RandomTransform<Tensor, Tensor> {
      * @param seed the seed
      */
     public RandomFlip(Mode mode, long seed) {
-        this.mode = mode;
+        this.augment = augment(mode);
         this.seed = seed;
     }
 
@@ -41,24 +46,18 @@ public final class RandomFlip implements RandomTransform<Tensor, Tensor> {
 
     @Override
     public Tensor apply(Tensor x, SplittableRandom random) {
-        ImageShape s = ImageShape.of(x, "RandomFlip");
-        float[] in = x.data();
-        float[] out = new float[x.size()];
-        int h = s.height();
-        int w = s.width();
-        int c = s.channels();
-        for (int n = 0; n < s.images(); n++) {
-            boolean lr = mode != Mode.VERTICAL && random.nextBoolean();
-            boolean tb = mode != Mode.HORIZONTAL && random.nextBoolean();
-            int base = n * s.imageSize();
-            for (int y = 0; y < h; y++) {
-                int sy = tb ? h - 1 - y : y;
-                for (int xx = 0; xx < w; xx++) {
-                    int sx = lr ? w - 1 - xx : xx;
-                    System.arraycopy(in, x.offset() + base + (sy * w + sx) * c, out, base + (y * w + xx) * c, c);
-                }
-            }
-        }
-        return Tensor.wrap(out, 0, x.shape());
+        return ImageShape.apply(x, "RandomFlip", augment, random);
+    }
+
+    /**
+     * The flips of {@code mode} as an augmentation: an affine map with whole-pixel coordinates, so each output pixel
+     * is a copy of one input pixel.
+     *
+     * @param mode which flips may happen
+     * @return the augmentation
+     */
+    public static ImageAugment augment(Mode mode) {
+        return ImageAugment.affine("RandomFlip", new AffineSampler(FillMode.CONSTANT, 0f, Interpolation.NEAREST),
+                AffineMaps.flips(mode != Mode.VERTICAL, mode != Mode.HORIZONTAL));
     }
 }

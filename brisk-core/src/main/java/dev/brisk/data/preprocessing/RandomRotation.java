@@ -1,6 +1,12 @@
 package dev.brisk.data.preprocessing;
 
 import dev.brisk.data.RandomTransform;
+import dev.brisk.ops.image.AffineMaps;
+import dev.brisk.ops.image.AffineSampler;
+import dev.brisk.ops.image.FactorRange;
+import dev.brisk.ops.image.FillMode;
+import dev.brisk.ops.image.ImageAugment;
+import dev.brisk.ops.image.Interpolation;
 import dev.brisk.tensor.Tensor;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -16,8 +22,8 @@ import java.util.SplittableRandom;
  */
 public final class RandomRotation implements RandomTransform<Tensor, Tensor> {
     private static final String WHO = "RandomRotation";
-    private final FactorRange factor;
     private final AffineSampler sampler;
+    private final ImageAugment augment;
     private final long seed;
 
     /**
@@ -42,9 +48,10 @@ public final class RandomRotation implements RandomTransform<Tensor, Tensor> {
      */
     public RandomRotation(double lower, double upper, FillMode fillMode, float fillValue, Interpolation interpolation,
             long seed) {
-        this.factor = FactorRange.of(lower, upper, -Double.MAX_VALUE, Double.MAX_VALUE, WHO, "factor");
+        FactorRange factor = FactorRange.of(lower, upper, -Double.MAX_VALUE, Double.MAX_VALUE, WHO, "factor");
         this.sampler = new AffineSampler(Objects.requireNonNull(fillMode, "fillMode"), fillValue,
                 Objects.requireNonNull(interpolation, "interpolation"));
+        this.augment = ImageAugment.affine(WHO, sampler, AffineMaps.rotations(factor));
         this.seed = seed;
     }
 
@@ -55,7 +62,7 @@ public final class RandomRotation implements RandomTransform<Tensor, Tensor> {
 
     @Override
     public Tensor apply(Tensor x, SplittableRandom random) {
-        return sampler.apply(x, WHO, (h, w) -> matrix(factor.draw(random) * 2 * Math.PI, h, w));
+        return ImageShape.apply(x, WHO, augment, random);
     }
 
     /**
@@ -67,14 +74,7 @@ public final class RandomRotation implements RandomTransform<Tensor, Tensor> {
      * @return the rotated images
      */
     public Tensor rotate(Tensor x, double angle) {
-        return sampler.apply(x, WHO, (h, w) -> matrix(angle, h, w));
-    }
-
-    private static double[] matrix(double angle, int h, int w) {
-        double cos = Math.cos(angle);
-        double sin = Math.sin(angle);
-        double xOffset = ((w - 1) - (cos * (w - 1) - sin * (h - 1))) / 2;
-        double yOffset = ((h - 1) - (sin * (w - 1) + cos * (h - 1))) / 2;
-        return new double[] {cos, -sin, xOffset, sin, cos, yOffset};
+        return ImageShape.apply(x, WHO, ImageAugment.affine(WHO, sampler,
+                AffineMaps.fixed((h, w) -> AffineMaps.rotation(angle, h, w))), null);
     }
 }

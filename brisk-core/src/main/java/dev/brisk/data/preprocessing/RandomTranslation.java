@@ -1,6 +1,12 @@
 package dev.brisk.data.preprocessing;
 
 import dev.brisk.data.RandomTransform;
+import dev.brisk.ops.image.AffineMaps;
+import dev.brisk.ops.image.AffineSampler;
+import dev.brisk.ops.image.FactorRange;
+import dev.brisk.ops.image.FillMode;
+import dev.brisk.ops.image.ImageAugment;
+import dev.brisk.ops.image.Interpolation;
 import dev.brisk.tensor.Tensor;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -15,9 +21,8 @@ import java.util.SplittableRandom;
  */
 public final class RandomTranslation implements RandomTransform<Tensor, Tensor> {
     private static final String WHO = "RandomTranslation";
-    private final FactorRange heightFactor;
-    private final FactorRange widthFactor;
     private final AffineSampler sampler;
+    private final ImageAugment augment;
     private final long seed;
 
     /**
@@ -45,10 +50,11 @@ public final class RandomTranslation implements RandomTransform<Tensor, Tensor> 
      */
     public RandomTranslation(double[] heightRange, double[] widthRange, FillMode fillMode, float fillValue,
             Interpolation interpolation, long seed) {
-        this.heightFactor = range(heightRange, "height_factor");
-        this.widthFactor = range(widthRange, "width_factor");
+        FactorRange heightFactor = range(heightRange, "height_factor");
+        FactorRange widthFactor = range(widthRange, "width_factor");
         this.sampler = new AffineSampler(Objects.requireNonNull(fillMode, "fillMode"), fillValue,
                 Objects.requireNonNull(interpolation, "interpolation"));
+        this.augment = ImageAugment.affine(WHO, sampler, AffineMaps.translations(heightFactor, widthFactor));
         this.seed = seed;
     }
 
@@ -66,11 +72,7 @@ public final class RandomTranslation implements RandomTransform<Tensor, Tensor> 
 
     @Override
     public Tensor apply(Tensor x, SplittableRandom random) {
-        return sampler.apply(x, WHO, (h, w) -> {
-            double dy = heightFactor.draw(random) * h;
-            double dx = widthFactor.draw(random) * w;
-            return matrix(dy, dx);
-        });
+        return ImageShape.apply(x, WHO, augment, random);
     }
 
     /**
@@ -82,10 +84,7 @@ public final class RandomTranslation implements RandomTransform<Tensor, Tensor> 
      * @return the shifted images
      */
     public Tensor translate(Tensor x, double dy, double dx) {
-        return sampler.apply(x, WHO, (h, w) -> matrix(dy, dx));
-    }
-
-    private static double[] matrix(double dy, double dx) {
-        return new double[] {1, 0, -dx, 0, 1, -dy};
+        return ImageShape.apply(x, WHO, ImageAugment.affine(WHO, sampler,
+                AffineMaps.fixed((h, w) -> AffineMaps.translation(dy, dx))), null);
     }
 }

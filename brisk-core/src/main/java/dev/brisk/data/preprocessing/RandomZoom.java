@@ -1,6 +1,12 @@
 package dev.brisk.data.preprocessing;
 
 import dev.brisk.data.RandomTransform;
+import dev.brisk.ops.image.AffineMaps;
+import dev.brisk.ops.image.AffineSampler;
+import dev.brisk.ops.image.FactorRange;
+import dev.brisk.ops.image.FillMode;
+import dev.brisk.ops.image.ImageAugment;
+import dev.brisk.ops.image.Interpolation;
 import dev.brisk.tensor.Tensor;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -16,9 +22,8 @@ import java.util.SplittableRandom;
  */
 public final class RandomZoom implements RandomTransform<Tensor, Tensor> {
     private static final String WHO = "RandomZoom";
-    private final FactorRange heightFactor;
-    private final FactorRange widthFactor;
     private final AffineSampler sampler;
+    private final ImageAugment augment;
     private final long seed;
 
     /**
@@ -45,15 +50,16 @@ public final class RandomZoom implements RandomTransform<Tensor, Tensor> {
      */
     public RandomZoom(double heightLower, double heightUpper, double[] widthRange, FillMode fillMode, float fillValue,
             Interpolation interpolation, long seed) {
-        this.heightFactor = FactorRange.of(heightLower, heightUpper, -1, 1, WHO, "height_factor");
+        FactorRange heightFactor = FactorRange.of(heightLower, heightUpper, -1, 1, WHO, "height_factor");
         if (widthRange != null && widthRange.length != 2) {
             throw new IllegalArgumentException(WHO + ": width_factor must be {lower, upper}, got "
                     + widthRange.length + " numbers");
         }
-        this.widthFactor = widthRange == null ? null
+        FactorRange widthFactor = widthRange == null ? null
                 : FactorRange.of(widthRange[0], widthRange[1], -1, 1, WHO, "width_factor");
         this.sampler = new AffineSampler(Objects.requireNonNull(fillMode, "fillMode"), fillValue,
                 Objects.requireNonNull(interpolation, "interpolation"));
+        this.augment = ImageAugment.affine(WHO, sampler, AffineMaps.zooms(heightFactor, widthFactor));
         this.seed = seed;
     }
 
@@ -64,11 +70,7 @@ public final class RandomZoom implements RandomTransform<Tensor, Tensor> {
 
     @Override
     public Tensor apply(Tensor x, SplittableRandom random) {
-        return sampler.apply(x, WHO, (h, w) -> {
-            double zh = 1 + heightFactor.draw(random);
-            double zw = widthFactor == null ? zh : 1 + widthFactor.draw(random);
-            return matrix(zh, zw, h, w);
-        });
+        return ImageShape.apply(x, WHO, augment, random);
     }
 
     /**
@@ -80,10 +82,7 @@ public final class RandomZoom implements RandomTransform<Tensor, Tensor> {
      * @return the zoomed images
      */
     public Tensor zoom(Tensor x, double heightZoom, double widthZoom) {
-        return sampler.apply(x, WHO, (h, w) -> matrix(heightZoom, widthZoom, h, w));
-    }
-
-    private static double[] matrix(double zh, double zw, int h, int w) {
-        return new double[] {zw, 0, (w - 1) / 2.0 * (1 - zw), 0, zh, (h - 1) / 2.0 * (1 - zh)};
+        return ImageShape.apply(x, WHO, ImageAugment.affine(WHO, sampler,
+                AffineMaps.fixed((h, w) -> AffineMaps.zoom(heightZoom, widthZoom, h, w))), null);
     }
 }

@@ -1,5 +1,6 @@
 package dev.brisk.data.preprocessing;
 
+import dev.brisk.ops.image.Interpolation;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.function.UnaryOperator;

@@ -3,6 +3,7 @@ package dev.brisk.nn.layers;
 import dev.brisk.graph.Graph;
 import dev.brisk.nn.Activation;
 import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Constraint;
 import dev.brisk.nn.Initializer;
 import dev.brisk.nn.Layer;
 import dev.brisk.nn.Regularizer;
@@ -134,6 +135,39 @@ public final class Conv2DTranspose extends Layer {
         return activation;
     }
 
+    /**
+     * Keras' {@code bias_regularizer}: a penalty on the bias added to the training loss. Set before the layer is built.
+     *
+     * @param regularizer the penalty, or null for none
+     * @return this layer
+     */
+    public Conv2DTranspose biasRegularizer(Regularizer regularizer) {
+        setWeightRegularizer("bias", regularizer);
+        return this;
+    }
+
+    /**
+     * Keras' {@code kernel_constraint}: a projection of the kernel after each optimizer step. Set before the layer is built.
+     *
+     * @param constraint the constraint, or null for none
+     * @return this layer
+     */
+    public Conv2DTranspose kernelConstraint(Constraint constraint) {
+        setWeightConstraint("kernel", constraint);
+        return this;
+    }
+
+    /**
+     * Keras' {@code bias_constraint}: a projection of the bias after each optimizer step. Set before the layer is built.
+     *
+     * @param constraint the constraint, or null for none
+     * @return this layer
+     */
+    public Conv2DTranspose biasConstraint(Constraint constraint) {
+        setWeightConstraint("bias", constraint);
+        return this;
+    }
+
     /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
     @Override
     public java.util.Map<String, Object> kerasConfig() {
@@ -150,10 +184,10 @@ public final class Conv2DTranspose extends Layer {
         c.put("kernel_initializer", kernelInitializer);
         c.put("bias_initializer", biasInitializer);
         c.put("kernel_regularizer", kernelRegularizer);
-        c.put("bias_regularizer", null);
-        c.put("activity_regularizer", null);
-        c.put("kernel_constraint", null);
-        c.put("bias_constraint", null);
+        c.put("bias_regularizer", weightRegularizer("bias"));
+        c.put("activity_regularizer", activityRegularizer());
+        c.put("kernel_constraint", weightConstraint("kernel"));
+        c.put("bias_constraint", weightConstraint("bias"));
         return c;
     }
 }

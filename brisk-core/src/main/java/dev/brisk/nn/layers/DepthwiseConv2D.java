@@ -3,6 +3,7 @@ package dev.brisk.nn.layers;
 import dev.brisk.graph.Graph;
 import dev.brisk.nn.Activation;
 import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Constraint;
 import dev.brisk.nn.Initializer;
 import dev.brisk.nn.Layer;
 import dev.brisk.nn.Regularizer;
@@ -160,6 +161,39 @@ public final class DepthwiseConv2D extends Layer {
         return activation;
     }
 
+    /**
+     * Keras' {@code bias_regularizer}: a penalty on the bias added to the training loss. Set before the layer is built.
+     *
+     * @param regularizer the penalty, or null for none
+     * @return this layer
+     */
+    public DepthwiseConv2D biasRegularizer(Regularizer regularizer) {
+        setWeightRegularizer("bias", regularizer);
+        return this;
+    }
+
+    /**
+     * Keras' {@code depthwise_constraint}: a projection of the kernel after each optimizer step. Set before the layer is built.
+     *
+     * @param constraint the constraint, or null for none
+     * @return this layer
+     */
+    public DepthwiseConv2D depthwiseConstraint(Constraint constraint) {
+        setWeightConstraint("kernel", constraint);
+        return this;
+    }
+
+    /**
+     * Keras' {@code bias_constraint}: a projection of the bias after each optimizer step. Set before the layer is built.
+     *
+     * @param constraint the constraint, or null for none
+     * @return this layer
+     */
+    public DepthwiseConv2D biasConstraint(Constraint constraint) {
+        setWeightConstraint("bias", constraint);
+        return this;
+    }
+
     /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
     @Override
     public java.util.Map<String, Object> kerasConfig() {
@@ -175,10 +209,10 @@ public final class DepthwiseConv2D extends Layer {
         c.put("depthwise_initializer", depthwiseInitializer);
         c.put("bias_initializer", biasInitializer);
         c.put("depthwise_regularizer", depthwiseRegularizer);
-        c.put("bias_regularizer", null);
-        c.put("activity_regularizer", null);
-        c.put("depthwise_constraint", null);
-        c.put("bias_constraint", null);
+        c.put("bias_regularizer", weightRegularizer("bias"));
+        c.put("activity_regularizer", activityRegularizer());
+        c.put("depthwise_constraint", weightConstraint("kernel"));
+        c.put("bias_constraint", weightConstraint("bias"));
         return c;
     }
 }

@@ -1,5 +1,7 @@
 package dev.brisk.nn.layers;
 
+import dev.brisk.ops.image.FillMode;
+import dev.brisk.ops.image.Interpolation;
 import dev.brisk.nn.Activation;
 import dev.brisk.nn.InputLayer;
 import dev.brisk.nn.Layer;
@@ -737,6 +739,64 @@ public final class Layers {
      */
     public static GaussianNoise gaussianNoise(float stddev) {
         return new GaussianNoise(stddev, null);
+    }
+
+    /**
+     * Keras' {@code RandomFlip} layer (training only): flips each image left-right and top-bottom, each with
+     * probability 1/2 (Keras' default mode {@code "horizontal_and_vertical"}).
+     *
+     * @param mode {@code "horizontal"}, {@code "vertical"} or {@code "horizontal_and_vertical"}
+     * @return the layer
+     */
+    public static RandomFlip randomFlip(String mode) {
+        return new RandomFlip(RandomFlip.mode(mode), null);
+    }
+
+    /**
+     * Keras' {@code RandomRotation(factor)} layer (training only): rotations by up to {@code factor} of a full turn
+     * either way, reflect fill, bilinear.
+     *
+     * @param factor the largest fraction of a turn, at least 0
+     * @return the layer
+     */
+    public static RandomRotation randomRotation(double factor) {
+        return new RandomRotation(-factor, factor, FillMode.REFLECT, 0f, Interpolation.BILINEAR, null);
+    }
+
+    /**
+     * Keras' {@code RandomZoom(height_factor)} layer (training only): zooms by up to {@code heightFactor} either way
+     * with the aspect kept, reflect fill, bilinear.
+     *
+     * @param heightFactor the largest zoom fraction, in [0, 1]
+     * @return the layer
+     */
+    public static RandomZoom randomZoom(double heightFactor) {
+        return new RandomZoom(new double[] {-heightFactor, heightFactor}, null, FillMode.REFLECT, 0f,
+                Interpolation.BILINEAR, null);
+    }
+
+    /**
+     * Keras' {@code RandomTranslation(height_factor, width_factor)} layer (training only): shifts by up to the
+     * given fractions of the height and width either way, reflect fill, bilinear.
+     *
+     * @param heightFactor the largest vertical fraction, in [0, 1]
+     * @param widthFactor the largest horizontal fraction, in [0, 1]
+     * @return the layer
+     */
+    public static RandomTranslation randomTranslation(double heightFactor, double widthFactor) {
+        return new RandomTranslation(new double[] {-heightFactor, heightFactor},
+                new double[] {-widthFactor, widthFactor}, FillMode.REFLECT, 0f, Interpolation.BILINEAR, null);
+    }
+
+    /**
+     * Keras' {@code RandomContrast(factor)} layer (training only): contrast factors in {@code [1 - factor,
+     * 1 + factor]}, values clipped to [0, 255].
+     *
+     * @param factor in [0, 1]
+     * @return the layer
+     */
+    public static RandomContrast randomContrast(double factor) {
+        return new RandomContrast(factor, factor, 0f, 255f, null);
     }
 
     /**

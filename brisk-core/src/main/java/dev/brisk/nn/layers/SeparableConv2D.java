@@ -3,7 +3,9 @@ package dev.brisk.nn.layers;
 import dev.brisk.graph.Graph;
 import dev.brisk.nn.Activation;
 import dev.brisk.nn.CallContext;
+import dev.brisk.nn.Constraint;
 import dev.brisk.nn.Initializer;
+import dev.brisk.nn.Regularizer;
 import dev.brisk.nn.Layer;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.Variable;
@@ -143,6 +145,72 @@ public final class SeparableConv2D extends Layer {
         return activation;
     }
 
+    /**
+     * Keras' {@code depthwise_regularizer}: a penalty on the depthwise kernel added to the training loss. Set before the layer is built.
+     *
+     * @param regularizer the penalty, or null for none
+     * @return this layer
+     */
+    public SeparableConv2D depthwiseRegularizer(Regularizer regularizer) {
+        setWeightRegularizer("depthwise_kernel", regularizer);
+        return this;
+    }
+
+    /**
+     * Keras' {@code pointwise_regularizer}: a penalty on the pointwise kernel added to the training loss. Set before the layer is built.
+     *
+     * @param regularizer the penalty, or null for none
+     * @return this layer
+     */
+    public SeparableConv2D pointwiseRegularizer(Regularizer regularizer) {
+        setWeightRegularizer("pointwise_kernel", regularizer);
+        return this;
+    }
+
+    /**
+     * Keras' {@code bias_regularizer}: a penalty on the bias added to the training loss. Set before the layer is built.
+     *
+     * @param regularizer the penalty, or null for none
+     * @return this layer
+     */
+    public SeparableConv2D biasRegularizer(Regularizer regularizer) {
+        setWeightRegularizer("bias", regularizer);
+        return this;
+    }
+
+    /**
+     * Keras' {@code depthwise_constraint}: a projection of the depthwise kernel after each optimizer step. Set before the layer is built.
+     *
+     * @param constraint the constraint, or null for none
+     * @return this layer
+     */
+    public SeparableConv2D depthwiseConstraint(Constraint constraint) {
+        setWeightConstraint("depthwise_kernel", constraint);
+        return this;
+    }
+
+    /**
+     * Keras' {@code pointwise_constraint}: a projection of the pointwise kernel after each optimizer step. Set before the layer is built.
+     *
+     * @param constraint the constraint, or null for none
+     * @return this layer
+     */
+    public SeparableConv2D pointwiseConstraint(Constraint constraint) {
+        setWeightConstraint("pointwise_kernel", constraint);
+        return this;
+    }
+
+    /**
+     * Keras' {@code bias_constraint}: a projection of the bias after each optimizer step. Set before the layer is built.
+     *
+     * @param constraint the constraint, or null for none
+     * @return this layer
+     */
+    public SeparableConv2D biasConstraint(Constraint constraint) {
+        setWeightConstraint("bias", constraint);
+        return this;
+    }
+
     /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
     @Override
     public java.util.Map<String, Object> kerasConfig() {
@@ -159,13 +227,13 @@ public final class SeparableConv2D extends Layer {
         c.put("depthwise_initializer", depthwiseInitializer);
         c.put("pointwise_initializer", pointwiseInitializer);
         c.put("bias_initializer", biasInitializer);
-        c.put("depthwise_regularizer", null);
-        c.put("pointwise_regularizer", null);
-        c.put("bias_regularizer", null);
-        c.put("activity_regularizer", null);
-        c.put("depthwise_constraint", null);
-        c.put("pointwise_constraint", null);
-        c.put("bias_constraint", null);
+        c.put("depthwise_regularizer", weightRegularizer("depthwise_kernel"));
+        c.put("pointwise_regularizer", weightRegularizer("pointwise_kernel"));
+        c.put("bias_regularizer", weightRegularizer("bias"));
+        c.put("activity_regularizer", activityRegularizer());
+        c.put("depthwise_constraint", weightConstraint("depthwise_kernel"));
+        c.put("pointwise_constraint", weightConstraint("pointwise_kernel"));
+        c.put("bias_constraint", weightConstraint("bias"));
         return c;
     }
 }

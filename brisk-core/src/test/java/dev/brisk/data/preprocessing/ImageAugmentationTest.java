@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.brisk.data.NpyReader;
 import dev.brisk.data.Pipeline;
 import dev.brisk.data.RandomTransform;
+import dev.brisk.ops.image.FillMode;
+import dev.brisk.ops.image.Interpolation;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.nio.file.Path;

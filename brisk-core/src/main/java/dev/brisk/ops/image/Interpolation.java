@@ -1,8 +1,8 @@
-package dev.brisk.data.preprocessing;
+package dev.brisk.ops.image;
 
 import java.util.Locale;
 
-/** How {@link Resizing} and the geometric augmentations read between pixels (Keras' {@code interpolation}). */
+/** How Resizing and the geometric augmentations read between pixels (Keras' {@code interpolation}). */
 public enum Interpolation {
     /** Linear in both directions from the four nearest pixels (Keras' default). */
     BILINEAR,

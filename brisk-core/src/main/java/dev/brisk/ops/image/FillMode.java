@@ -1,4 +1,4 @@
-package dev.brisk.data.preprocessing;
+package dev.brisk.ops.image;
 
 import java.util.Locale;
 
