@@ -307,6 +307,8 @@ def text_main(a):
         print(f"epoch {epoch + 1}/{epochs}: loss {loss.item():.4f}, held-out {held_out_loss() / math.log(2):.4f}"
               f" bits/char, {rate * WINDOW:.0f} tokens/s, cpu {cpu:.2f}", flush=True)
     test = held_out_loss()
+    if a.save:
+        torch.save(m.state_dict(), a.save)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     print(f"RESULT framework=pytorch-{torch.__version__} mode=eager workload={a.workload} threads={a.threads} "
           f"samples_per_s={rate:.0f} cpu_util={cpu:.2f} test_loss={test:.4f} epochs={epochs} peak_rss_mb={rss} "
@@ -350,6 +352,7 @@ def main():
     p.add_argument("--data", default=DATA, help="directory of the four Fashion-MNIST IDX files")
     p.add_argument("--text", default=FORTUNES, help="directory of the fortune files (w4, w4-gru)")
     p.add_argument("--window-stride", type=int, default=TRAIN_STRIDE, help="w4: characters between training windows")
+    p.add_argument("--save", default=None, help="after training, torch.save the model's state_dict to this file")
     a = p.parse_args()
     if a.workload in ("w4", "w4-gru"):
         text_main(a)
@@ -372,15 +375,24 @@ def main():
         m.train()
         w0, c0 = time.perf_counter(), time.process_time()
         perm = torch.randperm(n)
+        # The epoch's mean loss and accuracy in training mode, over every sample, as Keras' (and Brisk's) epoch
+        # logs give them.
+        loss_sum = correct = 0.0
         for i in range(0, n, 128):
             b = perm[i:i + 128]
-            loss = loss_of(a.workload, m(xtr[b]), xtr[b], ytr[b])
+            out = m(xtr[b])
+            loss = loss_of(a.workload, out, xtr[b], ytr[b])
             opt.zero_grad()
             loss.backward()
             opt.step()
+            loss_sum += loss.item() * len(b)
+            if a.workload not in RECONSTRUCTION:
+                correct += (out.argmax(1) == ytr[b]).sum().item()
         wall, used = time.perf_counter() - w0, time.process_time() - c0
         rate, cpu = n / wall, used / wall
-        print(f"epoch {epoch + 1}/{epochs}: loss {loss.item():.4f}, {rate:.0f} samples/s, cpu {cpu:.2f}", flush=True)
+        accuracy = "" if a.workload in RECONSTRUCTION else f", accuracy {correct / n:.4f}"
+        print(f"epoch {epoch + 1}/{epochs}: loss {loss_sum / n:.4f}{accuracy}, last batch {loss.item():.4f},"
+              f" {rate:.0f} samples/s, cpu {cpu:.2f}", flush=True)
     m.eval()  # dropout off, batch normalization from its moving statistics
     with torch.no_grad():
         if a.workload in RECONSTRUCTION:
@@ -391,6 +403,8 @@ def main():
             acc = sum((m(xte[i:i + 1000]).argmax(1) == yte[i:i + 1000]).sum().item()
                       for i in range(0, xte.shape[0], 1000)) / xte.shape[0]
             test = f"test_acc={acc:.4f}"
+    if a.save:
+        torch.save(m.state_dict(), a.save)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     print(f"RESULT framework=pytorch-{torch.__version__} mode=eager workload={a.workload} threads={a.threads} "
           f"samples_per_s={rate:.0f} cpu_util={cpu:.2f} {test} epochs={epochs} peak_rss_mb={rss}")
