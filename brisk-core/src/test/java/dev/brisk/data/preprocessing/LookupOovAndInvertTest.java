@@ -31,6 +31,13 @@ class LookupOovAndInvertTest {
         IntegerLookup masked = new IntegerLookup(VOCAB, 0L).numOovIndices(2);
         assertArrayEquals(new int[] {0, 2, 1, 3}, masked.apply(Tensor.ofInts(new int[] {0, 37, 1000, 12}, 4))
                 .toIntArray());
+        // IntegerLookup(vocabulary=[10, 20, 30], num_oov_indices=4, oov_method=...) on
+        // [100, 300, 700, 1100, 1700, 2000]: "floormod" gives [0, 0, 0, 0, 0, 0], "farmhash" [3, 3, 2, 2, 0, 1].
+        Tensor multiples = Tensor.ofInts(new int[] {100, 300, 700, 1100, 1700, 2000}, 6);
+        IntegerLookup four = new IntegerLookup(10, 20, 30).numOovIndices(4);
+        assertArrayEquals(new int[] {0, 0, 0, 0, 0, 0}, four.apply(multiples).toIntArray());
+        assertArrayEquals(new int[] {3, 3, 2, 2, 0, 1},
+                four.oovMethod(IntegerLookup.OovMethod.FARMHASH).apply(multiples).toIntArray());
         // oov_method="farmhash": the unknown value's Hashing bin.
         IntegerLookup farm = new IntegerLookup(VOCAB).numOovIndices(5).oovMethod(IntegerLookup.OovMethod.FARMHASH);
         assertArrayEquals(new int[] {new Hashing(5).bin(37L), new Hashing(5).bin(1000L), 6},
