@@ -3,6 +3,7 @@ package dev.brisk.data.preprocessing;
 import dev.brisk.tensor.Tensor;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -16,7 +17,8 @@ import java.util.regex.Pattern;
  * token: id {@value #PADDING} is padding (what {@code Embedding(maskZero)} and {@code Pipeline.paddedBatch} take as
  * "no token"), id {@value #OOV} stands for every token outside the vocabulary ({@code [UNK]}), and the known tokens
  * follow from id 2. A vocabulary {@linkplain #adapt adapted} to text orders its tokens as Keras' {@code adapt} does,
- * the most frequent first, with ties broken by the token's natural order, so the same text always gives the same ids.
+ * the most frequent first, with ties in descending token order ({@link #fromCounts}), so the same text always gives
+ * the same ids as in Keras.
  * With {@code k} out-of-vocabulary ids (Keras' {@code num_oov_indices}; {@link #of(List, int)}) ids 1 to {@code k}
  * are for unknown tokens, each going to id {@code 1 + Fingerprint64(token) mod k} as Keras hashes them (FarmHash,
  * as {@link Hashing}), and the known tokens follow from {@code k + 1}; with none, an unknown token is an error.
@@ -94,8 +96,8 @@ public final class Vocabulary {
     }
 
     /**
-     * A vocabulary adapted to a stream of tokens: every distinct token, the most frequent first (ties in the
-     * tokens' natural order), at most {@code maxTokens} ids in all including padding and OOV (Keras' {@code
+     * A vocabulary adapted to a stream of tokens: every distinct token, the most frequent first (ties as
+     * {@link #fromCounts} breaks them, as Keras does), at most {@code maxTokens} ids in all including padding and OOV (Keras' {@code
      * max_tokens}); the rarer tokens left out map to {@link #OOV}.
      *
      * @param tokens the tokens seen, in any order
@@ -116,20 +118,42 @@ public final class Vocabulary {
      * @return the vocabulary
      */
     public static Vocabulary adapt(Iterable<String> tokens, int maxTokens, int numOovIndices) {
+        Map<String, Long> counts = new HashMap<>();
+        for (String t : tokens) {
+            if (t != null) {
+                counts.merge(t, 1L, Long::sum);
+            }
+        }
+        return fromCounts(counts, maxTokens, numOovIndices);
+    }
+
+    /**
+     * A vocabulary from token counts, ordered as Keras' {@code adapt} orders them: the most frequent first, and
+     * tokens of equal count in <em>descending</em> order of their UTF-8 bytes (Keras sorts with
+     * {@code np.lexsort((tokens, counts))[::-1]}, which reverses the token order as well as the count order). The
+     * empty token (padding) and {@link #OOV_TOKEN} are left out, as Keras removes its mask and OOV tokens from the
+     * counts. A reader that counts as it streams (a CSV column) uses this to avoid keeping every token.
+     *
+     * @param counts how often each token was seen
+     * @param maxTokens the largest vocabulary size, more than {@code 1 + numOovIndices}, or 0 for no limit
+     * @param numOovIndices the number of out-of-vocabulary ids, at least 0
+     * @return the vocabulary
+     */
+    public static Vocabulary fromCounts(Map<String, Long> counts, int maxTokens, int numOovIndices) {
         int reserved = 1 + Math.max(numOovIndices, 1);
         if (maxTokens != 0 && maxTokens < reserved) {
             throw new IllegalArgumentException("maxTokens must be 0 (no limit) or at least " + reserved
                     + " (padding and OOV), got " + maxTokens);
         }
-        Map<String, long[]> counts = new HashMap<>();
-        for (String t : tokens) {
-            if (t != null && !t.isEmpty()) {
-                counts.computeIfAbsent(t, k -> new long[1])[0]++;
+        List<Map.Entry<String, Long>> entries = new ArrayList<>();
+        for (Map.Entry<String, Long> e : counts.entrySet()) {
+            if (!e.getKey().isEmpty() && !e.getKey().equals(OOV_TOKEN)) {
+                entries.add(e);
             }
         }
-        List<Map.Entry<String, long[]>> entries = new ArrayList<>(counts.entrySet());
-        entries.sort((a, b) -> a.getValue()[0] != b.getValue()[0] ? Long.compare(b.getValue()[0], a.getValue()[0])
-                : a.getKey().compareTo(b.getKey()));
+        // UTF-8 byte order is code point order, which String.compareTo (UTF-16 units) is not above U+FFFF.
+        entries.sort((a, b) -> !a.getValue().equals(b.getValue()) ? Long.compare(b.getValue(), a.getValue())
+                : Arrays.compare(b.getKey().codePoints().toArray(), a.getKey().codePoints().toArray()));
         int keep = maxTokens == 0 ? entries.size() : Math.min(entries.size(), maxTokens - 1 - numOovIndices);
         List<String> known = new ArrayList<>(keep);
         for (int i = 0; i < keep; i++) {
