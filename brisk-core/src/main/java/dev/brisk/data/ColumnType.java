@@ -139,6 +139,8 @@ public final class ColumnType {
      * every value is a number the column is {@link #FLOAT} (the labels are the numbers themselves), otherwise each
      * distinct text is a class, the classes sorted by code point (as Keras sorts the class names of {@code
      * image_dataset_from_directory}, and scikit-learn's {@code LabelEncoder} its classes) and read as their index.
+     * A column holding both numbers and text is refused when the dataset is built, naming a line of each: a typo in a
+     * column of numbers must not silently turn it into classes.
      * {@link CsvDataset#columnType} tells which, and the classes.
      *
      * @return the column type, for {@link CsvDataset.Builder#label(String, ColumnType)}

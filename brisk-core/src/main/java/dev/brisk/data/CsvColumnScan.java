@@ -23,7 +23,9 @@ import java.util.function.Predicate;
 final class CsvColumnScan {
     private final Map<Integer, Map<String, Long>> counts = new HashMap<>();
     private final TreeSet<String> labels = new TreeSet<>(CsvColumnScan::byCodePoint);
-    private boolean labelsAreNumbers = true;
+    /** The first label that is a number and the first that is not, as "line N: 'cell'", or null. */
+    private String firstNumber;
+    private String firstText;
 
     private CsvColumnScan() {
     }
@@ -69,7 +71,7 @@ final class CsvColumnScan {
                 heldColumns.clear();
                 held.clear();
                 if (readable(cells, types, labelColumn, missing, heldColumns, held)) {
-                    scan.add(heldColumns, held, labelColumn);
+                    scan.add(heldColumns, held, labelColumn, reader.line());
                 }
             }
         }
@@ -107,17 +109,19 @@ final class CsvColumnScan {
         return true;
     }
 
-    private void add(List<Integer> columns, List<String> cells, int labelColumn) {
+    private void add(List<Integer> columns, List<String> cells, int labelColumn, long line) {
         for (int i = 0; i < columns.size(); i++) {
             int c = columns.get(i);
             String cell = cells.get(i);
             if (c == labelColumn) {
                 labels.add(cell);
-                if (labelsAreNumbers) {
+                if (firstNumber == null || firstText == null) {
+                    String where = "line " + line + ": '" + CsvLine.shorten(cell) + "'";
                     try {
                         ColumnType.FLOAT.parse(cell);
+                        firstNumber = firstNumber == null ? where : firstNumber;
                     } catch (IllegalArgumentException e) {
-                        labelsAreNumbers = false;
+                        firstText = firstText == null ? where : firstText;
                     }
                 }
             } else {
@@ -131,14 +135,18 @@ final class CsvColumnScan {
         return Vocabulary.fromCounts(counts.get(c), 0, 1);
     }
 
-    /** The label column's type: FLOAT when every label is a number, else its texts as sorted categories. */
+    /**
+     * The label column's type: FLOAT when every label is a number, its texts as sorted categories when none is; a
+     * column of both is refused, since a typo in a column of numbers must not turn it into classes.
+     */
     ColumnType labelType(Path file, String label) throws DataFormatException {
-        if (labelsAreNumbers) {
+        if (firstText == null) {
             return ColumnType.FLOAT;
         }
-        if (labels.isEmpty()) {
-            throw new DataFormatException(file, file + ": label column '" + CsvLine.shorten(label)
-                    + "' has no readable rows to take its classes from");
+        if (firstNumber != null) {
+            throw new DataFormatException(file, file + ": label column '" + CsvLine.shorten(label) + "' holds numbers ("
+                    + firstNumber + ") and text (" + firstText + "); declare its classes with ColumnType.category"
+                    + " or correct the file");
         }
         return ColumnType.category(labels.toArray(new String[0]));
     }

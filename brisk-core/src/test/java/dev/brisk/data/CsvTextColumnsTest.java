@@ -137,6 +137,12 @@ class CsvTextColumnsTest {
         CsvDataset ds = CsvDataset.builder(f).label("y", ColumnType.labelsFromFile()).build();
         assertEquals(ColumnType.FLOAT, ds.columnType("y"));
         assertEquals(3f, ds.toList().get(1).label().get(0));
+        // A typo in a column of numbers is not taken for a class.
+        Path typo = write("x,y\n1,0.5\n2,3\n3,3..5\n");
+        DataFormatException e = assertThrows(DataFormatException.class,
+                () -> CsvDataset.builder(typo).label("y", ColumnType.labelsFromFile()).build());
+        assertEquals(typo + ": label column 'y' holds numbers (line 2: '0.5') and text (line 4: '3..5'); declare its"
+                + " classes with ColumnType.category or correct the file", e.getMessage());
     }
 
     @Test
