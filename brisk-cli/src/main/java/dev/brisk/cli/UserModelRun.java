@@ -65,7 +65,9 @@ final class UserModelRun {
     void run(PrintStream out) throws IOException {
         Model model = model();
         Shape input = model.inputs().isEmpty() ? Shape.of() : model.inputs().get(0).shape();
-        UserData data = UserData.load(o.data, o.label, o.fillValue, o.missing, input, RandomSeed.next());
+        UserData data = UserData.load(o.data, o.label, o.fillValue, o.missing, o.textColumns, input,
+                RandomSeed.next());
+        data.notes().forEach(out::println);
         int n = data.size();
         int at = (int) Math.floor(n * (1.0 - o.validationSplit));
         if (at < 1 || at >= n) {
