@@ -27,7 +27,9 @@ import java.util.Map;
  * Pipeline<Batch> train = iris.shuffle(150, 1).batch(16);
  * }</pre>
  *
- * <p>Columns are {@link ColumnType#FLOAT} unless declared. Blank lines are skipped; a cell may be quoted. The
+ * <p>Columns are {@link ColumnType#FLOAT} unless declared; a text column is looked up ({@link ColumnType#lookup()},
+ * Keras' {@code StringLookup}) or hashed ({@link ColumnType#hashed}, Keras' {@code Hashing}) into its index or
+ * one-hot features, and a label of text classes is {@link ColumnType#labelsFromFile()}. Blank lines are skipped; a cell may be quoted. The
  * header is checked when the dataset is built; each pass then reads the file again, row by row. A row with the
  * wrong number of cells, a cell that is not a value of its column's type, bytes that are not valid in the
  * file's charset (UTF-8 unless {@link Builder#charset set}), or a line over the limits on its length and cell
@@ -409,11 +411,13 @@ public final class CsvDataset extends Pipeline<Sample> {
         }
 
         /**
-         * Reads and checks the header.
+         * Reads and checks the header, and, when a {@link ColumnType#lookup()} column is adapted or a label's classes
+         * come from the file ({@link ColumnType#labelsFromFile()}), reads the rows once to find them.
          *
          * @return the dataset
          * @throws DataFormatException for an empty file, a duplicate column name, a declared column missing from
-         *     the header, no feature column left, a header that cannot be decoded or is over the limits
+         *     the header, no feature column left, a header that cannot be decoded or is over the limits, a lookup or
+         *     hashed label column, a label column from the file that holds both numbers and text
          * @throws IOException if the file cannot be read
          */
         public CsvDataset build() throws IOException {
@@ -474,7 +478,6 @@ public final class CsvDataset extends Pipeline<Sample> {
                             + "' is labelsFromFile() but is not the label column");
                 }
             }
-            TextColumn[] text = textColumns(header, types, labelColumn, lineLimit, cellLimit);
             List<Integer> indicators = new ArrayList<>();
             for (String name : indicated) {
                 Integer c = columns.get(name);
@@ -488,6 +491,8 @@ public final class CsvDataset extends Pipeline<Sample> {
                 }
                 indicators.add(c);
             }
+            // The one pass over the file, if a column needs it, after every check that needs none.
+            TextColumn[] text = textColumns(header, types, labelColumn, lineLimit, cellLimit);
             CsvDataset ds = new CsvDataset(file, delimiter, charset, lineLimit, cellLimit, header, types,
                     labelColumn, fillValue, missingMarkers, indicators, text);
             if (ds.featureNames().isEmpty()) {
