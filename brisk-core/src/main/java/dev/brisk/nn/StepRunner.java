@@ -9,6 +9,7 @@ import dev.brisk.exec.Planner;
 import dev.brisk.graph.Autodiff;
 import dev.brisk.graph.Graph;
 import dev.brisk.losses.Loss;
+import dev.brisk.losses.Reduction;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.Variable;
 import dev.brisk.optimizers.Optimizer;
@@ -571,6 +572,20 @@ final class StepRunner {
     }
 
     /**
+     * Refuses an output's loss that is not one number, such as a loss with {@code Reduction.NONE}: the gradient and
+     * the logged loss need a scalar. (Keras' JAX and PyTorch backends refuse it as well; its TensorFlow backend
+     * differentiates the values' sum while logging their mean, so no one choice here would match all three.)
+     */
+    private void requireScalar(Loss loss, int output, Node l) {
+        if (loss.reduction() == Reduction.NONE || l.shape().size() != 1) {
+            throw new IllegalArgumentException("model '" + model.name() + "': the loss " + loss.name() + " of output "
+                    + output + " gives values of shape " + l.shape() + ", not one number (reduction '"
+                    + loss.reduction().kerasName() + "'); fit and evaluate need a reduced loss: use the default"
+                    + " reduction, \"sum\" or \"mean_with_sample_weight\"");
+        }
+    }
+
+    /**
      * The weighted sum of the outputs' losses plus the layers' regularization; each output's weighted loss goes into
      * {@code outputLosses} when it is not null. {@code weights} (or null) are the samples' weights.
      */
@@ -587,6 +602,7 @@ final class StepRunner {
                 l = mask == null ? losses.get(i).compute(g, y[i], preds.get(i))
                         : losses.get(i).computeMasked(g, y[i], preds.get(i), mask);
             }
+            requireScalar(losses.get(i), i, l);
             float w = model.lossWeight(i);
             if (w != 1f) {
                 l = g.scale(l, w);
