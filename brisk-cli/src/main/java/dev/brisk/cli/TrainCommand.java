@@ -62,6 +62,10 @@ public final class TrainCommand extends Subcommand {
             CliOptions.valued("fill-value", "X", "With a CSV --data: read an empty feature cell (or one of"
                     + " --missing) as X instead of refusing the row."),
             CliOptions.valued("missing", "A,B", "With --fill-value: more cell texts that mean missing (e.g. NA,?)."),
+            CliOptions.valued("indicate-missing", "A,B", "With --fill-value: add a feature COLUMN_missing for each"
+                    + " of these CSV columns, 1 where the cell was missing (and filled), else 0, after the other"
+                    + " features (scikit-learn's MissingIndicator), so the model can tell a filled value from a real"
+                    + " one."),
             CliOptions.flag("normalize", "With --model: standardize every feature by the training rows' mean and"
                     + " variance (Keras' Normalization adapted on the training split) before training."),
             CliOptions.valued("validation-split", "F", "With --model: the fraction of rows, taken from the end"
@@ -131,6 +135,7 @@ public final class TrainCommand extends Subcommand {
     String label;
     Float fillValue;
     List<String> missing = List.of();
+    List<String> indicateMissing = List.of();
     boolean normalize;
     double validationSplit = 0.2;
     String loss;
@@ -176,6 +181,7 @@ public final class TrainCommand extends Subcommand {
         label = v.get("label", s -> s, null);
         fillValue = v.get("fill-value", Float::valueOf, null);
         missing = v.list("missing", x -> x, List.of());
+        indicateMissing = v.list("indicate-missing", x -> x, List.of());
         normalize = v.flag("normalize");
         validationSplit = v.get("validation-split", Double::valueOf, validationSplit);
         loss = v.get("loss", s -> s, null);
@@ -242,8 +248,10 @@ public final class TrainCommand extends Subcommand {
         }
         if (model != null) {
             UserModelRun.validate(this);
-        } else if (label != null || fillValue != null || normalize || loss != null || patience != null) {
-            throw new UsageException("--label, --fill-value, --normalize, --loss and --patience go with --model");
+        } else if (label != null || fillValue != null || !indicateMissing.isEmpty() || normalize || loss != null
+                || patience != null) {
+            throw new UsageException("--label, --fill-value, --indicate-missing, --normalize, --loss and --patience go"
+                    + " with --model");
         }
         requireAtLeast("--epochs", epochs, 1);
         OptionValues.requireThreadBudget("--threads", threads);
