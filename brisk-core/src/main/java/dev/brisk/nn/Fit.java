@@ -195,9 +195,20 @@ public final class Fit {
      * @return these options
      */
     public Fit validation(Tensor x, Tensor y) {
-        this.validationX = new Tensor[] {x};
-        this.validationY = new Tensor[] {y};
-        return this;
+        return validation(new Tensor[] {x}, new Tensor[] {y});
+    }
+
+    /**
+     * Evaluates on inputs {@code x} and labels {@code y} after every epoch, each sample's loss and weighted metrics
+     * weighted as in training (Keras' {@code validation_data=(x, y, sample_weight)}).
+     *
+     * @param x the validation inputs, sample axis first
+     * @param y the validation targets, sample axis first
+     * @param sampleWeights one finite weight of at least 0 per validation sample, shape {@code (samples)}
+     * @return these options
+     */
+    public Fit validation(Tensor x, Tensor y, Tensor sampleWeights) {
+        return validation(new Tensor[] {x}, new Tensor[] {y}, sampleWeights);
     }
 
     /**
@@ -210,6 +221,23 @@ public final class Fit {
     public Fit validation(Tensor[] x, Tensor[] y) {
         this.validationX = x.clone();
         this.validationY = y.clone();
+        this.validationWeights = null;
+        return this;
+    }
+
+    /**
+     * Evaluates a multi-input / multi-output model on weighted arrays after every epoch (Keras'
+     * {@code validation_data=(x, y, sample_weight)}): each sample's weight applies to every output's loss and
+     * weighted metrics.
+     *
+     * @param x one validation array per model input, sample axis first
+     * @param y one validation array per model output, sample axis first
+     * @param sampleWeights one finite weight of at least 0 per validation sample, shape {@code (samples)}
+     * @return these options
+     */
+    public Fit validation(Tensor[] x, Tensor[] y, Tensor sampleWeights) {
+        validation(x, y);
+        this.validationWeights = checkedWeights("validation sample weight", sampleWeights);
         return this;
     }
 
@@ -251,23 +279,32 @@ public final class Fit {
     /**
      * Keras' {@code sample_weight} for a fit on arrays: sample {@code i}'s loss is multiplied by
      * {@code weights[i]}, and the batch's loss is the sum over its samples divided by the batch size (Keras'
-     * {@code sum_over_batch_size}), so a weight of 0 removes a sample's effect. Metrics are not weighted (Keras'
-     * {@code metrics}, not {@code weighted_metrics}). A pipeline carries weights in its samples instead
+     * {@code sum_over_batch_size}), so a weight of 0 removes a sample's effect. Only the metrics compiled as
+     * {@link dev.brisk.metrics.Metrics#weighted} count the weights (Keras' {@code weighted_metrics}; the others are
+     * its {@code metrics}). A pipeline carries weights in its samples instead
      * ({@link dev.brisk.data.Sample#withWeight}).
      *
      * @param weights one finite weight of at least 0 per training sample, shape {@code (samples)}
      * @return these options
      */
     public Fit sampleWeight(Tensor weights) {
+        this.sampleWeight = checkedWeights("sample weight", weights);
+        return this;
+    }
+
+    /** {@code weights} when each is finite and at least 0. */
+    private static Tensor checkedWeights(String what, Tensor weights) {
+        if (weights == null) {
+            throw new IllegalArgumentException(what + "s: null given; leave them out for none");
+        }
         for (int i = 0; i < weights.size(); i++) {
             float w = weights.get(i);
             if (!Float.isFinite(w) || w < 0) {
-                throw new IllegalArgumentException("sample weight " + i + " is " + w
+                throw new IllegalArgumentException(what + " " + i + " is " + w
                         + ": finite weights of at least 0 expected");
             }
         }
-        this.sampleWeight = weights;
-        return this;
+        return weights;
     }
 
     /**

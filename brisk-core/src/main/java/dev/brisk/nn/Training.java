@@ -8,6 +8,7 @@ import dev.brisk.callbacks.TrainingParams;
 import dev.brisk.losses.Loss;
 import dev.brisk.metrics.Metric;
 import dev.brisk.metrics.MetricSpec;
+import dev.brisk.metrics.WeightedMetric;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.profile.CpuTime;
 import dev.brisk.profile.Phase;
@@ -390,8 +391,19 @@ final class Training {
         for (int i = 0; i < model.outputs().size(); i++) {
             MetricSpec.Target target = targetKind(losses.get(i), model.outputs().get(i).shape());
             List<Metric> list = new ArrayList<>();
+            java.util.Set<String> unweighted = new java.util.HashSet<>();
             for (MetricSpec spec : model.metricSpecs(i)) {
-                list.add(spec.create(target));
+                Metric m = spec.create(target);
+                list.add(m);
+                if (!(m instanceof WeightedMetric)) {
+                    unweighted.add(m.name());
+                }
+            }
+            // Keras 3 logs a weighted metric as weighted_<name> when an unweighted one of the output has its name.
+            for (int j = 0; j < list.size(); j++) {
+                if (list.get(j) instanceof WeightedMetric w && unweighted.contains(w.name())) {
+                    list.set(j, w.prefixed());
+                }
             }
             perOutput.add(list);
         }
@@ -411,9 +423,14 @@ final class Training {
     private static void update(List<List<Metric>> metrics, StepBatch batch, StepRunner.Result r) {
         for (int i = 0; i < metrics.size(); i++) {
             for (Metric m : metrics.get(i)) {
-                m.update(batch.y()[i], r.predictions()[i], r.mask(i));
+                m.update(batch.y()[i], r.predictions()[i], r.mask(i), weightsFor(m, batch.weights()));
             }
         }
+    }
+
+    /** The batch's sample weights for a weighted metric (Keras' {@code weighted_metrics}), null for the others. */
+    static Tensor weightsFor(Metric m, Tensor weights) {
+        return m instanceof WeightedMetric ? weights : null;
     }
 
     private void collect(Map<String, Double> logs, String prefix, LossLogs loss, List<List<Metric>> metrics) {
