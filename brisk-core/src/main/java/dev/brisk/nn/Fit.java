@@ -5,6 +5,7 @@ import dev.brisk.data.Batch;
 import dev.brisk.data.Dataset;
 import dev.brisk.data.Pipeline;
 import dev.brisk.profile.ProfileWindow;
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,6 +32,10 @@ public final class Fit {
     Map<Integer, Float> classWeight;
     /** Keras' {@code sample_weight} for array fits: one weight per sample, or null. */
     Tensor sampleWeight;
+    /** Keras' {@code sample_weight} as a list: one weight array per output, or null. */
+    Tensor[] sampleWeightPerOutput;
+    /** Keras' {@code sample_weight} as a dict: weight arrays by output layer name, or null. */
+    Map<String, Tensor> sampleWeightByName;
     /** Keras' {@code validation_split}: the fraction of the arrays, taken from their end, to validate on. */
     float validationSplit;
     int stepsPerEpoch;
@@ -65,6 +70,8 @@ public final class Fit {
         f.validationPipeline = validationPipeline;
         f.classWeight = classWeight;
         f.sampleWeight = sampleWeight;
+        f.sampleWeightPerOutput = sampleWeightPerOutput;
+        f.sampleWeightByName = sampleWeightByName;
         f.validationSplit = validationSplit;
         f.stepsPerEpoch = stepsPerEpoch;
         f.profiled = profiled;
@@ -89,9 +96,10 @@ public final class Fit {
      * @param what the kind of training data, for the message
      */
     void requireArrays(String what, String model) {
-        if (sampleWeight != null || validationSplit > 0) {
+        boolean weighted = sampleWeight != null || sampleWeightPerOutput != null || sampleWeightByName != null;
+        if (weighted || validationSplit > 0) {
             throw new IllegalArgumentException("fit of model '" + model + "' on " + what + ": "
-                    + (sampleWeight != null ? "Fit.sampleWeight" : "Fit.validationSplit") + " applies to arrays only"
+                    + (weighted ? "Fit.sampleWeight" : "Fit.validationSplit") + " applies to arrays only"
                     + " (fit(x, y, ...)), as in Keras");
         }
     }
@@ -289,7 +297,66 @@ public final class Fit {
      */
     public Fit sampleWeight(Tensor weights) {
         this.sampleWeight = checkedWeights("sample weight", weights);
+        this.sampleWeightPerOutput = null;
+        this.sampleWeightByName = null;
         return this;
+    }
+
+    /**
+     * Keras' {@code sample_weight} as a list, one array per output in output order: output {@code i}'s loss and
+     * weighted metrics weigh sample {@code s} by {@code weights[i][s]}; a validation split holds out the same rows
+     * of each.
+     *
+     * @param weights one array of finite weights of at least 0 per output, each of shape {@code (samples)}
+     * @return these options
+     */
+    public Fit sampleWeight(Tensor[] weights) {
+        for (Tensor w : weights) {
+            checkedWeights("sample weight", w);
+        }
+        this.sampleWeightPerOutput = weights.clone();
+        this.sampleWeight = null;
+        this.sampleWeightByName = null;
+        return this;
+    }
+
+    /**
+     * Keras' {@code sample_weight} as a dict, by output layer name: an output left out weighs every sample 1.
+     *
+     * @param weights arrays of finite weights of at least 0, each of shape {@code (samples)}, by output name
+     * @return these options
+     */
+    public Fit sampleWeight(Map<String, Tensor> weights) {
+        for (Tensor w : weights.values()) {
+            checkedWeights("sample weight", w);
+        }
+        this.sampleWeightByName = Map.copyOf(weights);
+        this.sampleWeight = null;
+        this.sampleWeightPerOutput = null;
+        return this;
+    }
+
+    /**
+     * These options with the per-output sample weights stacked into one {@code (samples, outputs)} array for
+     * {@code model} (a copy), or these options when the weights are one array for all outputs or absent.
+     */
+    Fit resolveOutputWeights(Model model) {
+        if (sampleWeightPerOutput == null && sampleWeightByName == null) {
+            if (sampleWeight == null || sampleWeight.shape().rank() == 1) {
+                return this;
+            }
+            // One array for every output, whatever its shape: (samples, 1) is read as (samples).
+            Fit f = copy();
+            f.sampleWeight = sampleWeight.reshape(Shape.of(sampleWeight.size()));
+            return f;
+        }
+        Fit f = copy();
+        f.sampleWeight = OutputWeights.flatForOneOutput(sampleWeightPerOutput != null
+                ? OutputWeights.byPosition(model, sampleWeightPerOutput)
+                : OutputWeights.byName(model, sampleWeightByName));
+        f.sampleWeightPerOutput = null;
+        f.sampleWeightByName = null;
+        return f;
     }
 
     /** {@code weights} when each is finite and at least 0. */

@@ -423,14 +423,17 @@ final class Training {
     private static void update(List<List<Metric>> metrics, StepBatch batch, StepRunner.Result r) {
         for (int i = 0; i < metrics.size(); i++) {
             for (Metric m : metrics.get(i)) {
-                m.update(batch.y()[i], r.predictions()[i], r.mask(i), weightsFor(m, batch.weights()));
+                m.update(batch.y()[i], r.predictions()[i], r.mask(i), weightsFor(m, batch.weights(), i));
             }
         }
     }
 
-    /** The batch's sample weights for a weighted metric (Keras' {@code weighted_metrics}), null for the others. */
-    static Tensor weightsFor(Metric m, Tensor weights) {
-        return m instanceof WeightedMetric ? weights : null;
+    /**
+     * Output {@code output}'s sample weights for a weighted metric (Keras' {@code weighted_metrics}), null for the
+     * others.
+     */
+    static Tensor weightsFor(Metric m, Tensor weights, int output) {
+        return m instanceof WeightedMetric ? OutputWeights.column(weights, output) : null;
     }
 
     private void collect(Map<String, Double> logs, String prefix, LossLogs loss, List<List<Metric>> metrics) {
