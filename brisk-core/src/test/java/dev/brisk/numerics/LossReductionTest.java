@@ -15,7 +15,6 @@ import dev.brisk.ops.Node;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -33,15 +32,6 @@ class LossReductionTest {
     private static final float[] WEIGHTS = {0.5f, 2f, 0f, 1.25f};
     private static final Reduction[] OTHERS = {Reduction.SUM, Reduction.MEAN, Reduction.MEAN_WITH_SAMPLE_WEIGHT,
         Reduction.NONE};
-
-    private static Tensor uniform(long seed, double low, double high, int... dims) {
-        SplittableRandom r = new SplittableRandom(seed);
-        Tensor t = Tensor.zeros(Shape.of(dims));
-        for (int i = 0; i < t.size(); i++) {
-            t.set(i, (float) (low + (high - low) * r.nextDouble()));
-        }
-        return t;
-    }
 
     private static Tensor rowsSummingToOne(Tensor x) {
         int cols = x.shape().dim(-1);
@@ -73,35 +63,35 @@ class LossReductionTest {
         Tensor labels = Tensor.of(new float[] {2, 0, 1, 2}, ROWS);
         return switch (name) {
             case "sparse_logits" -> new Case(Losses.sparseCategoricalCrossentropy(true), labels,
-                    uniform(1, -2, 2, ROWS, COLS));
+                    GradCheck.uniform(1, -2, 2, ROWS, COLS));
             case "sparse_probs" -> new Case(Losses.sparseCategoricalCrossentropy(false), labels,
-                    rowsSummingToOne(uniform(2, 0.1, 1, ROWS, COLS)));
+                    rowsSummingToOne(GradCheck.uniform(2, 0.1, 1, ROWS, COLS)));
             case "categorical" -> new Case(Losses.categoricalCrossentropy(false, 0.1f), oneHot(),
-                    rowsSummingToOne(uniform(3, 0.1, 1, ROWS, COLS)));
-            case "binary_logits" -> new Case(Losses.binaryCrossentropy(true), uniform(4, 0, 1, ROWS, COLS),
-                    uniform(5, -2, 2, ROWS, COLS));
-            case "mse" -> new Case(Losses.meanSquaredError(), uniform(6, -1, 1, ROWS, COLS),
-                    uniform(7, -1, 1, ROWS, COLS));
-            case "mae" -> new Case(Losses.meanAbsoluteError(), uniform(8, -1, 0, ROWS, COLS),
-                    uniform(9, 0.1, 1, ROWS, COLS));
-            case "huber" -> new Case(Losses.huber(2f), uniform(10, -0.5, 0.5, ROWS, COLS),
-                    uniform(11, -0.5, 0.5, ROWS, COLS));
-            case "log_cosh" -> new Case(Losses.logCosh(), uniform(12, -1, 1, ROWS, COLS),
-                    uniform(13, -1, 1, ROWS, COLS));
-            case "kl" -> new Case(Losses.klDivergence(), rowsSummingToOne(uniform(14, 0.1, 1, ROWS, COLS)),
-                    rowsSummingToOne(uniform(15, 0.1, 1, ROWS, COLS)));
-            case "poisson" -> new Case(Losses.poisson(), uniform(16, 0.1, 3, ROWS, COLS),
-                    uniform(17, 0.1, 3, ROWS, COLS));
-            case "hinge" -> new Case(Losses.hinge(), oneHot(), uniform(18, 1.2, 2, ROWS, COLS));
-            case "squared_hinge" -> new Case(Losses.squaredHinge(), oneHot(), uniform(19, -0.8, 0.8, ROWS, COLS));
+                    rowsSummingToOne(GradCheck.uniform(3, 0.1, 1, ROWS, COLS)));
+            case "binary_logits" -> new Case(Losses.binaryCrossentropy(true), GradCheck.uniform(4, 0, 1, ROWS, COLS),
+                    GradCheck.uniform(5, -2, 2, ROWS, COLS));
+            case "mse" -> new Case(Losses.meanSquaredError(), GradCheck.uniform(6, -1, 1, ROWS, COLS),
+                    GradCheck.uniform(7, -1, 1, ROWS, COLS));
+            case "mae" -> new Case(Losses.meanAbsoluteError(), GradCheck.uniform(8, -1, 0, ROWS, COLS),
+                    GradCheck.uniform(9, 0.1, 1, ROWS, COLS));
+            case "huber" -> new Case(Losses.huber(2f), GradCheck.uniform(10, -0.5, 0.5, ROWS, COLS),
+                    GradCheck.uniform(11, -0.5, 0.5, ROWS, COLS));
+            case "log_cosh" -> new Case(Losses.logCosh(), GradCheck.uniform(12, -1, 1, ROWS, COLS),
+                    GradCheck.uniform(13, -1, 1, ROWS, COLS));
+            case "kl" -> new Case(Losses.klDivergence(), rowsSummingToOne(GradCheck.uniform(14, 0.1, 1, ROWS, COLS)),
+                    rowsSummingToOne(GradCheck.uniform(15, 0.1, 1, ROWS, COLS)));
+            case "poisson" -> new Case(Losses.poisson(), GradCheck.uniform(16, 0.1, 3, ROWS, COLS),
+                    GradCheck.uniform(17, 0.1, 3, ROWS, COLS));
+            case "hinge" -> new Case(Losses.hinge(), oneHot(), GradCheck.uniform(18, 1.2, 2, ROWS, COLS));
+            case "squared_hinge" -> new Case(Losses.squaredHinge(), oneHot(), GradCheck.uniform(19, -0.8, 0.8, ROWS, COLS));
             case "categorical_hinge" -> new Case(Losses.categoricalHinge(), oneHot(),
-                    uniform(20, -0.4, 0.4, ROWS, COLS));
-            case "cosine" -> new Case(Losses.cosineSimilarity(), uniform(21, -1, 1, ROWS, COLS),
-                    uniform(22, -1, 1, ROWS, COLS));
-            case "mape" -> new Case(Losses.meanAbsolutePercentageError(), uniform(23, 1, 2, ROWS, COLS),
-                    uniform(24, -1, 0.5, ROWS, COLS));
-            case "msle" -> new Case(Losses.meanSquaredLogarithmicError(), uniform(25, 0.1, 3, ROWS, COLS),
-                    uniform(26, 0.1, 3, ROWS, COLS));
+                    GradCheck.uniform(20, -0.4, 0.4, ROWS, COLS));
+            case "cosine" -> new Case(Losses.cosineSimilarity(), GradCheck.uniform(21, -1, 1, ROWS, COLS),
+                    GradCheck.uniform(22, -1, 1, ROWS, COLS));
+            case "mape" -> new Case(Losses.meanAbsolutePercentageError(), GradCheck.uniform(23, 1, 2, ROWS, COLS),
+                    GradCheck.uniform(24, -1, 0.5, ROWS, COLS));
+            case "msle" -> new Case(Losses.meanSquaredLogarithmicError(), GradCheck.uniform(25, 0.1, 3, ROWS, COLS),
+                    GradCheck.uniform(26, 0.1, 3, ROWS, COLS));
             default -> throw new IllegalArgumentException(name);
         };
     }
@@ -299,8 +289,8 @@ class LossReductionTest {
     @ValueSource(strings = {"default", "scalar"})
     void sequenceStepsShareTheirSamplesWeight(String backend) {
         Kernels k = GradCheck.kernels(backend);
-        Tensor t = uniform(30, -1, 1, 2, 3, 2);
-        Tensor p = uniform(31, -1, 1, 2, 3, 2);
+        Tensor t = GradCheck.uniform(30, -1, 1, 2, 3, 2);
+        Tensor p = GradCheck.uniform(31, -1, 1, 2, 3, 2);
         float[] mask = {1, 1, 0, 1, 0, 0};
         float[] w = {0.5f, 3f};
         double num = 0;
@@ -367,8 +357,8 @@ class LossReductionTest {
             }
         };
         Kernels k = GradCheck.kernels("default");
-        Tensor t = uniform(40, -1, 1, ROWS, COLS);
-        Tensor p = uniform(41, -1, 1, ROWS, COLS);
+        Tensor t = GradCheck.uniform(40, -1, 1, ROWS, COLS);
+        Tensor p = GradCheck.uniform(41, -1, 1, ROWS, COLS);
         double[] v = new double[ROWS];
         for (int r = 0; r < ROWS; r++) {
             for (int c = 0; c < COLS; c++) {
