@@ -27,6 +27,8 @@ public final class Fit {
     Tensor[] validationY;
     /** The validation samples' weights in the loss (from {@link #validationSplit} of weighted arrays), or null. */
     Tensor validationWeights;
+    /** The validation samples' weights given one array per output, or null. */
+    Tensor[] validationWeightsPerOutput;
     Pipeline<Batch> validationPipeline;
     /** Keras' {@code class_weight}: the weight of each class index in the loss, or null. */
     Map<Integer, Float> classWeight;
@@ -67,6 +69,7 @@ public final class Fit {
         f.validationX = validationX;
         f.validationY = validationY;
         f.validationWeights = validationWeights;
+        f.validationWeightsPerOutput = validationWeightsPerOutput;
         f.validationPipeline = validationPipeline;
         f.classWeight = classWeight;
         f.sampleWeight = sampleWeight;
@@ -230,6 +233,7 @@ public final class Fit {
         this.validationX = x.clone();
         this.validationY = y.clone();
         this.validationWeights = null;
+        this.validationWeightsPerOutput = null;
         return this;
     }
 
@@ -246,6 +250,24 @@ public final class Fit {
     public Fit validation(Tensor[] x, Tensor[] y, Tensor sampleWeights) {
         validation(x, y);
         this.validationWeights = checkedWeights("validation sample weight", sampleWeights);
+        return this;
+    }
+
+    /**
+     * Evaluates a multi-output model on arrays after every epoch with one weight array per output, in output order
+     * (Keras' {@code validation_data=(x, y, [w1, w2])}).
+     *
+     * @param x one validation array per model input, sample axis first
+     * @param y one validation array per model output, sample axis first
+     * @param sampleWeights one array of finite weights of at least 0 per output, each of shape {@code (samples)}
+     * @return these options
+     */
+    public Fit validation(Tensor[] x, Tensor[] y, Tensor[] sampleWeights) {
+        validation(x, y);
+        for (Tensor w : sampleWeights) {
+            checkedWeights("validation sample weight", w);
+        }
+        this.validationWeightsPerOutput = sampleWeights.clone();
         return this;
     }
 

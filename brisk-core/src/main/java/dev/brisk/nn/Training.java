@@ -301,7 +301,10 @@ final class Training {
             return BatchSource.of(options.validationData);
         }
         if (options.validationX != null) {
-            return BatchSource.of(options.validationX, options.validationY, options.validationWeights);
+            Tensor[] perOutput = options.validationWeightsPerOutput;
+            Tensor weights = perOutput == null ? options.validationWeights
+                    : OutputWeights.flatForOneOutput(OutputWeights.byPosition(model, perOutput));
+            return BatchSource.of(options.validationX, options.validationY, weights);
         }
         return null;
     }

@@ -117,6 +117,22 @@ class OutputWeightsTest {
     }
 
     @Test
+    void validationArraysTakeOneWeightArrayPerOutput() {
+        Tensor[][] d = MultiInputOutputTest.data(N, 7);
+        Tensor[][] v = MultiInputOutputTest.data(N, 8);
+        Tensor[] w = {weights(6), weights(7)};
+        for (boolean eager : new boolean[] {false, true}) {
+            Model m = model(List.of(0.5f, 2f), eager);
+            History h = m.fit(d[0], d[1], Fit.epochs(1).batchSize(8).shuffle(false).verbose(0)
+                    .validation(v[0], v[1], w));
+            Map<String, Double> held = m.evaluate(v[0], v[1], w, 8);
+            assertEquals(held.get("cls_loss"), h.last("val_cls_loss"), 1e-6);
+            assertEquals(held.get("reg_loss"), h.last("val_reg_loss"), 1e-6);
+            assertEquals(held.get("reg_mean_absolute_error"), h.last("val_reg_mean_absolute_error"), 1e-12);
+        }
+    }
+
+    @Test
     void weightsThatDoNotMatchTheOutputsAreRefusedByName() {
         Tensor[][] d = MultiInputOutputTest.data(N, 6);
         Model m = model(List.of(0.5f, 2f), false);
