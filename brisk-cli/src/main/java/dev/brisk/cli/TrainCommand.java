@@ -63,6 +63,10 @@ public final class TrainCommand extends Subcommand {
             CliOptions.valued("fill-value", "X", "With a CSV --data: read an empty feature cell (or one of"
                     + " --missing) as X instead of refusing the row."),
             CliOptions.valued("missing", "A,B", "With --fill-value: more cell texts that mean missing (e.g. NA,?)."),
+            CliOptions.valued("indicate-missing", "A,B", "With --fill-value: add a feature COLUMN_missing for each"
+                    + " of these CSV columns, 1 where the cell was missing (and filled), else 0, after the other"
+                    + " features (scikit-learn's MissingIndicator), so the model can tell a filled value from a real"
+                    + " one."),
             CliOptions.valued("lookup-column", "COLUMN[:one_hot]", "With a CSV --data: a text feature column looked"
                     + " up in a vocabulary adapted from the file (Keras' StringLookup after adapt: the most frequent"
                     + " value first); its id is one feature (0 a missing cell, 1 an unknown value), or with :one_hot"
@@ -140,6 +144,7 @@ public final class TrainCommand extends Subcommand {
     Float fillValue;
     List<String> missing = List.of();
     List<TextColumnOption> textColumns = List.of();
+    List<String> indicateMissing = List.of();
     boolean normalize;
     double validationSplit = 0.2;
     String loss;
@@ -189,6 +194,7 @@ public final class TrainCommand extends Subcommand {
                 List.of()));
         columns.addAll(v.list("hash-column", TextColumnOption::hashed, List.of()));
         textColumns = List.copyOf(columns);
+        indicateMissing = v.list("indicate-missing", x -> x, List.of());
         normalize = v.flag("normalize");
         validationSplit = v.get("validation-split", Double::valueOf, validationSplit);
         loss = v.get("loss", s -> s, null);
@@ -255,10 +261,10 @@ public final class TrainCommand extends Subcommand {
         }
         if (model != null) {
             UserModelRun.validate(this);
-        } else if (label != null || fillValue != null || normalize || loss != null || patience != null
-                || !textColumns.isEmpty()) {
-            throw new UsageException("--label, --fill-value, --lookup-column, --hash-column, --normalize, --loss and"
-                    + " --patience go with --model");
+        } else if (label != null || fillValue != null || !indicateMissing.isEmpty() || !textColumns.isEmpty()
+                || normalize || loss != null || patience != null) {
+            throw new UsageException("--label, --fill-value, --indicate-missing, --lookup-column, --hash-column,"
+                    + " --normalize, --loss and --patience go with --model");
         }
         requireAtLeast("--epochs", epochs, 1);
         OptionValues.requireThreadBudget("--threads", threads);

@@ -22,7 +22,7 @@ import java.util.Locale;
  * The data of {@code brisk train --model}: features and labels read whole into arrays, from a CSV file (its
  * {@code --label} column the labels, numbers or text classes numbered in sorted order, the other columns the
  * features, text ones looked up or hashed by {@code --lookup-column} and {@code --hash-column}, missing cells filled
- * by {@code --fill-value}),
+ * by {@code --fill-value} and marked by {@code --indicate-missing}'s indicator columns),
  * an NPY or IDX features file with its labels file ({@code --label}), or a directory of images with one sub-folder
  * per class (Keras' {@code image_dataset_from_directory}: resized to the model's input, pixels 0 to 255, the files
  * shuffled by the run's seed before the validation rows are taken from the end, as Keras shuffles before its
@@ -41,8 +41,8 @@ record UserData(Tensor x, Tensor y, List<String> featureNames, List<String> note
      * @param imageShape the model's input shape {@code (height, width, channels)}, which images are made to fit
      * @param seed the shuffle of an image directory's files
      */
-    static UserData load(Path data, String label, Float fillValue, List<String> missing,
-                         List<TextColumnOption> textColumns, Shape imageShape, long seed) throws IOException {
+    static UserData load(Path data, String label, Missing missing, List<TextColumnOption> textColumns,
+                         Shape imageShape, long seed) throws IOException {
         boolean csv = data.getFileName() != null
                 && data.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv");
         if (!textColumns.isEmpty() && !csv) {
@@ -60,10 +60,11 @@ record UserData(Tensor x, Tensor y, List<String> featureNames, List<String> note
             if (label == null) {
                 throw new UsageException("--model needs --label COLUMN: the label column of the CSV");
             }
-            return csv(data, label, fillValue, missing, textColumns);
+            return csv(data, label, missing, textColumns);
         }
-        if (fillValue != null) {
-            throw new UsageException("--fill-value applies to CSV data; " + data + " is not a .csv file");
+        if (missing.fillValue() != null) {
+            throw new UsageException((missing.indicated().isEmpty() ? "--fill-value" : "--indicate-missing")
+                    + " applies to CSV data; " + data + " is not a .csv file");
         }
         if (label == null) {
             throw new UsageException("--model needs --label: the label column of a CSV, or the labels file of NPY"
@@ -88,14 +89,15 @@ record UserData(Tensor x, Tensor y, List<String> featureNames, List<String> note
         return new UserData(d.features(), d.labels(), List.of(), List.of());
     }
 
-    private static UserData csv(Path data, String label, Float fillValue, List<String> missing,
-                                List<TextColumnOption> textColumns) throws IOException {
+    private static UserData csv(Path data, String label, Missing missing, List<TextColumnOption> textColumns)
+            throws IOException {
         CsvDataset.Builder b = CsvDataset.builder(data).label(label, ColumnType.labelsFromFile());
         for (TextColumnOption t : textColumns) {
             b.column(t.column(), t.type());
         }
-        if (fillValue != null) {
-            b.fillMissing(fillValue, missing.toArray(new String[0]));
+        if (missing.fillValue() != null) {
+            b.fillMissing(missing.fillValue(), missing.markers().toArray(new String[0]));
+            b.indicateMissing(missing.indicated().toArray(new String[0]));
         }
         CsvDataset csv = b.build();
         List<String> notes = new ArrayList<>();
@@ -175,6 +177,17 @@ record UserData(Tensor x, Tensor y, List<String> featureNames, List<String> note
             }
         }
         return new UserData(Tensor.of(x, shape.prepend(n).dims()), Tensor.of(y, n), List.of(), List.of());
+    }
+
+    /**
+     * How a CSV's missing cells are read: {@code --fill-value} (null: a missing cell is an error), {@code --missing}'s
+     * further markers, and {@code --indicate-missing}'s columns, each given an indicator feature.
+     *
+     * @param fillValue the value a missing cell is read as, or null
+     * @param markers cell texts that mean missing besides the empty cell
+     * @param indicated the columns that get a {@code <column>_missing} feature
+     */
+    record Missing(Float fillValue, List<String> markers, List<String> indicated) {
     }
 
     int size() {

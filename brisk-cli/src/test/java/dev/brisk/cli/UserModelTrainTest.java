@@ -62,6 +62,40 @@ class UserModelTrainTest {
     }
 
     @Test
+    void indicatorColumnsMarkTheFilledCells(@TempDir Path dir) throws IOException {
+        // The same model with two more inputs: age_missing and area_missing.
+        String description = Files.readString(DATA.resolve("model-regression.json"));
+        String wider = description.replaceFirst("(\"batch_shape\": \\[\\s*null,\\s*)3", "$15");
+        assertNotEquals(description, wider);
+        Path model = dir.resolve("model-indicators.json");
+        Files.writeString(model, wider);
+        CliRun r = CliRun.run("train", "--model", model.toString(), "--data", DATA.resolve("houses.csv").toString(),
+                "--label", "price", "--fill-value", "0", "--missing", "NA", "--indicate-missing", "age,area",
+                "--normalize", "--loss", "mean_squared_error", "--learning-rate", "0.01", "--epochs", "60",
+                "--patience", "5", "--batch-size", "16", "--seed", "3", "--verbose", "0", "--threads", "1");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("features [rooms, age, area, age_missing, area_missing]"), r.out());
+        double loss = testValue(r.out());
+        double variance = validationVariance();
+        assertTrue(loss < 0.25 * variance, "validation MSE " + loss + " against a variance of " + variance);
+
+        CliRun noFill = CliRun.run("train", "--model", model.toString(), "--data",
+                DATA.resolve("houses.csv").toString(), "--label", "price", "--indicate-missing", "age", "--loss",
+                "mse");
+        assertEquals(2, noFill.code());
+        assertTrue(noFill.err().contains("--indicate-missing") && noFill.err().contains("--fill-value"),
+                noFill.err());
+        CliRun unknown = CliRun.run("train", "--model", model.toString(), "--data",
+                DATA.resolve("houses.csv").toString(), "--label", "price", "--fill-value", "0", "--missing", "NA",
+                "--indicate-missing", "rooms,height", "--loss", "mse", "--epochs", "1", "--verbose", "0");
+        assertNotEquals(0, unknown.code());
+        assertTrue(unknown.err().contains("'height'"), unknown.err());
+        CliRun workload = CliRun.run("train", "--workload", "w1", "--indicate-missing", "age");
+        assertEquals(2, workload.code());
+        assertTrue(workload.err().contains("--indicate-missing"), workload.err());
+    }
+
+    @Test
     void missingCellsWithoutAFillValueAreRefusedNamingTheLine() {
         CliRun r = CliRun.run("train", "--model", DATA.resolve("model-regression.json").toString(),
                 "--data", DATA.resolve("houses.csv").toString(), "--label", "price", "--loss", "mse",
@@ -210,7 +244,8 @@ class UserModelTrainTest {
         assertEquals(2, both.code());
         CliRun help = CliRun.run("train", "--help");
         assertEquals(0, help.code());
-        assertTrue(help.out().contains("--model") && help.out().contains("--fill-value"), help.out());
+        assertTrue(help.out().contains("--model") && help.out().contains("--fill-value")
+                && help.out().contains("--indicate-missing"), help.out());
         assertTrue(help.out().contains("--lookup-column") && help.out().contains("--hash-column"), help.out());
     }
 }
