@@ -17,6 +17,8 @@ test_loss, the held-out cross-entropy in nats, then tokens_per_s and bits_per_ch
 
 samples_per_s is over the last epoch (the first is a warm-up when epochs >= 2), data batching included;
 cpu_util = process CPU time / wall time over that epoch; peak_rss_mb from ru_maxrss.
+--threads N gives N threads to the native pool that runs the workload's products and 1 to the other (see
+PRODUCTS_ON_BLAS); OMP_NUM_THREADS / OPENBLAS_NUM_THREADS in the environment override that.
 """
 import argparse
 import gzip
@@ -25,8 +27,47 @@ import os
 import resource
 import time
 
-import numpy as np
-import torch
+# Which native pool runs each workload's products in Debian's torch: OpenBLAS's pthread pool for the dense and
+# recurrent models (addmm, the LSTM/GRU cells, attention's matmuls), oneDNN on torch's OpenMP pool for the
+# convolutions. The two pools do not share: each spins for work while the other runs, so the twin gives --threads
+# to the pool that runs the products and one thread to the other (measured on 2 cores at --limit 6400, samples/s
+# with OpenMP/OpenBLAS threads 2/1, 1/2, 2/2: W1 18.5k / 23.0k / 8.1k, W3 4.0k / 4.6k / 1.1k, W2 3.4k / 2.0k / 2.8k,
+# Z1 902 / 455 / 791; docs/benchmark-log.md).
+PRODUCTS_ON_BLAS = {"w1", "w3", "w4", "w4-gru", "z3", "z4"}
+
+
+def _pool_sizes(argv):
+    """(torch's OpenMP op pool, OpenBLAS's pool) for the --threads (default: every core) and --workload in argv:
+    --threads for the pool that runs the workload's products, 1 for the other."""
+    def option(name):
+        for i, arg in enumerate(argv):
+            if arg.startswith(name + "="):
+                return arg.split("=", 1)[1]
+            if arg == name and i + 1 < len(argv):
+                return argv[i + 1]
+        return None
+    threads, workload = option("--threads") or str(os.cpu_count()), option("--workload")
+    return ("1", threads) if workload in PRODUCTS_ON_BLAS else (threads, "1")
+
+
+def _size_native_pools():
+    """Sizes OpenBLAS's pool before numpy or torch loads it (it is sized once, when the library loads; numpy loads it
+    too). Without this, --threads 1 ran its products on every core and --threads 2 had two pools of two threads
+    fighting over two cores. A size already in the environment wins."""
+    import sys
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", _pool_sizes(sys.argv)[1])
+
+
+def op_threads(a):
+    """Threads for torch's own (OpenMP) op pool: see PRODUCTS_ON_BLAS; OMP_NUM_THREADS in the environment wins."""
+    if "OMP_NUM_THREADS" in os.environ:
+        return int(os.environ["OMP_NUM_THREADS"])
+    return 1 if a.workload in PRODUCTS_ON_BLAS else a.threads
+
+
+_size_native_pools()
+import numpy as np  # noqa: E402  (numpy loads OpenBLAS too: after the pools are sized)
+import torch  # noqa: E402
 
 DATA = "/usr/share/datasets/fashion-mnist/"
 FORTUNES = "/usr/share/games/fortunes"
@@ -161,12 +202,13 @@ def fortunes_text(directory):
 
 def character_corpus(text):
     """CharacterCorpus.of: the last 10% of the characters held out; Vocabulary.ofCharacters of the training part
-    (0 padding, 1 OOV, then the characters by falling count, ties in character order)."""
+    (0 padding, 1 OOV, then the characters by falling count, ties in falling code point order, as Keras'
+    StringLookup.adapt breaks them)."""
     cut = len(text) * 90 // 100
     counts = {}
     for ch in text[:cut]:
         counts[ch] = counts.get(ch, 0) + 1
-    ids = {ch: i + 2 for i, ch in enumerate(sorted(counts, key=lambda ch: (-counts[ch], ch)))}
+    ids = {ch: i + 2 for i, ch in enumerate(sorted(counts, key=lambda ch: (-counts[ch], -ord(ch))))}
     encoded = torch.tensor([ids.get(ch, 1) for ch in text], dtype=torch.int64)
     return len(ids) + 2, encoded[:cut], encoded[cut:]
 
@@ -269,7 +311,7 @@ class GruLM(torch.nn.Module):
 def text_main(a):
     """W4 and W4-GRU: train on the fortunes text, report the held-out bits per character and tokens/s."""
     epochs = a.epochs or DEFAULT_EPOCHS[a.workload]
-    torch.set_num_threads(a.threads)
+    torch.set_num_threads(op_threads(a))
     torch.manual_seed(a.seed)
     vocabulary, train, held_out = character_corpus(fortunes_text(a.text))
     xtr, ytr = windows(train, a.window_stride)
@@ -359,7 +401,7 @@ def main():
         return
     data = os.path.join(a.data, "")
     epochs = a.epochs or DEFAULT_EPOCHS[a.workload]
-    torch.set_num_threads(a.threads)
+    torch.set_num_threads(op_threads(a))
     torch.manual_seed(a.seed)
     xtr = torch.tensor(idx(data + "train-images-idx3-ubyte.gz") / 255.0, dtype=torch.float32).unsqueeze(1)
     ytr = torch.tensor(idx(data + "train-labels-idx1-ubyte.gz").astype(np.int64))

@@ -49,7 +49,8 @@ public final class TrainCommand extends Subcommand {
                     + Workloads.TEXT_BATCH_SIZE + ")",
             "  w4-gru: the same language model with GRU(256) in place of the transformer blocks",
             "Or trains your own model on your own data: --model MODEL.json (Keras 3's config.json schema, as"
-                    + " model.to_json() writes it) --data DATA (a CSV file with --label COLUMN, an NPY or IDX"
+                    + " model.to_json() writes it) --data DATA (a CSV file with --label COLUMN, numbers or text"
+                    + " classes, which are numbered in sorted order; an NPY or IDX"
                     + " features file with --label LABELS_FILE, or a directory of images, one sub-folder per"
                     + " class); holds out --validation-split of the rows (Keras:"
                     + " the last ones) and reports on them (test_acc= with an accuracy metric, else test_loss=).");
@@ -62,6 +63,17 @@ public final class TrainCommand extends Subcommand {
             CliOptions.valued("fill-value", "X", "With a CSV --data: read an empty feature cell (or one of"
                     + " --missing) as X instead of refusing the row."),
             CliOptions.valued("missing", "A,B", "With --fill-value: more cell texts that mean missing (e.g. NA,?)."),
+            CliOptions.valued("indicate-missing", "A,B", "With --fill-value: add a feature COLUMN_missing for each"
+                    + " of these CSV columns, 1 where the cell was missing (and filled), else 0, after the other"
+                    + " features (scikit-learn's MissingIndicator), so the model can tell a filled value from a real"
+                    + " one."),
+            CliOptions.valued("lookup-column", "COLUMN[:one_hot]", "With a CSV --data: a text feature column looked"
+                    + " up in a vocabulary adapted from the file (Keras' StringLookup after adapt: the most frequent"
+                    + " value first); its id is one feature (0 a missing cell, 1 an unknown value), or with :one_hot"
+                    + " one feature per id. Repeat the option or separate columns by commas."),
+            CliOptions.valued("hash-column", "COLUMN:BINS[:one_hot]", "With a CSV --data: a text feature column"
+                    + " hashed into BINS bins (Keras' Hashing, FarmHash); its bin is one feature, or with :one_hot one"
+                    + " feature per bin. With --fill-value a missing cell has bin 0 alone (Keras' mask_value)."),
             CliOptions.flag("normalize", "With --model: standardize every feature by the training rows' mean and"
                     + " variance (Keras' Normalization adapted on the training split) before training."),
             CliOptions.valued("validation-split", "F", "With --model: the fraction of rows, taken from the end"
@@ -131,6 +143,8 @@ public final class TrainCommand extends Subcommand {
     String label;
     Float fillValue;
     List<String> missing = List.of();
+    List<TextColumnOption> textColumns = List.of();
+    List<String> indicateMissing = List.of();
     boolean normalize;
     double validationSplit = 0.2;
     String loss;
@@ -176,6 +190,11 @@ public final class TrainCommand extends Subcommand {
         label = v.get("label", s -> s, null);
         fillValue = v.get("fill-value", Float::valueOf, null);
         missing = v.list("missing", x -> x, List.of());
+        List<TextColumnOption> columns = new java.util.ArrayList<>(v.list("lookup-column", TextColumnOption::lookup,
+                List.of()));
+        columns.addAll(v.list("hash-column", TextColumnOption::hashed, List.of()));
+        textColumns = List.copyOf(columns);
+        indicateMissing = v.list("indicate-missing", x -> x, List.of());
         normalize = v.flag("normalize");
         validationSplit = v.get("validation-split", Double::valueOf, validationSplit);
         loss = v.get("loss", s -> s, null);
@@ -242,8 +261,10 @@ public final class TrainCommand extends Subcommand {
         }
         if (model != null) {
             UserModelRun.validate(this);
-        } else if (label != null || fillValue != null || normalize || loss != null || patience != null) {
-            throw new UsageException("--label, --fill-value, --normalize, --loss and --patience go with --model");
+        } else if (label != null || fillValue != null || !indicateMissing.isEmpty() || !textColumns.isEmpty()
+                || normalize || loss != null || patience != null) {
+            throw new UsageException("--label, --fill-value, --indicate-missing, --lookup-column, --hash-column,"
+                    + " --normalize, --loss and --patience go with --model");
         }
         requireAtLeast("--epochs", epochs, 1);
         OptionValues.requireThreadBudget("--threads", threads);

@@ -1,5 +1,6 @@
 package dev.brisk.cli;
 
+import dev.brisk.data.ColumnType;
 import dev.brisk.data.CsvDataset;
 import dev.brisk.data.IdxDatasets;
 import dev.brisk.data.ImageDirectory;
@@ -13,12 +14,15 @@ import dev.brisk.tensor.Tensor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * The data of {@code brisk train --model}: features and labels read whole into arrays, from a CSV file (its
- * {@code --label} column the labels, the other columns the features, missing cells filled by {@code --fill-value}),
+ * {@code --label} column the labels, numbers or text classes numbered in sorted order, the other columns the
+ * features, text ones looked up or hashed by {@code --lookup-column} and {@code --hash-column}, missing cells filled
+ * by {@code --fill-value} and marked by {@code --indicate-missing}'s indicator columns),
  * an NPY or IDX features file with its labels file ({@code --label}), or a directory of images with one sub-folder
  * per class (Keras' {@code image_dataset_from_directory}: resized to the model's input, pixels 0 to 255, the files
  * shuffled by the run's seed before the validation rows are taken from the end, as Keras shuffles before its
@@ -27,15 +31,24 @@ import java.util.Locale;
  * @param x the features, sample axis first
  * @param y the labels, sample axis first
  * @param featureNames the CSV's feature columns in order, or an empty list for NPY and IDX
+ * @param notes how a CSV's text became numbers (the label classes, each lookup's vocabulary), lines to print
  */
-record UserData(Tensor x, Tensor y, List<String> featureNames) {
+record UserData(Tensor x, Tensor y, List<String> featureNames, List<String> notes) {
+    /** Ids or classes a note lists before it says how many more there are. */
+    private static final int LISTED = 20;
 
     /**
      * @param imageShape the model's input shape {@code (height, width, channels)}, which images are made to fit
      * @param seed the shuffle of an image directory's files
      */
-    static UserData load(Path data, String label, Float fillValue, List<String> missing, Shape imageShape,
-                         long seed) throws IOException {
+    static UserData load(Path data, String label, Missing missing, List<TextColumnOption> textColumns,
+                         Shape imageShape, long seed) throws IOException {
+        boolean csv = data.getFileName() != null
+                && data.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv");
+        if (!textColumns.isEmpty() && !csv) {
+            throw new UsageException("--lookup-column and --hash-column apply to CSV data; " + data
+                    + " is not a .csv file");
+        }
         if (Files.isDirectory(data)) {
             return images(data, label, imageShape, seed);
         }
@@ -47,10 +60,11 @@ record UserData(Tensor x, Tensor y, List<String> featureNames) {
             if (label == null) {
                 throw new UsageException("--model needs --label COLUMN: the label column of the CSV");
             }
-            return csv(data, label, fillValue, missing);
+            return csv(data, label, missing, textColumns);
         }
-        if (fillValue != null) {
-            throw new UsageException("--fill-value applies to CSV data; " + data + " is not a .csv file");
+        if (missing.fillValue() != null) {
+            throw new UsageException((missing.indicated().isEmpty() ? "--fill-value" : "--indicate-missing")
+                    + " applies to CSV data; " + data + " is not a .csv file");
         }
         if (label == null) {
             throw new UsageException("--model needs --label: the label column of a CSV, or the labels file of NPY"
@@ -68,19 +82,37 @@ record UserData(Tensor x, Tensor y, List<String> featureNames) {
                 throw new IllegalArgumentException(data + " has shape " + x.shape() + " and " + labels + " has shape "
                         + y.shape() + ": one label row per feature row expected");
             }
-            return new UserData(x, y, List.of());
+            return new UserData(x, y, List.of(), List.of());
         }
         // IDX (MNIST's format), recognised by its magic number; the raw values, not scaled.
         InMemoryDataset d = IdxDatasets.load(data, labels, 1f);
-        return new UserData(d.features(), d.labels(), List.of());
+        return new UserData(d.features(), d.labels(), List.of(), List.of());
     }
 
-    private static UserData csv(Path data, String label, Float fillValue, List<String> missing) throws IOException {
-        CsvDataset.Builder b = CsvDataset.builder(data).label(label);
-        if (fillValue != null) {
-            b.fillMissing(fillValue, missing.toArray(new String[0]));
+    private static UserData csv(Path data, String label, Missing missing, List<TextColumnOption> textColumns)
+            throws IOException {
+        CsvDataset.Builder b = CsvDataset.builder(data).label(label, ColumnType.labelsFromFile());
+        for (TextColumnOption t : textColumns) {
+            b.column(t.column(), t.type());
+        }
+        if (missing.fillValue() != null) {
+            b.fillMissing(missing.fillValue(), missing.markers().toArray(new String[0]));
+            b.indicateMissing(missing.indicated().toArray(new String[0]));
         }
         CsvDataset csv = b.build();
+        List<String> notes = new ArrayList<>();
+        List<String> classes = csv.columnType(label).categories();
+        if (!classes.isEmpty()) {
+            notes.add("label '" + label + "': " + classes.size() + " text classes, in sorted order: "
+                    + listed(classes, 0));
+        }
+        for (TextColumnOption t : textColumns) {
+            if (t.bins() == 0) {
+                List<String> tokens = csv.vocabulary(t.column()).tokens();
+                notes.add("column '" + t.column() + "': vocabulary of " + tokens.size() + " ids adapted from the file"
+                        + " (0 missing, 1 unknown, then the most frequent first): " + listed(tokens, 2));
+            }
+        }
         int f = csv.featureNames().size();
         float[] x = new float[1024 * f];
         float[] y = new float[1024];
@@ -100,7 +132,20 @@ record UserData(Tensor x, Tensor y, List<String> featureNames) {
             throw new IllegalArgumentException(data + " has a header but no rows");
         }
         return new UserData(Tensor.of(java.util.Arrays.copyOf(x, n * f), n, f),
-                Tensor.of(java.util.Arrays.copyOf(y, n), n), csv.featureNames());
+                Tensor.of(java.util.Arrays.copyOf(y, n), n), csv.featureNames(), List.copyOf(notes));
+    }
+
+    /** {@code i=name} for the first names from {@code from} on, and how many more there are. */
+    private static String listed(List<String> names, int from) {
+        StringBuilder sb = new StringBuilder();
+        int last = Math.min(names.size(), from + LISTED);
+        for (int i = from; i < last; i++) {
+            sb.append(i > from ? ", " : "").append(i).append('=').append(names.get(i));
+        }
+        if (last < names.size()) {
+            sb.append(", ... (").append(names.size() - last).append(" more)");
+        }
+        return sb.toString();
     }
 
     private static UserData images(Path dir, String label, Shape shape, long seed) throws IOException {
@@ -131,7 +176,18 @@ record UserData(Tensor x, Tensor y, List<String> featureNames) {
                 y[row] = s.label().get(0);
             }
         }
-        return new UserData(Tensor.of(x, shape.prepend(n).dims()), Tensor.of(y, n), List.of());
+        return new UserData(Tensor.of(x, shape.prepend(n).dims()), Tensor.of(y, n), List.of(), List.of());
+    }
+
+    /**
+     * How a CSV's missing cells are read: {@code --fill-value} (null: a missing cell is an error), {@code --missing}'s
+     * further markers, and {@code --indicate-missing}'s columns, each given an indicator feature.
+     *
+     * @param fillValue the value a missing cell is read as, or null
+     * @param markers cell texts that mean missing besides the empty cell
+     * @param indicated the columns that get a {@code <column>_missing} feature
+     */
+    record Missing(Float fillValue, List<String> markers, List<String> indicated) {
     }
 
     int size() {

@@ -57,6 +57,10 @@ final class UserModelRun {
         if (!o.missing.isEmpty() && o.fillValue == null) {
             throw new UsageException("--missing needs --fill-value X (the value missing cells are read as)");
         }
+        if (!o.indicateMissing.isEmpty() && o.fillValue == null) {
+            throw new UsageException("--indicate-missing needs --fill-value X (the value missing cells are read as;"
+                    + " the indicator columns mark where it was used)");
+        }
         if (o.pipeline || o.replicas != null || o.master != null || o.limit != null || o.profile != null) {
             throw new UsageException("--pipeline, --replicas, --master, --limit and --profile go with --workload");
         }
@@ -65,7 +69,9 @@ final class UserModelRun {
     void run(PrintStream out) throws IOException {
         Model model = model();
         Shape input = model.inputs().isEmpty() ? Shape.of() : model.inputs().get(0).shape();
-        UserData data = UserData.load(o.data, o.label, o.fillValue, o.missing, input, RandomSeed.next());
+        UserData data = UserData.load(o.data, o.label, new UserData.Missing(o.fillValue, o.missing, o.indicateMissing),
+                o.textColumns, input, RandomSeed.next());
+        data.notes().forEach(out::println);
         int n = data.size();
         int at = (int) Math.floor(n * (1.0 - o.validationSplit));
         if (at < 1 || at >= n) {

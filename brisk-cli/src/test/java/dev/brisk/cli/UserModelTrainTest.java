@@ -62,6 +62,40 @@ class UserModelTrainTest {
     }
 
     @Test
+    void indicatorColumnsMarkTheFilledCells(@TempDir Path dir) throws IOException {
+        // The same model with two more inputs: age_missing and area_missing.
+        String description = Files.readString(DATA.resolve("model-regression.json"));
+        String wider = description.replaceFirst("(\"batch_shape\": \\[\\s*null,\\s*)3", "$15");
+        assertNotEquals(description, wider);
+        Path model = dir.resolve("model-indicators.json");
+        Files.writeString(model, wider);
+        CliRun r = CliRun.run("train", "--model", model.toString(), "--data", DATA.resolve("houses.csv").toString(),
+                "--label", "price", "--fill-value", "0", "--missing", "NA", "--indicate-missing", "age,area",
+                "--normalize", "--loss", "mean_squared_error", "--learning-rate", "0.01", "--epochs", "60",
+                "--patience", "5", "--batch-size", "16", "--seed", "3", "--verbose", "0", "--threads", "1");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("features [rooms, age, area, age_missing, area_missing]"), r.out());
+        double loss = testValue(r.out());
+        double variance = validationVariance();
+        assertTrue(loss < 0.25 * variance, "validation MSE " + loss + " against a variance of " + variance);
+
+        CliRun noFill = CliRun.run("train", "--model", model.toString(), "--data",
+                DATA.resolve("houses.csv").toString(), "--label", "price", "--indicate-missing", "age", "--loss",
+                "mse");
+        assertEquals(2, noFill.code());
+        assertTrue(noFill.err().contains("--indicate-missing") && noFill.err().contains("--fill-value"),
+                noFill.err());
+        CliRun unknown = CliRun.run("train", "--model", model.toString(), "--data",
+                DATA.resolve("houses.csv").toString(), "--label", "price", "--fill-value", "0", "--missing", "NA",
+                "--indicate-missing", "rooms,height", "--loss", "mse", "--epochs", "1", "--verbose", "0");
+        assertNotEquals(0, unknown.code());
+        assertTrue(unknown.err().contains("'height'"), unknown.err());
+        CliRun workload = CliRun.run("train", "--workload", "w1", "--indicate-missing", "age");
+        assertEquals(2, workload.code());
+        assertTrue(workload.err().contains("--indicate-missing"), workload.err());
+    }
+
+    @Test
     void missingCellsWithoutAFillValueAreRefusedNamingTheLine() {
         CliRun r = CliRun.run("train", "--model", DATA.resolve("model-regression.json").toString(),
                 "--data", DATA.resolve("houses.csv").toString(), "--label", "price", "--loss", "mse",
@@ -137,6 +171,65 @@ class UserModelTrainTest {
     }
 
     @Test
+    void csvWithATextFeatureAndTextLabelsIsSeededAndReproducible(@TempDir Path dir) throws IOException {
+        // The colour follows the city (paris and lille red, lyon blue, nice and bordeaux green); the zip is noise.
+        String[] cities = {"paris", "lyon", "nice", "bordeaux", "lille"};
+        String[] colours = {"red", "blue", "green", "green", "red"};
+        SplittableRandom random = new SplittableRandom(11);
+        StringBuilder csv = new StringBuilder("size,city,zip,colour\n");
+        for (int i = 0; i < 200; i++) {
+            int c = random.nextInt(cities.length);
+            String zip = i % 50 == 7 ? "" : String.format("%05d", random.nextInt(100_000));
+            csv.append(String.format(java.util.Locale.ROOT, "%.2f,%s,%s,%s%n", random.nextDouble(),
+                    i % 40 == 3 ? "NA" : cities[c], zip, colours[c]));
+        }
+        Path data = dir.resolve("cities.csv");
+        Files.writeString(data, csv);
+        // size, city one-hot over 7 ids (padding, [UNK] and the 5 cities), zip's bin: 9 features.
+        Path model = dir.resolve("model.json");
+        Files.writeString(model, """
+                {"module": "keras", "class_name": "Sequential", "config": {"name": "cities", "layers": [
+                  {"class_name": "InputLayer", "config": {"batch_shape": [null, 9], "name": "in"}},
+                  {"class_name": "Dense", "config": {"name": "hidden", "units": 16, "activation": "relu"}},
+                  {"class_name": "Dense", "config": {"name": "out", "units": 3, "activation": "softmax"}}]}}
+                """);
+        String[] args = {"train", "--model", model.toString(), "--data", data.toString(), "--label", "colour",
+                "--lookup-column", "city:one_hot", "--hash-column", "zip:16", "--fill-value", "0", "--missing", "NA",
+                "--loss", "sparse_categorical_crossentropy", "--metrics", "accuracy", "--learning-rate", "0.02",
+                "--epochs", "20", "--batch-size", "16", "--seed", "7", "--verbose", "0", "--threads", "1"};
+        CliRun r = CliRun.run(args);
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("label 'colour': 3 text classes, in sorted order: 0=blue, 1=green, 2=red"),
+                r.out());
+        assertTrue(r.out().contains("column 'city': vocabulary of 7 ids"), r.out());
+        assertTrue(r.out().contains("features [size, city[0], city[1], city[2], city[3], city[4], city[5], city[6],"
+                + " zip]"), r.out());
+        // The city decides the colour: the held-out rows are nearly all right.
+        assertTrue(testValue(r.out()) > 0.9, r.out());
+        // The same seed gives the same run.
+        CliRun again = CliRun.run(args);
+        assertEquals(0, again.code(), again.err());
+        assertEquals(validationLine(r.out()), validationLine(again.out()));
+        assertEquals(testValue(r.out()), testValue(again.out()));
+    }
+
+    @Test
+    void textColumnOptionsAreCheckedBeforeAnyWork() {
+        CliRun badBins = CliRun.run("train", "--model", DATA.resolve("model-regression.json").toString(),
+                "--data", DATA.resolve("houses.csv").toString(), "--label", "price", "--hash-column", "rooms:x",
+                "--loss", "mse");
+        assertEquals(2, badBins.code());
+        assertTrue(badBins.err().contains("--hash-column") && badBins.err().contains("COLUMN:BINS"), badBins.err());
+        CliRun workload = CliRun.run("train", "--workload", "w1", "--lookup-column", "city");
+        assertEquals(2, workload.code());
+        assertTrue(workload.err().contains("--lookup-column"), workload.err());
+    }
+
+    private static String validationLine(String out) {
+        return out.lines().filter(l -> l.startsWith("validation: ")).findFirst().orElseThrow();
+    }
+
+    @Test
     void usageErrorsComeBeforeAnyWork() {
         CliRun noData = CliRun.run("train", "--model", DATA.resolve("model-regression.json").toString(),
                 "--label", "price");
@@ -151,6 +244,8 @@ class UserModelTrainTest {
         assertEquals(2, both.code());
         CliRun help = CliRun.run("train", "--help");
         assertEquals(0, help.code());
-        assertTrue(help.out().contains("--model") && help.out().contains("--fill-value"), help.out());
+        assertTrue(help.out().contains("--model") && help.out().contains("--fill-value")
+                && help.out().contains("--indicate-missing"), help.out());
+        assertTrue(help.out().contains("--lookup-column") && help.out().contains("--hash-column"), help.out());
     }
 }

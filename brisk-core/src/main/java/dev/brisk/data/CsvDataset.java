@@ -1,6 +1,7 @@
 package dev.brisk.data;
 
 import dev.brisk.config.Settings;
+import dev.brisk.data.preprocessing.Vocabulary;
 import dev.brisk.tensor.Tensor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,7 +27,9 @@ import java.util.Map;
  * Pipeline<Batch> train = iris.shuffle(150, 1).batch(16);
  * }</pre>
  *
- * <p>Columns are {@link ColumnType#FLOAT} unless declared. Blank lines are skipped; a cell may be quoted. The
+ * <p>Columns are {@link ColumnType#FLOAT} unless declared; a text column is looked up ({@link ColumnType#lookup()},
+ * Keras' {@code StringLookup}) or hashed ({@link ColumnType#hashed}, Keras' {@code Hashing}) into its index or
+ * one-hot features, and a label of text classes is {@link ColumnType#labelsFromFile()}. Blank lines are skipped; a cell may be quoted. The
  * header is checked when the dataset is built; each pass then reads the file again, row by row. A row with the
  * wrong number of cells, a cell that is not a value of its column's type, bytes that are not valid in the
  * file's charset (UTF-8 unless {@link Builder#charset set}), or a line over the limits on its length and cell
@@ -49,10 +52,14 @@ public final class CsvDataset extends Pipeline<Sample> {
     private final java.util.Set<String> missingMarkers;
     /** Per header column, the feature index of its missing-value indicator, or -1 when it has none. */
     private final int[] indicatorSlot;
+    /** Per header column, its lookup or hashing when it is a text column, else null. */
+    private final TextColumn[] text;
+    /** Per header column, the index of its first feature (its only one unless it is one-hot). */
+    private final int[] start;
 
     private CsvDataset(Path file, char delimiter, Charset charset, int maxLineChars, int maxCells,
                        List<String> header, ColumnType[] types, int labelColumn, Float fillValue,
-                       java.util.Set<String> missingMarkers, List<Integer> indicated) {
+                       java.util.Set<String> missingMarkers, List<Integer> indicated, TextColumn[] text) {
         this.fillValue = fillValue;
         this.missingMarkers = missingMarkers;
         this.file = file;
@@ -63,10 +70,13 @@ public final class CsvDataset extends Pipeline<Sample> {
         this.header = header;
         this.types = types;
         this.labelColumn = labelColumn;
+        this.text = text;
+        this.start = new int[header.size()];
         List<String> names = new ArrayList<>();
         for (int c = 0; c < header.size(); c++) {
+            start[c] = names.size();
             if (c != labelColumn && types[c] != ColumnType.IGNORE) {
-                names.add(header.get(c));
+                names.addAll(text[c] != null ? text[c].featureNames() : List.of(header.get(c)));
             }
         }
         this.indicatorSlot = new int[header.size()];
@@ -95,6 +105,41 @@ public final class CsvDataset extends Pipeline<Sample> {
      */
     public List<String> featureNames() {
         return featureNames;
+    }
+
+    /**
+     * The type column {@code name} is read as, resolved when the dataset was built: a
+     * {@link ColumnType#labelsFromFile()} label is {@link ColumnType#FLOAT} or the {@link ColumnType#category
+     * categories} found in the file, whose {@link ColumnType#categories()} give the class of each index.
+     *
+     * @param name a column of the header
+     * @return its type
+     * @throws IllegalArgumentException for a name that is not in the header
+     */
+    public ColumnType columnType(String name) {
+        int c = header.indexOf(name);
+        if (c < 0) {
+            throw new IllegalArgumentException("column '" + CsvLine.shorten(name) + "' is not in the header of "
+                    + file);
+        }
+        return types[c];
+    }
+
+    /**
+     * The vocabulary a {@link ColumnType#lookup() lookup} column is read with: the one given, or the one adapted from
+     * the file when the dataset was built (Keras' {@code get_vocabulary()} is its {@link Vocabulary#tokens()}).
+     *
+     * @param name a lookup column of the header
+     * @return its vocabulary
+     * @throws IllegalArgumentException for a name that is not a lookup column
+     */
+    public Vocabulary vocabulary(String name) {
+        int c = header.indexOf(name);
+        if (c < 0 || text[c] == null || text[c].vocabulary() == null) {
+            throw new IllegalArgumentException("column '" + CsvLine.shorten(name) + "' of " + file
+                    + " is not a lookup column");
+        }
+        return text[c].vocabulary();
     }
 
     /**
@@ -177,7 +222,6 @@ public final class CsvDataset extends Pipeline<Sample> {
         }
         float[] features = new float[featureNames.size()];
         float label = 0;
-        int f = 0;
         for (int c = 0; c < cells.size(); c++) {
             if (types[c] == ColumnType.IGNORE) {
                 continue;
@@ -188,6 +232,13 @@ public final class CsvDataset extends Pipeline<Sample> {
                 if (missing && indicatorSlot[c] >= 0) {
                     features[indicatorSlot[c]] = 1f;
                 }
+                if (this.text[c] != null) {
+                    if (!missing && cells.get(c).isBlank()) {
+                        throw new IllegalArgumentException("empty value");
+                    }
+                    this.text[c].write(cells.get(c), missing, features, start[c]);
+                    continue;
+                }
                 v = missing ? fillValue : types[c].parse(cells.get(c));
             } catch (IllegalArgumentException e) {
                 throw new BadRecordException(file, line, file + " line " + line + ", column '" + header.get(c)
@@ -196,7 +247,7 @@ public final class CsvDataset extends Pipeline<Sample> {
             if (c == labelColumn) {
                 label = v;
             } else {
-                features[f++] = v;
+                features[start[c]] = v;
             }
         }
         Tensor x = Tensor.wrap(features, 0, dev.brisk.tensor.Shape.of(features.length));
@@ -360,11 +411,13 @@ public final class CsvDataset extends Pipeline<Sample> {
         }
 
         /**
-         * Reads and checks the header.
+         * Reads and checks the header, and, when a {@link ColumnType#lookup()} column is adapted or a label's classes
+         * come from the file ({@link ColumnType#labelsFromFile()}), reads the rows once to find them.
          *
          * @return the dataset
          * @throws DataFormatException for an empty file, a duplicate column name, a declared column missing from
-         *     the header, no feature column left, a header that cannot be decoded or is over the limits
+         *     the header, no feature column left, a header that cannot be decoded or is over the limits, a lookup or
+         *     hashed label column, a label column from the file that holds both numbers and text
          * @throws IOException if the file cannot be read
          */
         public CsvDataset build() throws IOException {
@@ -415,6 +468,16 @@ public final class CsvDataset extends Pipeline<Sample> {
             if (labelColumn >= 0 && types[labelColumn] == ColumnType.IGNORE) {
                 throw new DataFormatException(file, file + ": the label column '" + label + "' cannot be ignored");
             }
+            if (labelColumn >= 0 && types[labelColumn].isText()) {
+                throw new DataFormatException(file, file + ": the label column '" + label + "' cannot be a "
+                        + types[labelColumn] + " column; text labels are ColumnType.labelsFromFile() or category");
+            }
+            for (int c = 0; c < types.length; c++) {
+                if (types[c].labelsFromTheFile() && c != labelColumn) {
+                    throw new DataFormatException(file, file + ": column '" + CsvLine.shorten(header.get(c))
+                            + "' is labelsFromFile() but is not the label column");
+                }
+            }
             List<Integer> indicators = new ArrayList<>();
             for (String name : indicated) {
                 Integer c = columns.get(name);
@@ -428,12 +491,44 @@ public final class CsvDataset extends Pipeline<Sample> {
                 }
                 indicators.add(c);
             }
+            // The one pass over the file, if a column needs it, after every check that needs none.
+            TextColumn[] text = textColumns(header, types, labelColumn, lineLimit, cellLimit);
             CsvDataset ds = new CsvDataset(file, delimiter, charset, lineLimit, cellLimit, header, types,
-                    labelColumn, fillValue, missingMarkers, indicators);
+                    labelColumn, fillValue, missingMarkers, indicators, text);
             if (ds.featureNames().isEmpty()) {
                 throw new DataFormatException(file, file + ": no feature columns left in " + shown(header));
             }
             return ds;
+        }
+
+        /**
+         * Resolves the text columns: a lookup column without a vocabulary and a label whose classes come from the file
+         * take one pass over the file first ({@link CsvColumnScan}); {@code types} gets the label's resolved type.
+         */
+        private TextColumn[] textColumns(List<String> header, ColumnType[] types, int labelColumn, int lineLimit,
+                                         int cellLimit) throws IOException {
+            boolean scan = false;
+            for (ColumnType t : types) {
+                scan |= t.adapts() || t.labelsFromTheFile();
+            }
+            java.util.Set<String> markers = missingMarkers;
+            CsvColumnScan values = !scan ? null : CsvColumnScan.of(file, charset, delimiter, lineLimit, cellLimit,
+                    types, labelColumn, fillValue == null ? null : s -> s.isEmpty() || markers.contains(s));
+            if (labelColumn >= 0 && types[labelColumn].labelsFromTheFile()) {
+                types[labelColumn] = values.labelType(file, label);
+            }
+            TextColumn[] text = new TextColumn[types.length];
+            for (int c = 0; c < types.length; c++) {
+                if (types[c].isText()) {
+                    try {
+                        text[c] = new TextColumn(header.get(c), types[c], types[c].adapts() ? values.vocabulary(c)
+                                : null, fillValue != null);
+                    } catch (IllegalArgumentException e) {
+                        throw new DataFormatException(file, file + ": " + e.getMessage());
+                    }
+                }
+            }
+            return text;
         }
 
         /** The header for a message: its first names, each shortened, and how many more there are. */

@@ -1,5 +1,6 @@
 package dev.brisk.io;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -24,4 +25,23 @@ public interface KerasObject {
      * @return the configuration, by Keras' argument names
      */
     Map<String, Object> kerasConfig();
+
+    /**
+     * A {@code get_config()} map built from alternating keys and values, in that order; unlike {@link Map#of} the
+     * values may be null (Keras' {@code None}) and the map may be added to.
+     *
+     * @param keysAndValues each Keras key (a string), then its value
+     * @return a new, modifiable map in the order given
+     */
+    static Map<String, Object> config(Object... keysAndValues) {
+        if (keysAndValues.length % 2 != 0) {
+            throw new IllegalArgumentException("a config needs a value for every key: " + keysAndValues.length
+                    + " arguments given");
+        }
+        Map<String, Object> c = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            c.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return c;
+    }
 }

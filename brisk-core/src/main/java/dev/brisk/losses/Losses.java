@@ -303,12 +303,12 @@ public final class Losses {
                              Object... options) {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("name", name);
-        config.put("reduction", "sum_over_batch_size");
+        config.put("reduction", Reduction.SUM_OVER_BATCH_SIZE.kerasName());
         for (int i = 0; i < options.length; i += 2) {
             config.put((String) options[i], options[i + 1]);
         }
         return new BuiltIn(name, KERAS_CLASSES.get(name), Collections.unmodifiableMap(config), sparseTargets,
-                fromLogits, perStep, fn);
+                fromLogits, perStep, fn, Reduction.SUM_OVER_BATCH_SIZE);
     }
 
     /** Keras' class of each built-in loss, by the loss's name. */
@@ -331,18 +331,34 @@ public final class Losses {
 
     /**
      * A built-in loss, which also describes itself as Keras' loss object of the same function ({@code class_name}
-     * and {@code get_config()}: name, reduction and its options), so a saved model can record it.
+     * and {@code get_config()}: name, reduction and its options), so a saved model can record it. {@code fn} is the
+     * default mean; another reduction reduces the per-step values instead.
      */
     private record BuiltIn(String name, String kerasClassName, Map<String, Object> kerasConfig, boolean sparseTargets,
-                           boolean fromLogits, LossFn perStepFn, LossFn fn) implements Loss, KerasObject {
+                           boolean fromLogits, LossFn perStepFn, LossFn fn, Reduction reduction)
+            implements Loss, KerasObject {
         @Override
         public Node compute(Graph g, Node yTrue, Node yPred) {
-            return fn.compute(g, yTrue, yPred);
+            if (Reductions.isDefault(reduction, null)) {
+                return fn.compute(g, yTrue, yPred);
+            }
+            return Reductions.reduce(g, perStepFn.compute(g, yTrue, yPred), null, null, reduction, name);
         }
 
         @Override
         public Node perStep(Graph g, Node yTrue, Node yPred) {
             return perStepFn.compute(g, yTrue, yPred);
+        }
+
+        @Override
+        public Loss withReduction(Reduction r) {
+            if (r == reduction) {
+                return this;
+            }
+            Map<String, Object> config = new LinkedHashMap<>(kerasConfig);
+            config.put("reduction", r.kerasName());
+            return new BuiltIn(name, kerasClassName, Collections.unmodifiableMap(config), sparseTargets, fromLogits,
+                    perStepFn, fn, r);
         }
     }
 

@@ -20,8 +20,8 @@ public final class Accuracy implements Metric {
     private final String name;
     private final Kind kind;
     private final float threshold;
-    private long correct;
-    private long total;
+    private double correct;
+    private double total;
 
     /**
      * An accuracy metric of the given form.
@@ -67,6 +67,20 @@ public final class Accuracy implements Metric {
      */
     @Override
     public void update(Tensor yTrue, Tensor yPred, Tensor mask) {
+        count(yTrue, yPred, mask, null);
+    }
+
+    /** Adds one batch, each row counting its weight: its sample's weight times its step's mask value. */
+    @Override
+    public void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
+        if (sampleWeights == null) {
+            count(yTrue, yPred, mask, null);
+        } else {
+            count(yTrue, yPred, null, RowWeights.of(name, yPred, mask, sampleWeights));
+        }
+    }
+
+    private void count(Tensor yTrue, Tensor yPred, Tensor mask, RowWeights weights) {
         int n = yPred.size();
         int cols = kind == Kind.BINARY || yPred.shape().rank() < 2 ? 1 : yPred.shape().dim(-1);
         int rows = n / cols;
@@ -88,10 +102,12 @@ public final class Accuracy implements Metric {
                 case CATEGORICAL -> argmax(yPred, r * cols, cols) == argmax(yTrue, r * cols, cols);
                 case BINARY -> (yPred.get(r) > threshold) == (yTrue.get(r) > 0.5f);
             };
+            // Counting in double stays exact for the unweighted counts (whole numbers below 2^53).
+            double w = weights == null ? 1 : kind == Kind.BINARY ? weights.element(r) : weights.row(r);
             if (hit) {
-                correct++;
+                correct += w;
             }
-            total++;
+            total += w;
         }
     }
 
@@ -110,7 +126,7 @@ public final class Accuracy implements Metric {
 
     @Override
     public double result() {
-        return total == 0 ? 0 : (double) correct / total;
+        return total == 0 ? 0 : correct / total;
     }
 
     @Override

@@ -70,15 +70,28 @@ public final class Auc implements Metric {
 
     @Override
     public void update(Tensor yTrue, Tensor yPred) {
-        Tensor p = yPred;
-        if (fromLogits) {
-            float[] s = new float[yPred.size()];
-            for (int i = 0; i < s.length; i++) {
-                s[i] = (float) (1 / (1 + Math.exp(-yPred.get(i))));
-            }
-            p = Tensor.wrap(s, 0, yPred.shape());
+        counts.update(name, yTrue, probabilities(yPred), null);
+    }
+
+    /** Adds one batch, each element counting its sample's weight (times its step's mask value). */
+    @Override
+    public void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
+        if (sampleWeights == null) {
+            update(yTrue, yPred, mask);
+        } else {
+            counts.update(name, yTrue, probabilities(yPred), RowWeights.of(name, yPred, mask, sampleWeights));
         }
-        counts.update(name, yTrue, p);
+    }
+
+    private Tensor probabilities(Tensor yPred) {
+        if (!fromLogits) {
+            return yPred;
+        }
+        float[] s = new float[yPred.size()];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = (float) (1 / (1 + Math.exp(-yPred.get(i))));
+        }
+        return Tensor.wrap(s, 0, yPred.shape());
     }
 
     @Override

@@ -62,6 +62,16 @@ public final class ConfusionCount implements Metric {
         counts.update(name, yTrue, yPred);
     }
 
+    /** Adds one batch, each element counting its sample's weight (times its step's mask value). */
+    @Override
+    public void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
+        if (sampleWeights == null) {
+            update(yTrue, yPred, mask);
+        } else {
+            counts.update(name, yTrue, yPred, RowWeights.of(name, yPred, mask, sampleWeights));
+        }
+    }
+
     @Override
     public double result() {
         return switch (cell) {

@@ -35,6 +35,11 @@ final class ConfusionCounts {
     }
 
     void update(String metric, Tensor yTrue, Tensor yPred) {
+        update(metric, yTrue, yPred, null);
+    }
+
+    /** Counts one batch, each element adding its row's weight (null: 1) to its cell. */
+    void update(String metric, Tensor yTrue, Tensor yPred, RowWeights weights) {
         Values.requireSameSize(metric, yTrue, yPred);
         int size = yPred.size();
         int cols = yPred.shape().rank() == 0 ? 1 : yPred.shape().dim(-1);
@@ -50,18 +55,19 @@ final class ConfusionCounts {
             boolean actual = Values.at(yTrue, i) != 0;
             float p = yPred.get(i);
             boolean eligible = topK <= 0 || inTopK(yPred, i - col, cols, col);
+            double w = weights == null ? 1 : weights.element(i);
             for (int t = 0; t < thresholds.length; t++) {
                 boolean predicted = eligible && p > thresholds[t];
                 if (predicted) {
                     if (actual) {
-                        tp[t]++;
+                        tp[t] += w;
                     } else {
-                        fp[t]++;
+                        fp[t] += w;
                     }
                 } else if (actual) {
-                    fn[t]++;
+                    fn[t] += w;
                 } else {
-                    tn[t]++;
+                    tn[t] += w;
                 }
             }
         }

@@ -1,5 +1,6 @@
 package dev.brisk.metrics;
 
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 
 /**
@@ -51,6 +52,30 @@ public final class F1Score implements Metric {
 
     @Override
     public void update(Tensor yTrue, Tensor yPred) {
+        add(yTrue, yPred, null);
+    }
+
+    /** Adds one batch, each row's counts multiplied by its sample's weight (times its step's mask value). */
+    @Override
+    public void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
+        if (sampleWeights == null) {
+            update(yTrue, yPred, mask);
+            return;
+        }
+        RowWeights w = RowWeights.of(name, yPred, mask, sampleWeights);
+        if (yPred.shape().rank() > 2) {
+            // One row a step, as the weights are given.
+            int width = yPred.shape().dim(-1);
+            int steps = yPred.size() / width;
+            boolean sparse = yTrue.size() == steps && width > 1;
+            add(yTrue.reshape(sparse ? Shape.of(steps) : Shape.of(steps, width)),
+                    yPred.reshape(Shape.of(steps, width)), w);
+        } else {
+            add(yTrue, yPred, w);
+        }
+    }
+
+    private void add(Tensor yTrue, Tensor yPred, RowWeights weights) {
         int n = Values.rows(yPred);
         int cols = yPred.size() / n;
         boolean sparse = yTrue.size() == n && cols > 1;
@@ -83,10 +108,11 @@ public final class F1Score implements Metric {
                 boolean predicted = threshold == null ? p >= max : p > threshold;
                 double actual = sparse ? (c == label ? 1 : 0) : Values.at(yTrue, base + c);
                 double pred = predicted ? 1 : 0;
-                tp[c] += pred * actual;
-                fp[c] += pred * (1 - actual);
-                fn[c] += (1 - pred) * actual;
-                support[c] += actual;
+                double w = weights == null ? 1 : weights.row(r);
+                tp[c] += w * (pred * actual);
+                fp[c] += w * (pred * (1 - actual));
+                fn[c] += w * ((1 - pred) * actual);
+                support[c] += w * actual;
             }
         }
     }

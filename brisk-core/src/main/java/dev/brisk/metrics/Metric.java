@@ -47,6 +47,28 @@ public interface Metric {
     }
 
     /**
+     * Adds one batch with each sample weighted, as Keras' {@code weighted_metrics} are updated with the
+     * {@code sample_weight} of {@code fit} and {@code evaluate}: a sample's weight multiplies what it adds to every
+     * count and sum (a weight of 2 counts it twice, 0 not at all), times its steps' mask values when there is a
+     * mask. Without weights it is {@link #update(Tensor, Tensor, Tensor)}. The built-in metrics all take weights;
+     * this default refuses them, naming the metric.
+     *
+     * @param yTrue the batch's targets
+     * @param yPred the batch's predictions
+     * @param mask 1 for real steps and 0 for padding, or null
+     * @param sampleWeights one weight per sample, shape {@code (batch)}, or null
+     * @throws IllegalArgumentException naming the metric when it takes no weights or they do not fit the batch
+     */
+    default void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
+        if (sampleWeights == null) {
+            update(yTrue, yPred, mask);
+            return;
+        }
+        throw new IllegalArgumentException("metric " + name() + " does not take sample weights, so it cannot be"
+                + " one of the weighted metrics");
+    }
+
+    /**
      * The value over everything added since the last reset.
      *
      * @return the metric's value, e.g. a fraction from 0 to 1 for accuracy

@@ -231,6 +231,21 @@ public final class Metrics {
                 "uniform_average", "num_regressors", 0);
     }
 
+    /**
+     * {@code metric} updated with the samples' weights, as Keras' {@code compile(weighted_metrics=[...])}: with
+     * {@code Fit.sampleWeight}, {@code classWeight}, a pipeline's weight column or {@code evaluate}'s weights, each
+     * sample counts its weight (0 not at all); the unweighted metrics ignore them. Logged under the metric's name,
+     * or {@code weighted_<name>} when the same output also has the unweighted metric. Every built-in metric takes
+     * weights: the accuracies, precision, recall, AUC and the confusion counts count each sample's weight, the
+     * regression errors, F1 and R2 weight each sample's terms.
+     *
+     * @param metric the metric to weight
+     * @return the weighted spec
+     */
+    public static MetricSpec weighted(MetricSpec metric) {
+        return new WeightedMetricSpec(metric);
+    }
+
     /** Keras' class name from its snake-case metric name: "true_positives" to "TruePositives". */
     private static String pascal(String snake) {
         StringBuilder b = new StringBuilder();

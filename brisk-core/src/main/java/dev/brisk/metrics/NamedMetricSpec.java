@@ -24,9 +24,7 @@ record NamedMetricSpec(String kerasClassName, Map<String, Object> kerasConfig, M
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("name", name);
         c.put("dtype", "float32");
-        for (int i = 0; i < keysAndValues.length; i += 2) {
-            c.put((String) keysAndValues[i], keysAndValues[i + 1]);
-        }
+        c.putAll(KerasObject.config(keysAndValues));
         return new NamedMetricSpec(className, Collections.unmodifiableMap(c), impl);
     }
 

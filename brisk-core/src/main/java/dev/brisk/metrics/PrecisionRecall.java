@@ -40,6 +40,16 @@ public final class PrecisionRecall implements Metric {
         counts.update(name, yTrue, yPred);
     }
 
+    /** Adds one batch, each element counting its sample's weight (times its step's mask value). */
+    @Override
+    public void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
+        if (sampleWeights == null) {
+            update(yTrue, yPred, mask);
+        } else {
+            counts.update(name, yTrue, yPred, RowWeights.of(name, yPred, mask, sampleWeights));
+        }
+    }
+
     @Override
     public double result() {
         double tp = counts.tp[0];

@@ -16,6 +16,8 @@ public final class R2Score implements Metric {
     private double[] sumSquares;
     private double[] residual;
     private long rows;
+    /** The rows' total weight: their number without sample weights. */
+    private double weight;
 
     /**
      * An R2 score.
@@ -41,6 +43,23 @@ public final class R2Score implements Metric {
 
     @Override
     public void update(Tensor yTrue, Tensor yPred) {
+        add(yTrue, yPred, null);
+    }
+
+    /**
+     * Adds one batch with Keras' sample weights: each row's target, squared target and squared residual count its
+     * weight, and the mean is the weighted one; the adjustment for regressors still counts rows.
+     */
+    @Override
+    public void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
+        if (sampleWeights == null) {
+            update(yTrue, yPred, mask);
+        } else {
+            add(yTrue, yPred, RowWeights.of(name, yPred, mask, sampleWeights));
+        }
+    }
+
+    private void add(Tensor yTrue, Tensor yPred, RowWeights weights) {
         Values.requireSameSize(name, yTrue, yPred);
         int n = Values.rows(yPred);
         int cols = yPred.size() / n;
@@ -56,9 +75,13 @@ public final class R2Score implements Metric {
             int c = i % cols;
             double y = Values.at(yTrue, i);
             double d = y - yPred.get(i);
-            sum[c] += y;
-            sumSquares[c] += y * y;
-            residual[c] += d * d;
+            double w = weights == null ? 1 : weights.element(i);
+            sum[c] += w * y;
+            sumSquares[c] += w * (y * y);
+            residual[c] += w * (d * d);
+            if (c == 0) {
+                weight += w;
+            }
         }
         rows += n;
     }
@@ -72,7 +95,7 @@ public final class R2Score implements Metric {
         double score = 0;
         double weights = 0;
         for (int c = 0; c < cols; c++) {
-            double totalSquares = sumSquares[c] - sum[c] * sum[c] / rows;
+            double totalSquares = sumSquares[c] - sum[c] * sum[c] / weight;
             double raw = 1 - residual[c] / totalSquares;
             if (Double.isInfinite(raw)) {
                 raw = 0;
@@ -97,5 +120,6 @@ public final class R2Score implements Metric {
         sumSquares = null;
         residual = null;
         rows = 0;
+        weight = 0;
     }
 }

@@ -43,7 +43,7 @@ public final class RegressionError implements Metric {
     private final Kind kind;
     private final String name;
     private double total;
-    private long count;
+    private double count;
 
     /**
      * A regression metric.
@@ -63,11 +63,29 @@ public final class RegressionError implements Metric {
 
     @Override
     public void update(Tensor yTrue, Tensor yPred) {
+        add(yTrue, yPred, null);
+    }
+
+    /**
+     * Adds one batch, each element weighted by its sample's weight (times its step's mask value): Keras' weighted
+     * mean of the per-sample errors, as every sample has the same number of elements.
+     */
+    @Override
+    public void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
+        if (sampleWeights == null) {
+            update(yTrue, yPred, mask);
+        } else {
+            add(yTrue, yPred, RowWeights.of(name, yPred, mask, sampleWeights));
+        }
+    }
+
+    private void add(Tensor yTrue, Tensor yPred, RowWeights weights) {
         Values.requireSameSize(name, yTrue, yPred);
         for (int i = 0; i < yPred.size(); i++) {
             double y = Values.at(yTrue, i);
             double p = yPred.get(i);
-            total += switch (kind) {
+            double w = weights == null ? 1 : weights.element(i);
+            total += w * switch (kind) {
                 case MEAN_SQUARED_ERROR, ROOT_MEAN_SQUARED_ERROR -> (y - p) * (y - p);
                 case MEAN_ABSOLUTE_ERROR -> Math.abs(y - p);
                 case MEAN_ABSOLUTE_PERCENTAGE_ERROR -> 100 * Math.abs(y - p) / Math.max(Math.abs(y), EPSILON);
@@ -76,8 +94,8 @@ public final class RegressionError implements Metric {
                     yield d * d;
                 }
             };
+            count += w;
         }
-        count += yPred.size();
     }
 
     @Override

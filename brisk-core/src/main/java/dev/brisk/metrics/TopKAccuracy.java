@@ -1,5 +1,6 @@
 package dev.brisk.metrics;
 
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 
 /**
@@ -11,8 +12,8 @@ public final class TopKAccuracy implements Metric {
     private final boolean sparse;
     private final int k;
     private final String name;
-    private long hits;
-    private long rows;
+    private double hits;
+    private double rows;
 
     /**
      * A top-k accuracy.
@@ -38,6 +39,27 @@ public final class TopKAccuracy implements Metric {
 
     @Override
     public void update(Tensor yTrue, Tensor yPred) {
+        count(yTrue, yPred, null);
+    }
+
+    /** Adds one batch, each row counting its sample's weight (times its step's mask value). */
+    @Override
+    public void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
+        if (sampleWeights == null) {
+            update(yTrue, yPred, mask);
+        } else if (yPred.shape().rank() > 2) {
+            // One row a step, as the weights are given.
+            int width = yPred.shape().dim(-1);
+            int steps = yPred.size() / width;
+            RowWeights w = RowWeights.of(name, yPred, mask, sampleWeights);
+            count(yTrue.reshape(sparse ? Shape.of(steps) : Shape.of(steps, width)),
+                    yPred.reshape(Shape.of(steps, width)), w);
+        } else {
+            count(yTrue, yPred, RowWeights.of(name, yPred, mask, sampleWeights));
+        }
+    }
+
+    private void count(Tensor yTrue, Tensor yPred, RowWeights weights) {
         int n = Values.rows(yPred);
         int cols = yPred.size() / n;
         int targetCols = yTrue.size() / n;
@@ -58,11 +80,12 @@ public final class TopKAccuracy implements Metric {
                     larger++;
                 }
             }
+            double w = weights == null ? 1 : weights.row(r);
             if (larger < k) {
-                hits++;
+                hits += w;
             }
+            rows += w;
         }
-        rows += n;
     }
 
     private static int argmax(Tensor t, int from, int n) {
@@ -80,7 +103,7 @@ public final class TopKAccuracy implements Metric {
 
     @Override
     public double result() {
-        return rows == 0 ? 0 : (double) hits / rows;
+        return rows == 0 ? 0 : hits / rows;
     }
 
     @Override

@@ -38,9 +38,10 @@ record ArraySplit(Tensor[] x, Tensor[] y, Tensor weights, Fit options) {
         f.validationX = slices(x, at, n);
         f.validationY = slices(y, at, n);
         Tensor w = options.sampleWeight;
-        f.validationWeights = w == null ? null : w.reshape(dev.brisk.tensor.Shape.of(w.size())).slice(at, n);
-        return new ArraySplit(slices(x, 0, at), slices(y, 0, at),
-                w == null ? null : w.reshape(dev.brisk.tensor.Shape.of(w.size())).slice(0, at), f);
+        // Weights per output, (samples, outputs), keep their columns; one array for all is read as (samples).
+        Tensor rows = w == null || OutputWeights.perOutput(w) ? w : w.reshape(dev.brisk.tensor.Shape.of(w.size()));
+        f.validationWeights = rows == null ? null : rows.slice(at, n);
+        return new ArraySplit(slices(x, 0, at), slices(y, 0, at), rows == null ? null : rows.slice(0, at), f);
     }
 
     private static Tensor[] slices(Tensor[] ts, int from, int to) {

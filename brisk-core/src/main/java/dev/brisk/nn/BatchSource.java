@@ -98,7 +98,9 @@ interface BatchSource {
                 check(t, n, "target");
             }
         }
-        if (w != null && (w.shape().rank() == 0 || w.shape().dim(0) != n || w.size() != n)) {
+        // One weight per sample, or (OutputWeights) one column per output of a model with several.
+        boolean perOutput = OutputWeights.perOutput(w) && y != null && y.length > 1 && w.shape().dim(1) == y.length;
+        if (w != null && (w.shape().rank() == 0 || w.shape().dim(0) != n || !perOutput && w.size() != n)) {
             throw new IllegalArgumentException("sample weights need one number per sample: " + n
                     + " expected, but they have shape " + w.shape());
         }
@@ -106,7 +108,7 @@ interface BatchSource {
         Tensor[] yw = y == null ? new Tensor[0] : y;
         if (w != null) {
             yw = java.util.Arrays.copyOf(yw, yw.length + 1);
-            yw[yw.length - 1] = w.reshape(Shape.of(n));
+            yw[yw.length - 1] = perOutput ? w : w.reshape(Shape.of(n));
         }
         Tensor[] targets = yw;
         boolean weighted = w != null;

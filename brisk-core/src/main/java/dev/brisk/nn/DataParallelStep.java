@@ -170,7 +170,8 @@ final class DataParallelStep implements AutoCloseable {
             }
             for (int i = 0; i < metrics.size(); i++) {
                 for (Metric m : metrics.get(i)) {
-                    m.update(shards[k].y()[i], results[k].predictions()[i], results[k].mask(i));
+                    m.update(shards[k].y()[i], results[k].predictions()[i], results[k].mask(i),
+                            Training.weightsFor(m, shards[k].weights(), i));
                 }
             }
         }

@@ -5,6 +5,7 @@ import dev.brisk.data.Batch;
 import dev.brisk.data.Dataset;
 import dev.brisk.data.Pipeline;
 import dev.brisk.profile.ProfileWindow;
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,11 +27,17 @@ public final class Fit {
     Tensor[] validationY;
     /** The validation samples' weights in the loss (from {@link #validationSplit} of weighted arrays), or null. */
     Tensor validationWeights;
+    /** The validation samples' weights given one array per output, or null. */
+    Tensor[] validationWeightsPerOutput;
     Pipeline<Batch> validationPipeline;
     /** Keras' {@code class_weight}: the weight of each class index in the loss, or null. */
     Map<Integer, Float> classWeight;
     /** Keras' {@code sample_weight} for array fits: one weight per sample, or null. */
     Tensor sampleWeight;
+    /** Keras' {@code sample_weight} as a list: one weight array per output, or null. */
+    Tensor[] sampleWeightPerOutput;
+    /** Keras' {@code sample_weight} as a dict: weight arrays by output layer name, or null. */
+    Map<String, Tensor> sampleWeightByName;
     /** Keras' {@code validation_split}: the fraction of the arrays, taken from their end, to validate on. */
     float validationSplit;
     int stepsPerEpoch;
@@ -62,9 +69,12 @@ public final class Fit {
         f.validationX = validationX;
         f.validationY = validationY;
         f.validationWeights = validationWeights;
+        f.validationWeightsPerOutput = validationWeightsPerOutput;
         f.validationPipeline = validationPipeline;
         f.classWeight = classWeight;
         f.sampleWeight = sampleWeight;
+        f.sampleWeightPerOutput = sampleWeightPerOutput;
+        f.sampleWeightByName = sampleWeightByName;
         f.validationSplit = validationSplit;
         f.stepsPerEpoch = stepsPerEpoch;
         f.profiled = profiled;
@@ -89,9 +99,10 @@ public final class Fit {
      * @param what the kind of training data, for the message
      */
     void requireArrays(String what, String model) {
-        if (sampleWeight != null || validationSplit > 0) {
+        boolean weighted = sampleWeight != null || sampleWeightPerOutput != null || sampleWeightByName != null;
+        if (weighted || validationSplit > 0) {
             throw new IllegalArgumentException("fit of model '" + model + "' on " + what + ": "
-                    + (sampleWeight != null ? "Fit.sampleWeight" : "Fit.validationSplit") + " applies to arrays only"
+                    + (weighted ? "Fit.sampleWeight" : "Fit.validationSplit") + " applies to arrays only"
                     + " (fit(x, y, ...)), as in Keras");
         }
     }
@@ -195,9 +206,20 @@ public final class Fit {
      * @return these options
      */
     public Fit validation(Tensor x, Tensor y) {
-        this.validationX = new Tensor[] {x};
-        this.validationY = new Tensor[] {y};
-        return this;
+        return validation(new Tensor[] {x}, new Tensor[] {y});
+    }
+
+    /**
+     * Evaluates on inputs {@code x} and labels {@code y} after every epoch, each sample's loss and weighted metrics
+     * weighted as in training (Keras' {@code validation_data=(x, y, sample_weight)}).
+     *
+     * @param x the validation inputs, sample axis first
+     * @param y the validation targets, sample axis first
+     * @param sampleWeights one finite weight of at least 0 per validation sample, shape {@code (samples)}
+     * @return these options
+     */
+    public Fit validation(Tensor x, Tensor y, Tensor sampleWeights) {
+        return validation(new Tensor[] {x}, new Tensor[] {y}, sampleWeights);
     }
 
     /**
@@ -210,6 +232,42 @@ public final class Fit {
     public Fit validation(Tensor[] x, Tensor[] y) {
         this.validationX = x.clone();
         this.validationY = y.clone();
+        this.validationWeights = null;
+        this.validationWeightsPerOutput = null;
+        return this;
+    }
+
+    /**
+     * Evaluates a multi-input / multi-output model on weighted arrays after every epoch (Keras'
+     * {@code validation_data=(x, y, sample_weight)}): each sample's weight applies to every output's loss and
+     * weighted metrics.
+     *
+     * @param x one validation array per model input, sample axis first
+     * @param y one validation array per model output, sample axis first
+     * @param sampleWeights one finite weight of at least 0 per validation sample, shape {@code (samples)}
+     * @return these options
+     */
+    public Fit validation(Tensor[] x, Tensor[] y, Tensor sampleWeights) {
+        validation(x, y);
+        this.validationWeights = checkedWeights("validation sample weight", sampleWeights);
+        return this;
+    }
+
+    /**
+     * Evaluates a multi-output model on arrays after every epoch with one weight array per output, in output order
+     * (Keras' {@code validation_data=(x, y, [w1, w2])}).
+     *
+     * @param x one validation array per model input, sample axis first
+     * @param y one validation array per model output, sample axis first
+     * @param sampleWeights one array of finite weights of at least 0 per output, each of shape {@code (samples)}
+     * @return these options
+     */
+    public Fit validation(Tensor[] x, Tensor[] y, Tensor[] sampleWeights) {
+        validation(x, y);
+        for (Tensor w : sampleWeights) {
+            checkedWeights("validation sample weight", w);
+        }
+        this.validationWeightsPerOutput = sampleWeights.clone();
         return this;
     }
 
@@ -251,23 +309,91 @@ public final class Fit {
     /**
      * Keras' {@code sample_weight} for a fit on arrays: sample {@code i}'s loss is multiplied by
      * {@code weights[i]}, and the batch's loss is the sum over its samples divided by the batch size (Keras'
-     * {@code sum_over_batch_size}), so a weight of 0 removes a sample's effect. Metrics are not weighted (Keras'
-     * {@code metrics}, not {@code weighted_metrics}). A pipeline carries weights in its samples instead
+     * {@code sum_over_batch_size}), so a weight of 0 removes a sample's effect. Only the metrics compiled as
+     * {@link dev.brisk.metrics.Metrics#weighted} count the weights (Keras' {@code weighted_metrics}; the others are
+     * its {@code metrics}). A pipeline carries weights in its samples instead
      * ({@link dev.brisk.data.Sample#withWeight}).
      *
      * @param weights one finite weight of at least 0 per training sample, shape {@code (samples)}
      * @return these options
      */
     public Fit sampleWeight(Tensor weights) {
+        this.sampleWeight = checkedWeights("sample weight", weights);
+        this.sampleWeightPerOutput = null;
+        this.sampleWeightByName = null;
+        return this;
+    }
+
+    /**
+     * Keras' {@code sample_weight} as a list, one array per output in output order: output {@code i}'s loss and
+     * weighted metrics weigh sample {@code s} by {@code weights[i][s]}; a validation split holds out the same rows
+     * of each.
+     *
+     * @param weights one array of finite weights of at least 0 per output, each of shape {@code (samples)}
+     * @return these options
+     */
+    public Fit sampleWeight(Tensor[] weights) {
+        for (Tensor w : weights) {
+            checkedWeights("sample weight", w);
+        }
+        this.sampleWeightPerOutput = weights.clone();
+        this.sampleWeight = null;
+        this.sampleWeightByName = null;
+        return this;
+    }
+
+    /**
+     * Keras' {@code sample_weight} as a dict, by output layer name: an output left out weighs every sample 1.
+     *
+     * @param weights arrays of finite weights of at least 0, each of shape {@code (samples)}, by output name
+     * @return these options
+     */
+    public Fit sampleWeight(Map<String, Tensor> weights) {
+        for (Tensor w : weights.values()) {
+            checkedWeights("sample weight", w);
+        }
+        this.sampleWeightByName = Map.copyOf(weights);
+        this.sampleWeight = null;
+        this.sampleWeightPerOutput = null;
+        return this;
+    }
+
+    /**
+     * These options with the per-output sample weights stacked into one {@code (samples, outputs)} array for
+     * {@code model} (a copy), or these options when the weights are one array for all outputs or absent.
+     */
+    Fit resolveOutputWeights(Model model) {
+        if (sampleWeightPerOutput == null && sampleWeightByName == null) {
+            if (sampleWeight == null || sampleWeight.shape().rank() == 1) {
+                return this;
+            }
+            // One array for every output, whatever its shape: (samples, 1) is read as (samples).
+            Fit f = copy();
+            f.sampleWeight = sampleWeight.reshape(Shape.of(sampleWeight.size()));
+            return f;
+        }
+        Fit f = copy();
+        f.sampleWeight = OutputWeights.flatForOneOutput(sampleWeightPerOutput != null
+                ? OutputWeights.byPosition(model, sampleWeightPerOutput)
+                : OutputWeights.byName(model, sampleWeightByName));
+        f.sampleWeightPerOutput = null;
+        f.sampleWeightByName = null;
+        return f;
+    }
+
+    /** {@code weights} when each is finite and at least 0. */
+    private static Tensor checkedWeights(String what, Tensor weights) {
+        if (weights == null) {
+            throw new IllegalArgumentException(what + "s: null given; leave them out for none");
+        }
         for (int i = 0; i < weights.size(); i++) {
             float w = weights.get(i);
             if (!Float.isFinite(w) || w < 0) {
-                throw new IllegalArgumentException("sample weight " + i + " is " + w
+                throw new IllegalArgumentException(what + " " + i + " is " + w
                         + ": finite weights of at least 0 expected");
             }
         }
-        this.sampleWeight = weights;
-        return this;
+        return weights;
     }
 
     /**

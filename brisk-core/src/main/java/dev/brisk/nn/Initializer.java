@@ -1,5 +1,6 @@
 package dev.brisk.nn;
 
+import dev.brisk.io.KerasObject;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.SplittableRandom;
@@ -24,7 +25,7 @@ public interface Initializer {
      * @return the initializer
      */
     static Initializer glorotUniform() {
-        return new NamedInitializer("GlorotUniform", NamedInitializer.config("seed", null),
+        return new NamedInitializer("GlorotUniform", KerasObject.config("seed", null),
                 (shape, fanIn, fanOut, seed) -> {
             double limit = Math.sqrt(6.0 / Math.max(1, fanIn + fanOut));
             SplittableRandom r = new SplittableRandom(seed);
@@ -42,7 +43,7 @@ public interface Initializer {
      * @return the initializer
      */
     static Initializer heNormal() {
-        return new NamedInitializer("HeNormal", NamedInitializer.config("seed", null),
+        return new NamedInitializer("HeNormal", KerasObject.config("seed", null),
                 (shape, fanIn, fanOut, seed) -> {
             // Keras divides by the std of a unit normal truncated at +-2 so the result has the intended std.
             double std = Math.sqrt(2.0 / Math.max(1, fanIn)) / VarianceScaling.TRUNCATED_STD;
@@ -109,7 +110,7 @@ public interface Initializer {
      */
     static Initializer randomNormal(float mean, float stddev) {
         VarianceScaling.checkStd("RandomNormal", stddev);
-        return new NamedInitializer("RandomNormal", NamedInitializer.config("mean", mean, "stddev", stddev, "seed",
+        return new NamedInitializer("RandomNormal", KerasObject.config("mean", mean, "stddev", stddev, "seed",
                 null), (shape, fanIn, fanOut, seed) -> VarianceScaling.normal(shape, mean, stddev, seed));
     }
 
@@ -123,7 +124,7 @@ public interface Initializer {
      */
     static Initializer truncatedNormal(float mean, float stddev) {
         VarianceScaling.checkStd("TruncatedNormal", stddev);
-        return new NamedInitializer("TruncatedNormal", NamedInitializer.config("mean", mean, "stddev", stddev,
+        return new NamedInitializer("TruncatedNormal", KerasObject.config("mean", mean, "stddev", stddev,
                 "seed", null), (shape, fanIn, fanOut, seed) -> VarianceScaling.truncatedNormal(shape, mean, stddev,
                 seed));
     }
@@ -136,7 +137,7 @@ public interface Initializer {
      */
     static Initializer orthogonal(float gain) {
         Initializer unit = orthogonal();
-        return new NamedInitializer("Orthogonal", NamedInitializer.config("gain", gain, "seed", null),
+        return new NamedInitializer("Orthogonal", KerasObject.config("gain", gain, "seed", null),
                 (shape, fanIn, fanOut, seed) -> {
             Tensor t = unit.create(shape, fanIn, fanOut, seed);
             float[] v = t.toArray();
@@ -164,7 +165,7 @@ public interface Initializer {
      * @return the initializer
      */
     static Initializer zeros() {
-        return new NamedInitializer("Zeros", NamedInitializer.config(),
+        return new NamedInitializer("Zeros", KerasObject.config(),
                 (shape, fanIn, fanOut, seed) -> Tensor.zeros(shape));
     }
 
@@ -174,7 +175,7 @@ public interface Initializer {
      * @return the initializer
      */
     static Initializer ones() {
-        return new NamedInitializer("Ones", NamedInitializer.config(), constant(1f));
+        return new NamedInitializer("Ones", KerasObject.config(), constant(1f));
     }
 
     /**
@@ -184,7 +185,7 @@ public interface Initializer {
      * @return the initializer
      */
     static Initializer constant(float value) {
-        return new NamedInitializer("Constant", NamedInitializer.config("value", value),
+        return new NamedInitializer("Constant", KerasObject.config("value", value),
                 (shape, fanIn, fanOut, seed) -> {
             float[] v = new float[shape.size()];
             java.util.Arrays.fill(v, value);
@@ -201,7 +202,7 @@ public interface Initializer {
      * @return the initializer
      */
     static Initializer orthogonal() {
-        return new NamedInitializer("Orthogonal", NamedInitializer.config("gain", 1f, "seed", null),
+        return new NamedInitializer("Orthogonal", KerasObject.config("gain", 1f, "seed", null),
                 (shape, fanIn, fanOut, seed) -> {
             int cols = shape.rank() == 0 ? 1 : shape.dim(-1);
             int rows = cols == 0 ? 0 : shape.size() / cols;
@@ -252,7 +253,7 @@ public interface Initializer {
      */
     static Initializer randomUniform(float min, float max) {
         return new NamedInitializer("RandomUniform",
-                NamedInitializer.config("minval", min, "maxval", max, "seed", null),
+                KerasObject.config("minval", min, "maxval", max, "seed", null),
                 (shape, fanIn, fanOut, seed) -> {
             SplittableRandom r = new SplittableRandom(seed);
             float[] v = new float[shape.size()];

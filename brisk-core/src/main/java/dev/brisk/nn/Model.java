@@ -647,7 +647,7 @@ public class Model implements TrainingTarget {
      * @return the history of the epochs' logs
      */
     public History fit(Tensor[] x, Tensor[] y, Fit options) {
-        ArraySplit split = ArraySplit.of(name, x, y, options);
+        ArraySplit split = ArraySplit.of(name, x, y, options.resolveOutputWeights(this));
         return guard.training(() -> new Training(this).fit(BatchSource.of(split.x(), split.y(), split.weights()),
                 split.options()));
     }
@@ -710,12 +710,13 @@ public class Model implements TrainingTarget {
      * @return the loss and metrics (per output, under the output layer's name, for several outputs)
      */
     public Map<String, Double> evaluate(Tensor[] x, Tensor[] y, int batchSize) {
-        return evaluate(x, y, null, batchSize);
+        return evaluate(x, y, (Tensor) null, batchSize);
     }
 
     /**
      * As {@link #evaluate(Tensor[], Tensor[], int)}, with each sample's loss weighted by {@code sampleWeights}
-     * (Keras' {@code sample_weight}; the metrics are not weighted, as Keras' {@code metrics}).
+     * (Keras' {@code sample_weight}; only the metrics compiled as {@code Metrics.weighted} count the weights, as
+     * Keras' {@code weighted_metrics}).
      *
      * @param x one array per model input, sample axis first
      * @param y one array per model output, sample axis first
@@ -725,8 +726,25 @@ public class Model implements TrainingTarget {
      */
     public Map<String, Double> evaluate(Tensor[] x, Tensor[] y, Tensor sampleWeights, int batchSize) {
         requireBatchSize(batchSize, "evaluate");
-        return guard.shared("evaluate",
-                () -> new Training(this).evaluate(BatchSource.of(x, y, sampleWeights), batchSize));
+        Tensor w = sampleWeights == null ? null : sampleWeights.reshape(Shape.of(sampleWeights.size()));
+        return guard.shared("evaluate", () -> new Training(this).evaluate(BatchSource.of(x, y, w), batchSize));
+    }
+
+    /**
+     * As {@link #evaluate(Tensor[], Tensor[], Tensor, int)} with one weight array per output, in output order
+     * (Keras' {@code sample_weight} as a list): output {@code i}'s loss and weighted metrics use
+     * {@code sampleWeights[i]}.
+     *
+     * @param x one array per model input, sample axis first
+     * @param y one array per model output, sample axis first
+     * @param sampleWeights one array of weights per output, each of shape {@code (samples)}
+     * @param batchSize samples per batch
+     * @return the loss and metrics
+     */
+    public Map<String, Double> evaluate(Tensor[] x, Tensor[] y, Tensor[] sampleWeights, int batchSize) {
+        requireBatchSize(batchSize, "evaluate");
+        Tensor w = OutputWeights.flatForOneOutput(OutputWeights.byPosition(this, sampleWeights));
+        return guard.shared("evaluate", () -> new Training(this).evaluate(BatchSource.of(x, y, w), batchSize));
     }
 
     /**

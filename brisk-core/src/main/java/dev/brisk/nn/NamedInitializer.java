@@ -22,15 +22,6 @@ final class NamedInitializer implements Initializer, KerasObject {
         this.impl = impl;
     }
 
-    /** A configuration of alternating keys and values (values may be null, unlike {@link Map#of}). */
-    static Map<String, Object> config(Object... keysAndValues) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        for (int i = 0; i < keysAndValues.length; i += 2) {
-            c.put((String) keysAndValues[i], keysAndValues[i + 1]);
-        }
-        return c;
-    }
-
     /**
      * {@code init} drawing every weight from {@code seed}; a named initializer keeps its class name, with the seed
      * in its config (Keras' {@code seed}), and refuses if its Keras class takes none.

@@ -9,6 +9,7 @@ import dev.brisk.exec.Planner;
 import dev.brisk.graph.Autodiff;
 import dev.brisk.graph.Graph;
 import dev.brisk.losses.Loss;
+import dev.brisk.losses.Reduction;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.Variable;
 import dev.brisk.optimizers.Optimizer;
@@ -88,8 +89,11 @@ final class StepRunner {
         }
     }
 
-    /** A plan per kind, batch size and whether the batch carries sample weights (an extra input). */
-    private record Key(Kind kind, int batchSize, boolean weighted) {
+    /**
+     * A plan per kind, batch size and the rank of the batch's sample weights (an extra input): 0 for none, 1 for one
+     * array for all outputs, 2 for one column per output.
+     */
+    private record Key(Kind kind, int batchSize, int weightRank) {
     }
 
     private record Compiled(Traced traced, Plan plan) {
@@ -137,7 +141,7 @@ final class StepRunner {
 
     /** The compiled plan for a kind and batch size, if one was made (for tests and profiles). */
     Plan plan(Kind kind, int batchSize) {
-        Compiled c = plans.get(new Key(kind, batchSize, false));
+        Compiled c = plans.get(new Key(kind, batchSize, 0));
         return c == null ? null : c.plan();
     }
 
@@ -147,7 +151,7 @@ final class StepRunner {
      * eager mode, before that step is compiled, and for models with several inputs.
      */
     Tensor trainFeatures(int batchSize) {
-        Compiled c = eager ? null : plans.get(new Key(Kind.TRAIN, batchSize, false));
+        Compiled c = eager ? null : plans.get(new Key(Kind.TRAIN, batchSize, 0));
         if (c == null || c.traced().x().length != 1 || !c.plan().hasInput(c.traced().x()[0])) {
             return null;
         }
@@ -231,7 +235,7 @@ final class StepRunner {
         }
         int size = batch == null ? 0 : batch.size();
         boolean weighted = batch != null && batch.weights() != null && kind != Kind.PREDICT;
-        Key key = new Key(kind, size, weighted);
+        Key key = new Key(kind, size, weighted ? batch.weights().shape().rank() : 0);
         Compiled c = plans.get(key);
         if (c == null) {
             synchronized (traceLock) {
@@ -570,6 +574,29 @@ final class StepRunner {
         return any ? masks : null;
     }
 
+    /** Output {@code i}'s sample weights: the array for all outputs, or column {@code i} of one per output. */
+    private static Node outputWeights(Graph g, Node weights, int i) {
+        if (weights.shape().rank() < 2) {
+            return weights;
+        }
+        int n = weights.shape().dim(0);
+        return g.reshape(g.slice(weights, 1, i, 1), dev.brisk.tensor.Shape.of(n));
+    }
+
+    /**
+     * Refuses an output's loss that is not one number, such as a loss with {@code Reduction.NONE}: the gradient and
+     * the logged loss need a scalar. (Keras' JAX and PyTorch backends refuse it as well; its TensorFlow backend
+     * differentiates the values' sum while logging their mean, so no one choice here would match all three.)
+     */
+    private void requireScalar(Loss loss, int output, Node l) {
+        if (loss.reduction() == Reduction.NONE || l.shape().size() != 1) {
+            throw new IllegalArgumentException("model '" + model.name() + "': the loss " + loss.name() + " of output "
+                    + output + " gives values of shape " + l.shape() + ", not one number (reduction '"
+                    + loss.reduction().kerasName() + "'); fit and evaluate need a reduced loss: use the default"
+                    + " reduction, \"sum\" or \"mean_with_sample_weight\"");
+        }
+    }
+
     /**
      * The weighted sum of the outputs' losses plus the layers' regularization; each output's weighted loss goes into
      * {@code outputLosses} when it is not null. {@code weights} (or null) are the samples' weights.
@@ -582,11 +609,12 @@ final class StepRunner {
             Node mask = g.maskOf(preds.get(i));
             Node l;
             if (weights != null) {
-                l = losses.get(i).computeWeighted(g, y[i], preds.get(i), mask, weights);
+                l = losses.get(i).computeWeighted(g, y[i], preds.get(i), mask, outputWeights(g, weights, i));
             } else {
                 l = mask == null ? losses.get(i).compute(g, y[i], preds.get(i))
                         : losses.get(i).computeMasked(g, y[i], preds.get(i), mask);
             }
+            requireScalar(losses.get(i), i, l);
             float w = model.lossWeight(i);
             if (w != 1f) {
                 l = g.scale(l, w);

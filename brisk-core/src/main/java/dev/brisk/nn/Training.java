@@ -8,6 +8,7 @@ import dev.brisk.callbacks.TrainingParams;
 import dev.brisk.losses.Loss;
 import dev.brisk.metrics.Metric;
 import dev.brisk.metrics.MetricSpec;
+import dev.brisk.metrics.WeightedMetric;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.profile.CpuTime;
 import dev.brisk.profile.Phase;
@@ -300,7 +301,10 @@ final class Training {
             return BatchSource.of(options.validationData);
         }
         if (options.validationX != null) {
-            return BatchSource.of(options.validationX, options.validationY, options.validationWeights);
+            Tensor[] perOutput = options.validationWeightsPerOutput;
+            Tensor weights = perOutput == null ? options.validationWeights
+                    : OutputWeights.flatForOneOutput(OutputWeights.byPosition(model, perOutput));
+            return BatchSource.of(options.validationX, options.validationY, weights);
         }
         return null;
     }
@@ -390,8 +394,19 @@ final class Training {
         for (int i = 0; i < model.outputs().size(); i++) {
             MetricSpec.Target target = targetKind(losses.get(i), model.outputs().get(i).shape());
             List<Metric> list = new ArrayList<>();
+            java.util.Set<String> unweighted = new java.util.HashSet<>();
             for (MetricSpec spec : model.metricSpecs(i)) {
-                list.add(spec.create(target));
+                Metric m = spec.create(target);
+                list.add(m);
+                if (!(m instanceof WeightedMetric)) {
+                    unweighted.add(m.name());
+                }
+            }
+            // Keras 3 logs a weighted metric as weighted_<name> when an unweighted one of the output has its name.
+            for (int j = 0; j < list.size(); j++) {
+                if (list.get(j) instanceof WeightedMetric w && unweighted.contains(w.name())) {
+                    list.set(j, w.prefixed());
+                }
             }
             perOutput.add(list);
         }
@@ -411,9 +426,17 @@ final class Training {
     private static void update(List<List<Metric>> metrics, StepBatch batch, StepRunner.Result r) {
         for (int i = 0; i < metrics.size(); i++) {
             for (Metric m : metrics.get(i)) {
-                m.update(batch.y()[i], r.predictions()[i], r.mask(i));
+                m.update(batch.y()[i], r.predictions()[i], r.mask(i), weightsFor(m, batch.weights(), i));
             }
         }
+    }
+
+    /**
+     * Output {@code output}'s sample weights for a weighted metric (Keras' {@code weighted_metrics}), null for the
+     * others.
+     */
+    static Tensor weightsFor(Metric m, Tensor weights, int output) {
+        return m instanceof WeightedMetric ? OutputWeights.column(weights, output) : null;
     }
 
     private void collect(Map<String, Double> logs, String prefix, LossLogs loss, List<List<Metric>> metrics) {

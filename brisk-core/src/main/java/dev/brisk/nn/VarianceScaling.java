@@ -1,5 +1,6 @@
 package dev.brisk.nn;
 
+import dev.brisk.io.KerasObject;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.Locale;
@@ -34,7 +35,7 @@ final class VarianceScaling {
             throw new IllegalArgumentException("VarianceScaling: distribution must be truncated_normal, "
                     + "untruncated_normal or uniform, got '" + distribution + "'");
         }
-        return new NamedInitializer("VarianceScaling", NamedInitializer.config("scale", scale, "mode", m,
+        return new NamedInitializer("VarianceScaling", KerasObject.config("scale", scale, "mode", m,
                 "distribution", d, "seed", null), (shape, fanIn, fanOut, seed) -> {
             double fan = switch (m) {
                 case "fan_in" -> fanIn;
@@ -53,7 +54,7 @@ final class VarianceScaling {
     /** A VarianceScaling under the Keras class name of one of its presets (GlorotNormal, HeUniform, ...). */
     static Initializer renamed(String className, float scale, String mode, String distribution) {
         Initializer vs = of(scale, mode, distribution);
-        return new NamedInitializer(className, NamedInitializer.config("seed", null), vs);
+        return new NamedInitializer(className, KerasObject.config("seed", null), vs);
     }
 
     static void checkStd(String what, float stddev) {

@@ -1,5 +1,6 @@
 package dev.brisk.optimizers;
 
+import dev.brisk.io.KerasObject;
 /** A learning rate that depends on the optimiser step (computed on the host and fed to each step). */
 @FunctionalInterface
 public interface LearningRateSchedule {
@@ -24,7 +25,7 @@ public interface LearningRateSchedule {
         if (decaySteps <= 0) {
             throw new IllegalArgumentException("decaySteps must be positive, got " + decaySteps);
         }
-        return new NamedSchedule("ExponentialDecay", NamedSchedule.config("initial_learning_rate", initial,
+        return new NamedSchedule("ExponentialDecay", KerasObject.config("initial_learning_rate", initial,
                 "decay_steps", decaySteps, "decay_rate", decayRate, "staircase", staircase, "name",
                 "ExponentialDecay"), step -> {
             double p = (double) step / decaySteps;
@@ -63,7 +64,7 @@ public interface LearningRateSchedule {
             throw new IllegalArgumentException("a warm-up needs a target and warmupSteps >= 0, got target "
                     + warmupTarget + " over " + warmupSteps + " steps");
         }
-        return new NamedSchedule("CosineDecay", NamedSchedule.config("initial_learning_rate", initial,
+        return new NamedSchedule("CosineDecay", KerasObject.config("initial_learning_rate", initial,
                 "decay_steps", decaySteps, "alpha", alpha, "name", "CosineDecay", "warmup_target", warmupTarget,
                 "warmup_steps", warmupSteps), step -> {
             if (warmupTarget == null) {
@@ -99,7 +100,7 @@ public interface LearningRateSchedule {
         }
         long[] b = boundaries.clone();
         float[] v = values.clone();
-        return new NamedSchedule("PiecewiseConstantDecay", NamedSchedule.config("boundaries",
+        return new NamedSchedule("PiecewiseConstantDecay", KerasObject.config("boundaries",
                 java.util.Arrays.stream(b).boxed().toList(), "values", Schedules.boxed(v), "name",
                 "PiecewiseConstantDecay"), step -> {
             int i = 0;
@@ -125,7 +126,7 @@ public interface LearningRateSchedule {
     static LearningRateSchedule polynomialDecay(float initial, long decaySteps, float end, float power,
                                                 boolean cycle) {
         Schedules.positive("decaySteps", decaySteps);
-        return new NamedSchedule("PolynomialDecay", NamedSchedule.config("initial_learning_rate", initial,
+        return new NamedSchedule("PolynomialDecay", KerasObject.config("initial_learning_rate", initial,
                 "decay_steps", decaySteps, "end_learning_rate", end, "power", power, "cycle", cycle, "name",
                 "PolynomialDecay"), step -> {
             double steps = decaySteps;
@@ -152,7 +153,7 @@ public interface LearningRateSchedule {
      */
     static LearningRateSchedule inverseTimeDecay(float initial, long decaySteps, float decayRate, boolean staircase) {
         Schedules.positive("decaySteps", decaySteps);
-        return new NamedSchedule("InverseTimeDecay", NamedSchedule.config("initial_learning_rate", initial,
+        return new NamedSchedule("InverseTimeDecay", KerasObject.config("initial_learning_rate", initial,
                 "decay_steps", decaySteps, "decay_rate", decayRate, "staircase", staircase, "name",
                 "InverseTimeDecay"), step -> {
             double p = (double) step / decaySteps;
@@ -174,7 +175,7 @@ public interface LearningRateSchedule {
     static LearningRateSchedule cosineDecayRestarts(float initial, long firstDecaySteps, float tMul, float mMul,
                                                     float alpha) {
         Schedules.positive("firstDecaySteps", firstDecaySteps);
-        return new NamedSchedule("CosineDecayRestarts", NamedSchedule.config("initial_learning_rate", initial,
+        return new NamedSchedule("CosineDecayRestarts", KerasObject.config("initial_learning_rate", initial,
                 "first_decay_steps", firstDecaySteps, "t_mul", tMul, "m_mul", mMul, "alpha", alpha, "name",
                 "SGDRDecay"), step -> {
             double fraction = (double) step / firstDecaySteps;

@@ -20,15 +20,6 @@ final class NamedSchedule implements LearningRateSchedule, KerasObject {
         this.impl = impl;
     }
 
-    /** A configuration of alternating keys and values (values may be null, unlike {@link Map#of}). */
-    static Map<String, Object> config(Object... keysAndValues) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        for (int i = 0; i < keysAndValues.length; i += 2) {
-            c.put((String) keysAndValues[i], keysAndValues[i + 1]);
-        }
-        return c;
-    }
-
     @Override
     public float at(long step) {
         return impl.at(step);

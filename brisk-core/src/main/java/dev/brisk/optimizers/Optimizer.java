@@ -1,6 +1,7 @@
 package dev.brisk.optimizers;
 
 import dev.brisk.graph.Graph;
+import dev.brisk.io.KerasObject;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.UnaryFn;
@@ -390,10 +391,7 @@ public abstract class Optimizer {
      * @return the settings, in order
      */
     protected static Map<String, Object> config(float weightDecay, Object... keysAndValues) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        for (int i = 0; i < keysAndValues.length; i += 2) {
-            c.put((String) keysAndValues[i], keysAndValues[i + 1]);
-        }
+        Map<String, Object> c = KerasObject.config(keysAndValues);
         if (weightDecay > 0) {
             c.put("weight_decay", weightDecay);
         }

@@ -113,8 +113,11 @@ class PipelineFitAllocationTest {
         System.out.printf("fit, bytes allocated per step (batch of %d bytes): %d from arrays, %d from a pipeline%n",
                 BATCH_BYTES, arrays.best, piped.best);
         assertEquals(arrayLoss, pipelineLoss, "the same batches, so the same losses, bit for bit");
-        // Without giving back, each step would allocate at least one batch (the in-place map's stacked arrays).
-        assertTrue(piped.best < BATCH_BYTES / 20, "a step fed by the pipeline allocated " + piped.best
+        // Without giving back, each step would allocate at least one batch (the in-place map's stacked arrays). What a
+        // step allocates otherwise (queue nodes, the hand-offs between the pipeline's threads) is a few KB and grows
+        // on a loaded machine, where more hand-offs park and wake (5.2 KB seen under load against 4.9 KB alone); a
+        // quarter of a batch tells the two apart without failing on the load.
+        assertTrue(piped.best < BATCH_BYTES / 4, "a step fed by the pipeline allocated " + piped.best
                 + " bytes (one fed by arrays " + arrays.best + ")");
     }
 }

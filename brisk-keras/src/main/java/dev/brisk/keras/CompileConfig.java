@@ -3,6 +3,8 @@ package dev.brisk.keras;
 import dev.brisk.io.KerasObject;
 import dev.brisk.losses.Loss;
 import dev.brisk.metrics.MetricSpec;
+import dev.brisk.metrics.Metrics;
+import dev.brisk.metrics.WeightedMetricSpec;
 import dev.brisk.nn.Model;
 import dev.brisk.optimizers.Adadelta;
 import dev.brisk.optimizers.Adagrad;
@@ -55,26 +57,43 @@ final class CompileConfig {
         }
         c.put("loss_weights", weights);
         List<Object> metrics = new ArrayList<>();
+        List<Object> weighted = new ArrayList<>();
+        boolean anyWeighted = false;
         if (m.compiledMetricsPerOutput() != null) {
-            // Keras' list of lists: one metric list per output.
+            // Keras' list of lists: one metric list per output, and one weighted-metric list per output.
             for (List<MetricSpec> perOutput : m.compiledMetricsPerOutput()) {
                 List<Object> each = new ArrayList<>();
-                for (MetricSpec spec : perOutput) {
-                    each.add(MetricConfig.of(spec));
-                }
+                List<Object> eachWeighted = new ArrayList<>();
+                anyWeighted |= split(perOutput, each, eachWeighted);
                 metrics.add(each);
+                weighted.add(eachWeighted);
             }
         } else {
-            for (MetricSpec spec : m.compiledMetrics()) {
-                metrics.add(MetricConfig.of(spec));
-            }
+            anyWeighted = split(m.compiledMetrics(), metrics, weighted);
         }
         c.put("metrics", metrics);
-        c.put("weighted_metrics", null);
+        c.put("weighted_metrics", anyWeighted ? weighted : null);
         c.put("run_eagerly", m.runsEagerly());
         c.put("steps_per_execution", 1);
         c.put("jit_compile", false);
         return c;
+    }
+
+    /**
+     * Serializes {@code specs} into Keras' {@code metrics} ({@code plain}) and {@code weighted_metrics}
+     * ({@code weighted}, the metrics {@code Metrics.weighted} wraps); true when there is a weighted one.
+     */
+    private static boolean split(List<MetricSpec> specs, List<Object> plain, List<Object> weighted) {
+        boolean any = false;
+        for (MetricSpec spec : specs) {
+            if (spec instanceof WeightedMetricSpec w) {
+                weighted.add(MetricConfig.of(w.inner()));
+                any = true;
+            } else {
+                plain.add(MetricConfig.of(spec));
+            }
+        }
+        return any;
     }
 
     static Map<String, Object> optimizer(Optimizer o) {
@@ -132,7 +151,6 @@ final class CompileConfig {
         } else {
             losses.add(LossConfig.make(lossValue));
         }
-        c.requireAbsentOr("weighted_metrics");
         Object weightsValue = c.raw("loss_weights");
         List<Float> lossWeights = null;
         if (weightsValue != null) {
@@ -146,23 +164,45 @@ final class CompileConfig {
             }
         }
         List<Object> metricValues = c.raw("metrics") == null ? List.of() : c.list("metrics");
-        boolean perOutput = !metricValues.isEmpty() && metricValues.stream().allMatch(o -> o instanceof List<?>);
-        if (perOutput || lossWeights != null) {
+        List<Object> weightedValues = c.raw("weighted_metrics") == null ? List.of() : c.list("weighted_metrics");
+        boolean perOutput = isPerOutput(metricValues);
+        boolean weightedPerOutput = isPerOutput(weightedValues);
+        if (perOutput || weightedPerOutput || lossWeights != null) {
             if (losses.size() == 1 && m.outputs().size() > 1) {
                 losses = new ArrayList<>(java.util.Collections.nCopies(m.outputs().size(), losses.get(0)));
             }
             List<List<MetricSpec>> each = new ArrayList<>();
             for (int i = 0; i < losses.size(); i++) {
-                each.add(perOutput && i < metricValues.size() ? metrics((List<?>) metricValues.get(i))
-                        : metrics(perOutput ? List.of() : metricValues));
+                List<MetricSpec> list = new ArrayList<>(metrics(forOutput(metricValues, perOutput, i)));
+                for (MetricSpec w : metrics(forOutput(weightedValues, weightedPerOutput, i))) {
+                    list.add(Metrics.weighted(w));
+                }
+                each.add(list);
             }
             m.compile(opt, losses, lossWeights, each);
         } else {
-            m.compile(opt, losses, metrics(metricValues).toArray(new MetricSpec[0]));
+            List<MetricSpec> list = new ArrayList<>(metrics(metricValues));
+            for (MetricSpec w : metrics(weightedValues)) {
+                list.add(Metrics.weighted(w));
+            }
+            m.compile(opt, losses, list.toArray(new MetricSpec[0]));
         }
         if (c.bool("run_eagerly", false)) {
             m.runEagerly(true);
         }
+    }
+
+    /** Whether a metrics entry is Keras' list of lists, one per output. */
+    private static boolean isPerOutput(List<Object> values) {
+        return !values.isEmpty() && values.stream().allMatch(o -> o instanceof List<?>);
+    }
+
+    /** Output {@code i}'s metric entries: its list when given per output, else the shared list. */
+    private static List<?> forOutput(List<Object> values, boolean perOutput, int i) {
+        if (!perOutput) {
+            return values;
+        }
+        return i < values.size() ? (List<?>) values.get(i) : List.of();
     }
 
     private static List<MetricSpec> metrics(List<?> values) {

@@ -3,6 +3,7 @@ package dev.brisk.keras;
 import dev.brisk.io.KerasObject;
 import dev.brisk.losses.Loss;
 import dev.brisk.losses.Losses;
+import dev.brisk.losses.Reduction;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -10,7 +11,7 @@ import java.util.TreeSet;
  * A compiled loss in a {@code .keras} file's {@code compile_config}: written as Keras writes a loss object
  * ({@code keras.losses.<Class>} with its {@code get_config()}: name, reduction and options such as
  * {@code from_logits}, {@code label_smoothing} or Huber's {@code delta}), and read back from such an object or from
- * the name Keras' {@code compile(loss="...")} records, for every loss Brisk has.
+ * the name Keras' {@code compile(loss="...")} records, for every loss Brisk has, with any of Keras' reductions.
  */
 final class LossConfig {
     private LossConfig() {
@@ -49,7 +50,7 @@ final class LossConfig {
         } else {
             throw new ConfigError("compile_config: option 'loss' is not a loss: " + value);
         }
-        lc.requireAbsentOr("reduction", "sum_over_batch_size", "auto");
+        Reduction reduction = reduction(lc, cls);
         lc.requireAbsentOr("dtype", "float32");
         lc.requireAbsentOr("ignore_class");
         lc.requireAbsentOr("axis", -1);
@@ -66,6 +67,25 @@ final class LossConfig {
         if (!name.equals("huber")) {
             lc.requireAbsentOr("delta");
         }
+        return base(name, cls, lc, logits, smoothing).withReduction(reduction);
+    }
+
+    /**
+     * The {@code reduction} entry: absent means Keras' default, JSON null Keras' {@code None} (no reduction), and
+     * anything but Keras' names is refused, naming the loss and the value.
+     */
+    private static Reduction reduction(ConfigView lc, String cls) {
+        if (!lc.isNull("reduction") && !lc.has("reduction")) {
+            return Reduction.SUM_OVER_BATCH_SIZE;
+        }
+        try {
+            return Reduction.of(lc.string("reduction", null), cls);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigError("compile_config " + e.getMessage());
+        }
+    }
+
+    private static Loss base(String name, String cls, ConfigView lc, boolean logits, float smoothing) {
         return switch (name) {
             case "sparse_categorical_crossentropy" -> Losses.sparseCategoricalCrossentropy(logits);
             case "categorical_crossentropy" -> Losses.categoricalCrossentropy(logits, smoothing);

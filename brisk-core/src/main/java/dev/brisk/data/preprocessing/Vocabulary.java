@@ -1,7 +1,9 @@
 package dev.brisk.data.preprocessing;
 
 import dev.brisk.tensor.Tensor;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -15,7 +17,12 @@ import java.util.regex.Pattern;
  * token: id {@value #PADDING} is padding (what {@code Embedding(maskZero)} and {@code Pipeline.paddedBatch} take as
  * "no token"), id {@value #OOV} stands for every token outside the vocabulary ({@code [UNK]}), and the known tokens
  * follow from id 2. A vocabulary {@linkplain #adapt adapted} to text orders its tokens as Keras' {@code adapt} does,
- * the most frequent first, with ties broken by the token's natural order, so the same text always gives the same ids.
+ * the most frequent first, with ties in descending token order ({@link #fromCounts}), so the same text always gives
+ * the same ids as in Keras.
+ * With {@code k} out-of-vocabulary ids (Keras' {@code num_oov_indices}; {@link #of(List, int)}) ids 1 to {@code k}
+ * are for unknown tokens, each going to id {@code 1 + Fingerprint64(token) mod k} as Keras hashes them (FarmHash,
+ * as {@link Hashing}), and the known tokens follow from {@code k + 1}; with none, an unknown token is an error.
+ * {@link #inverse} is Keras' {@code invert=True}.
  *
  * <p>Ids are INT32 ({@link Tensor#ofInts}), the dtype {@code Embedding} reads; as class-index targets of a sparse
  * cross-entropy (next-token prediction) they are exact as floats, since a vocabulary holds far fewer than 2^24
@@ -24,7 +31,7 @@ import java.util.regex.Pattern;
 public final class Vocabulary {
     /** The id of padding (Keras' mask token). */
     public static final int PADDING = 0;
-    /** The id of every token outside the vocabulary. */
+    /** The id of every token outside the vocabulary (the first such id when there are several). */
     public static final int OOV = 1;
     /** How {@link #token} shows padding: the empty string, Keras' default mask token. */
     public static final String PADDING_TOKEN = "";
@@ -37,11 +44,17 @@ public final class Vocabulary {
 
     private final List<String> tokens;
     private final Map<String, Integer> ids;
+    private final int numOovIndices;
 
-    private Vocabulary(List<String> known) {
-        List<String> all = new ArrayList<>(known.size() + 2);
+    private Vocabulary(List<String> known, int numOovIndices) {
+        if (numOovIndices < 0) {
+            throw new IllegalArgumentException("a vocabulary needs num_oov_indices of at least 0, got "
+                    + numOovIndices);
+        }
+        this.numOovIndices = numOovIndices;
+        List<String> all = new ArrayList<>(known.size() + 1 + numOovIndices);
         all.add(PADDING_TOKEN);
-        all.add(OOV_TOKEN);
+        all.addAll(Collections.nCopies(numOovIndices, OOV_TOKEN));
         Map<String, Integer> index = new HashMap<>();
         for (String t : known) {
             if (t == null || t.isEmpty()) {
@@ -66,12 +79,25 @@ public final class Vocabulary {
      * @throws IllegalArgumentException naming an empty or repeated token
      */
     public static Vocabulary of(List<String> tokens) {
-        return new Vocabulary(tokens);
+        return new Vocabulary(tokens, 1);
     }
 
     /**
-     * A vocabulary adapted to a stream of tokens: every distinct token, the most frequent first (ties in the
-     * tokens' natural order), at most {@code maxTokens} ids in all including padding and OOV (Keras' {@code
+     * A vocabulary of exactly these tokens with {@code numOovIndices} out-of-vocabulary ids (Keras'
+     * {@code StringLookup(vocabulary=..., num_oov_indices=k, mask_token="")}): the tokens from id {@code k + 1}.
+     *
+     * @param tokens the known tokens, none empty, none twice
+     * @param numOovIndices the number of out-of-vocabulary ids: 0 (an unknown token is an error), 1 or more
+     * @return the vocabulary
+     * @throws IllegalArgumentException naming an empty or repeated token
+     */
+    public static Vocabulary of(List<String> tokens, int numOovIndices) {
+        return new Vocabulary(tokens, numOovIndices);
+    }
+
+    /**
+     * A vocabulary adapted to a stream of tokens: every distinct token, the most frequent first (ties as
+     * {@link #fromCounts} breaks them, as Keras does), at most {@code maxTokens} ids in all including padding and OOV (Keras' {@code
      * max_tokens}); the rarer tokens left out map to {@link #OOV}.
      *
      * @param tokens the tokens seen, in any order
@@ -79,25 +105,61 @@ public final class Vocabulary {
      * @return the vocabulary
      */
     public static Vocabulary adapt(Iterable<String> tokens, int maxTokens) {
-        if (maxTokens != 0 && maxTokens < 2) {
-            throw new IllegalArgumentException("maxTokens must be 0 (no limit) or at least 2 (padding and OOV), got "
-                    + maxTokens);
-        }
-        Map<String, long[]> counts = new HashMap<>();
+        return adapt(tokens, maxTokens, 1);
+    }
+
+    /**
+     * A vocabulary adapted to a stream of tokens with {@code numOovIndices} out-of-vocabulary ids, which count
+     * toward {@code maxTokens} with padding, as in Keras.
+     *
+     * @param tokens the tokens seen, in any order
+     * @param maxTokens the largest vocabulary size, more than {@code 1 + numOovIndices}, or 0 for no limit
+     * @param numOovIndices the number of out-of-vocabulary ids, at least 0
+     * @return the vocabulary
+     */
+    public static Vocabulary adapt(Iterable<String> tokens, int maxTokens, int numOovIndices) {
+        Map<String, Long> counts = new HashMap<>();
         for (String t : tokens) {
-            if (t != null && !t.isEmpty()) {
-                counts.computeIfAbsent(t, k -> new long[1])[0]++;
+            if (t != null) {
+                counts.merge(t, 1L, Long::sum);
             }
         }
-        List<Map.Entry<String, long[]>> entries = new ArrayList<>(counts.entrySet());
-        entries.sort((a, b) -> a.getValue()[0] != b.getValue()[0] ? Long.compare(b.getValue()[0], a.getValue()[0])
-                : a.getKey().compareTo(b.getKey()));
-        int keep = maxTokens == 0 ? entries.size() : Math.min(entries.size(), maxTokens - 2);
+        return fromCounts(counts, maxTokens, numOovIndices);
+    }
+
+    /**
+     * A vocabulary from token counts, ordered as Keras' {@code adapt} orders them: the most frequent first, and
+     * tokens of equal count in <em>descending</em> order of their UTF-8 bytes (Keras sorts with
+     * {@code np.lexsort((tokens, counts))[::-1]}, which reverses the token order as well as the count order). The
+     * empty token (padding) and {@link #OOV_TOKEN} are left out, as Keras removes its mask and OOV tokens from the
+     * counts. A reader that counts as it streams (a CSV column) uses this to avoid keeping every token.
+     *
+     * @param counts how often each token was seen
+     * @param maxTokens the largest vocabulary size, more than {@code 1 + numOovIndices}, or 0 for no limit
+     * @param numOovIndices the number of out-of-vocabulary ids, at least 0
+     * @return the vocabulary
+     */
+    public static Vocabulary fromCounts(Map<String, Long> counts, int maxTokens, int numOovIndices) {
+        int reserved = 1 + Math.max(numOovIndices, 1);
+        if (maxTokens != 0 && maxTokens < reserved) {
+            throw new IllegalArgumentException("maxTokens must be 0 (no limit) or at least " + reserved
+                    + " (padding and OOV), got " + maxTokens);
+        }
+        List<Map.Entry<String, Long>> entries = new ArrayList<>();
+        for (Map.Entry<String, Long> e : counts.entrySet()) {
+            if (!e.getKey().isEmpty() && !e.getKey().equals(OOV_TOKEN)) {
+                entries.add(e);
+            }
+        }
+        // UTF-8 byte order is code point order, which String.compareTo (UTF-16 units) is not above U+FFFF.
+        entries.sort((a, b) -> !a.getValue().equals(b.getValue()) ? Long.compare(b.getValue(), a.getValue())
+                : Arrays.compare(b.getKey().codePoints().toArray(), a.getKey().codePoints().toArray()));
+        int keep = maxTokens == 0 ? entries.size() : Math.min(entries.size(), maxTokens - 1 - numOovIndices);
         List<String> known = new ArrayList<>(keep);
         for (int i = 0; i < keep; i++) {
             known.add(entries.get(i).getKey());
         }
-        return new Vocabulary(known);
+        return new Vocabulary(known, numOovIndices);
     }
 
     /**
@@ -163,20 +225,34 @@ public final class Vocabulary {
     }
 
     /**
-     * The id of {@code token}: {@link #OOV} for a token outside the vocabulary, {@link #PADDING} for the empty string.
+     * The id of {@code token}: {@link #PADDING} for the empty string; for a token outside the vocabulary
+     * {@link #OOV}, or with several out-of-vocabulary ids the one its FarmHash fingerprint picks, as Keras does.
      *
      * @param token the token
      * @return its id
+     * @throws IllegalArgumentException for a token outside the vocabulary when there are no out-of-vocabulary ids
      */
     public int id(String token) {
         if (token.isEmpty()) {
             return PADDING;
         }
-        return ids.getOrDefault(token, OOV);
+        Integer known = ids.get(token);
+        if (known != null) {
+            return known;
+        }
+        if (numOovIndices == 0) {
+            throw new IllegalArgumentException("token '" + token + "' is not in the vocabulary and there are no "
+                    + "out-of-vocabulary ids (num_oov_indices=0)");
+        }
+        if (numOovIndices == 1) {
+            return OOV;
+        }
+        long hash = FarmHash.fingerprint64(token.getBytes(StandardCharsets.UTF_8));
+        return OOV + (int) Long.remainderUnsigned(hash, numOovIndices);
     }
 
     /**
-     * The token of {@code id}: {@link #PADDING_TOKEN} for 0, {@link #OOV_TOKEN} for 1.
+     * The token of {@code id}: {@link #PADDING_TOKEN} for 0, {@link #OOV_TOKEN} for the out-of-vocabulary ids.
      *
      * @param id an id in {@code [0, size())}
      * @return the token
@@ -273,8 +349,27 @@ public final class Vocabulary {
         };
     }
 
+    /**
+     * Keras' {@code StringLookup(invert=True)} over the same vocabulary: ids back to tokens, in the tensor's
+     * row-major order. Id 0 gives {@link #PADDING_TOKEN}, and an out-of-vocabulary id or one outside
+     * {@code [0, size())} gives {@link #OOV_TOKEN}, as in Keras (where {@link #token} refuses an id outside).
+     *
+     * @return the inverse lookup, for INT32 or integer-valued float32 ids
+     */
+    public Function<Tensor, List<String>> inverse() {
+        return idTensor -> {
+            List<String> out = new ArrayList<>(idTensor.size());
+            for (int i = 0; i < idTensor.size(); i++) {
+                long id = IntegerValues.at(idTensor, i, "Vocabulary inverse");
+                out.add(id >= 0 && id < tokens.size() ? tokens.get((int) id) : OOV_TOKEN);
+            }
+            return out;
+        };
+    }
+
     @Override
     public String toString() {
-        return "Vocabulary[" + size() + " ids: padding, OOV and " + (size() - 2) + " tokens]";
+        return "Vocabulary[" + size() + " ids: padding, " + numOovIndices + " OOV and "
+                + (size() - 1 - numOovIndices) + " tokens]";
     }
 }

@@ -16,16 +16,33 @@ class VocabularyTest {
 
     @Test
     void charactersAreOrderedByFrequencyThenByCharacter() {
-        // 'a' x3, 'b' x2, ' ' x2, 'c' x1: ' ' before 'b' at equal counts (' ' < 'b').
+        // 'a' x3, 'b' x2, ' ' x2, 'c' x1: 'b' before ' ' at equal counts, Keras' descending tie order (' ' < 'b').
         Vocabulary v = Vocabulary.ofCharacters("abacab  ");
-        assertEquals(List.of("", "[UNK]", "a", " ", "b", "c"), v.tokens());
+        assertEquals(List.of("", "[UNK]", "a", "b", " ", "c"), v.tokens());
         assertEquals(6, v.size());
         assertEquals(Vocabulary.PADDING, v.id(""));
         assertEquals(2, v.id("a"));
         assertEquals(5, v.id("c"));
         assertEquals(Vocabulary.OOV, v.id("z"));
-        assertArrayEquals(new int[] {4, 2, 1, 3, 5}, v.encodeCharacters("baz c"));
+        assertArrayEquals(new int[] {3, 2, 1, 4, 5}, v.encodeCharacters("baz c"));
         assertEquals("ba[UNK] c", v.decode(v.encodeCharacters("baz c"), ""));
+    }
+
+    @Test
+    void adaptBreaksTiesAsKerasLexsortReversedDoes() {
+        // Keras: tokens, counts = token_counts.export(); np.lexsort((tokens, counts))[::-1]. With the counts
+        // red:3, blue:2, green:2, Blue:2, amber:1, \uFFFD:1, \uD83D\uDE00 (U+1F600):1 the lexsort ascending is
+        // amber, \uFFFD, U+1F600 (count 1 by UTF-8 bytes), Blue, blue, green (count 2), red; reversed:
+        List<String> seen = List.of("red", "blue", "green", "red", "Blue", "amber", "green", "blue", "red", "Blue",
+                "\uFFFD", "\uD83D\uDE00", "", "[UNK]");
+        Vocabulary v = Vocabulary.adapt(seen, 0);
+        // U+1F600 sorts above U+FFFD in UTF-8 bytes (F0.. > EF..), though its UTF-16 surrogate D83D is below FFFD.
+        assertEquals(List.of("", "[UNK]", "red", "green", "blue", "Blue", "\uD83D\uDE00", "\uFFFD", "amber"),
+                v.tokens());
+        // The empty token and Keras' OOV token are not counted, as Keras removes its mask and OOV tokens.
+        assertEquals(Vocabulary.OOV, v.id("[UNK]"));
+        // max_tokens keeps the first ones of that order: padding, OOV and 3 tokens.
+        assertEquals(List.of("", "[UNK]", "red", "green", "blue"), Vocabulary.adapt(seen, 5).tokens());
     }
 
     @Test
@@ -49,9 +66,9 @@ class VocabularyTest {
     void wordsAreLowerCasedWithoutPunctuationAsKerasSplitsThem() {
         assertEquals(List.of("hello", "world", "its", "2", "pm"), Vocabulary.words("Hello, World!  It's\t2 p.m."));
         Vocabulary v = Vocabulary.ofWords("the cat and the hat. The end", 0);
-        assertEquals(List.of("", "[UNK]", "the", "and", "cat", "end", "hat"), v.tokens());
-        assertArrayEquals(new int[] {2, 4, 1}, v.encode(Vocabulary.words("The cat sat")));
-        assertEquals("the cat [UNK]", v.decode(new int[] {2, 0, 4, 1, 0}, " "));
+        assertEquals(List.of("", "[UNK]", "the", "hat", "end", "cat", "and"), v.tokens());
+        assertArrayEquals(new int[] {2, 5, 1}, v.encode(Vocabulary.words("The cat sat")));
+        assertEquals("the cat [UNK]", v.decode(new int[] {2, 0, 5, 1, 0}, " "));
     }
 
     @Test
