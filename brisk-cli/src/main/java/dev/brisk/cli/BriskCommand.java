@@ -1,5 +1,6 @@
 package dev.brisk.cli;
 
+import dev.brisk.data.BadRecordException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -101,10 +102,30 @@ public final class BriskCommand {
             err.flush();
             return 1;
         } catch (Exception e) {
-            e.printStackTrace(err);
+            // A bad record of the user's data says what and where (file, line, column) in its message, however deep
+            // in the pipeline's threads it was thrown: that message is the whole answer, a stack trace only hides it.
+            BadRecordException bad = badRecord(e);
+            if (bad != null) {
+                err.println("brisk " + command.name() + ": " + bad.getMessage());
+            } else {
+                e.printStackTrace(err);
+            }
             err.flush();
             return 1;
         }
+    }
+
+    /** The bad record {@code e} is or was caused by, else null. */
+    private static BadRecordException badRecord(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BadRecordException bad) {
+                return bad;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return null;
     }
 
     /**

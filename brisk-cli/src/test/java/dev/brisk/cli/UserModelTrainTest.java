@@ -1,6 +1,7 @@
 package dev.brisk.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -102,6 +103,7 @@ class UserModelTrainTest {
                 "--epochs", "1", "--verbose", "0", "--threads", "1");
         assertNotEquals(0, r.code());
         assertTrue(r.err().contains("houses.csv line"), r.err());
+        assertFalse(r.err().contains("\tat "), "the message alone, not a stack trace: " + r.err());
     }
 
     @Test
