@@ -1,5 +1,6 @@
 package dev.brisk.numerics;
 
+import static dev.brisk.numerics.GradCheck.uniform;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,7 +14,6 @@ import dev.brisk.ops.Node;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,15 +28,6 @@ class MaskedLossTest {
     private static final int CLASSES = 4;
     /** Step 2 of sample 0 and steps 1, 2 of sample 1 are padding. */
     private static final float[] MASK = {1, 1, 0, 1, 0, 0};
-
-    private static Tensor uniform(long seed, double low, double high, int... dims) {
-        SplittableRandom r = new SplittableRandom(seed);
-        Tensor t = Tensor.zeros(Shape.of(dims));
-        for (int i = 0; i < t.size(); i++) {
-            t.set(i, (float) (low + (high - low) * r.nextDouble()));
-        }
-        return t;
-    }
 
     /** A probability row per step (softmax of uniform scores), for the losses that read probabilities. */
     private static Tensor probabilities(long seed) {
