@@ -1,6 +1,7 @@
 package dev.brisk.nn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.data.Batch;
@@ -8,6 +9,9 @@ import dev.brisk.data.Pipeline;
 import dev.brisk.data.Sample;
 import dev.brisk.losses.Losses;
 import dev.brisk.nn.layers.Bidirectional;
+import dev.brisk.nn.layers.Dense;
+import dev.brisk.nn.layers.Embedding;
+import dev.brisk.nn.layers.Flatten;
 import dev.brisk.nn.layers.Layers;
 import dev.brisk.nn.layers.Padding;
 import dev.brisk.optimizers.Optimizers;
@@ -16,6 +20,7 @@ import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -111,6 +116,51 @@ class OpenLengthTest {
                 assertEquals(6, open.planTraces(), mode + ": one train and one predict plan per length");
             }
         }
+    }
+
+    /** Layers whose weights or output sizes need the open axis' size refuse it when the model is built. */
+    @Test
+    void layersThatNeedTheSizeRefuseAnOpenAxisNamingLayerAndAxis() {
+        IllegalArgumentException flatten = assertThrows(IllegalArgumentException.class, () -> Sequential.of(
+                Layers.input(Shape.OPEN, FEATURES), new Flatten("flat"), Layers.dense(2)));
+        assertContains(flatten.getMessage(), "layer 'flat' (Flatten)", "axis 1 of input (None, None, 4) is open");
+        IllegalArgumentException dense = assertThrows(IllegalArgumentException.class, () -> Sequential.of(
+                Layers.input(5, Shape.OPEN), new Dense(3, Activation.LINEAR, true, Initializer.glorotUniform(), Initializer.zeros(), null, "last_open")));
+        assertContains(dense.getMessage(), "layer 'last_open' (Dense)", "weight 'kernel'",
+                "axis 2 of (None, 5, None)");
+        IllegalArgumentException lstm = assertThrows(IllegalArgumentException.class, () -> Sequential.of(
+                Layers.input(Shape.OPEN, Shape.OPEN), Layers.lstm(4)));
+        assertContains(lstm.getMessage(), "(LSTM)", "weight 'kernel'", "axis 1 of (None, None, None), axis 2");
+        IllegalArgumentException conv = assertThrows(IllegalArgumentException.class, () -> Sequential.of(
+                Layers.input(Shape.OPEN, 8, 1), Layers.conv2d(2, 3, Activation.RELU)));
+        assertContains(conv.getMessage(), "(Conv2D)", "axis 1 of input (None, None, 8, 1) is open");
+    }
+
+    /**
+     * A learned positional embedding ({@code Embedding(maxlen)} over {@code positions()}) takes an open length up to
+     * its table's size; a longer batch is an error naming the layer, the position and the table's size.
+     */
+    @Test
+    void aPositionalEmbeddingTakesLengthsUpToItsTable() {
+        for (boolean eager : new boolean[] {false, true}) {
+            SymbolicTensor x = Input.of(Shape.OPEN, FEATURES);
+            SymbolicTensor p = new Embedding(6, FEATURES, Initializer.glorotUniform(), false, "pos")
+                    .apply(Layers.positions().apply(x));
+            Model m = Model.of(List.of(x), List.of(Layers.dense(2).apply(
+                    Layers.globalAveragePooling1d().apply(Layers.add().apply(x, p)))));
+            m.runEagerly(eager);
+            assertEquals(Shape.of(3, 2), m.predict(Tensor.zeros(3, 6, FEATURES)).shape());
+            RuntimeException e = assertThrows(RuntimeException.class, () -> m.predict(Tensor.zeros(3, 7, FEATURES)));
+            assertContains(messages(e), "'pos'", "6");
+        }
+    }
+
+    private static String messages(Throwable e) {
+        StringBuilder sb = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            sb.append(t.getMessage()).append(" | ");
+        }
+        return sb.toString();
     }
 
     private static Model compiled(Model m, boolean eager) {
