@@ -118,6 +118,56 @@ class OpenLengthTest {
         }
     }
 
+    /**
+     * A per-step output (a tagger: {@code Embedding(maskZero) -> GRU(returnSequences) -> TimeDistributed(Dense)})
+     * with per-step targets, padded to each batch's longest: each batch trains as the model declared for its length,
+     * bit for bit, the padded steps masked out of the loss; the targets' shape is part of the plan's key.
+     */
+    @Test
+    void aPerStepOutputTrainsOnTargetsOfEachBatchsLength() {
+        SplittableRandom r = new SplittableRandom(3);
+        List<Sample> samples = new ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            int[] ids = new int[2 + r.nextInt(9)];
+            float[] tags = new float[ids.length];
+            for (int t = 0; t < ids.length; t++) {
+                ids[t] = 1 + r.nextInt(15);
+                tags[t] = ids[t] % CLASSES;
+            }
+            samples.add(new Sample(Tensor.ofInts(ids, ids.length), Tensor.of(tags, tags.length)));
+        }
+        List<Batch> data = Pipeline.fromList(samples).paddedBatch(5).toList();
+        java.util.function.IntFunction<Model> tagger = length -> {
+            SymbolicTensor ids = Input.of(dev.brisk.tensor.DType.INT32, length);
+            SymbolicTensor h = Layers.gru(6, true, false).apply(Layers.embedding(16, 4, true).apply(ids));
+            return Model.of(List.of(ids), List.of(Layers.timeDistributed(Layers.dense(CLASSES)).apply(h)));
+        };
+        RandomSeed.set(5);
+        Model open = compiled(tagger.apply(Shape.OPEN), false);
+        java.util.Set<Integer> lengths = new java.util.HashSet<>();
+        java.util.Set<Shape> shapes = new java.util.HashSet<>();
+        for (int step = 0; step < data.size(); step++) {
+            Batch b = data.get(step);
+            int length = b.features().shape().dim(1);
+            lengths.add(length);
+            shapes.add(b.features().shape());
+            assertEquals(Shape.of(b.features().shape().dim(0), length), b.labels().shape(),
+                    "targets padded with the features");
+            Model fixed = compiled(tagger.apply(length), false);
+            fixed.setWeights(copies(open.getWeights()));
+            fixed.fit(Pipeline.fromList(List.of(b)), Fit.epochs(1).verbose(0));
+            open.fit(Pipeline.fromList(List.of(b)), Fit.epochs(1).verbose(0));
+            List<Tensor> want = fixed.getWeights();
+            for (int w = 0; w < want.size(); w++) {
+                assertSame(want.get(w), open.getWeights().get(w), false, "step " + step + " (length " + length
+                        + ") weight " + w);
+            }
+        }
+        assertTrue(lengths.size() > 1, "batches of several lengths: " + lengths);
+        assertEquals(shapes.size(), open.planTraces(), "one train plan per shape: each length, and the partial"
+                + " last batch");
+    }
+
     /** Layers whose weights or output sizes need the open axis' size refuse it when the model is built. */
     @Test
     void layersThatNeedTheSizeRefuseAnOpenAxisNamingLayerAndAxis() {

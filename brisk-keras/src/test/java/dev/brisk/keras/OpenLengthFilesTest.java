@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.brisk.nn.Input;
+import dev.brisk.nn.InputLayer;
 import dev.brisk.nn.Model;
+import dev.brisk.nn.Sequential;
 import dev.brisk.nn.SymbolicTensor;
 import dev.brisk.nn.layers.Layers;
 import dev.brisk.tensor.DType;
@@ -60,6 +62,20 @@ class OpenLengthFilesTest {
             assertEquals(Arrays.toString(m.predict(x).toArray()), Arrays.toString(loaded.predict(x).toArray()),
                     "length " + length);
         }
+    }
+
+    /** A Sequential config without an InputLayer, built from {@code build_input_shape: [null, null, 4]}. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aSequentialBuiltFromAnOpenBuildInputShape() throws IOException {
+        Model m = Sequential.of(new InputLayer(Shape.of(Shape.OPEN, 4), null), Layers.lstm(3));
+        Map<String, Object> config = Json.parseObject(Json.write(ModelConfig.of(m)));
+        Map<String, Object> inner = (Map<String, Object>) config.get("config");
+        ((List<Object>) inner.get("layers")).remove(0);
+        assertEquals(Arrays.asList(null, null, 4), inner.get("build_input_shape"));
+        Model built = ModelConfig.build(config, KerasRegistry.builtIn());
+        assertEquals(Shape.of(Shape.OPEN, 4), built.inputs().get(0).shape());
+        assertEquals(Shape.of(2, 3), built.predict(Tensor.zeros(2, 6, 4)).shape());
     }
 
     /**
