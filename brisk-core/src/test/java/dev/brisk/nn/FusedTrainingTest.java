@@ -154,6 +154,13 @@ class FusedTrainingTest {
         // clipping and the gradients' products and sums by the derivatives are the chains, one at least 3 ops long.
         assertTrue(chains.size() >= 6, chains.toString());
         assertTrue(chains.stream().anyMatch(c -> c.size() >= 3), chains.toString());
+        // The chains' inner values get no buffer.
+        Model[] plain = new Model[1];
+        train(FusedTrainingTest::silu, false, EagerVsCompiledTest.data(90, 8, 8, 1), plain);
+        long fusedFloats = model.trainPlan(16).plannedFloats();
+        long plainFloats = plain[0].trainPlan(16).plannedFloats();
+        System.out.printf("silu model's train step: %d planned floats fused, %d unfused%n", fusedFloats, plainFloats);
+        assertTrue(fusedFloats < plainFloats, fusedFloats + " >= " + plainFloats);
     }
 
     @Test

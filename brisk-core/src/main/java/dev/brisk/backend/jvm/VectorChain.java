@@ -43,8 +43,8 @@ final class VectorChain {
         int cols = chain.rowLength();
         List<Broadcast> kinds = chain.inputs();
         int rowInputs = 0;
-        for (Broadcast b : kinds) {
-            rowInputs += b == Broadcast.ROW ? 1 : 0;
+        for (int j = 0; j < kinds.size(); j++) {
+            rowInputs += kinds.get(j) == Broadcast.ROW ? 1 : 0;
         }
         boolean tiled = rowInputs > 0 && cols <= BLOCK;
         float[] work = Scratch.get().chain(BLOCK + (tiled ? rowInputs * (BLOCK + cols) : 0));
