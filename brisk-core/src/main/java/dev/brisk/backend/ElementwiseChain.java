@@ -74,12 +74,27 @@ public record ElementwiseChain(List<Step> steps, List<Broadcast> inputs, int siz
             }
         }
 
-        /** The step {@code fn(operand)}. */
+        /**
+         * The step {@code fn(operand)}.
+         *
+         * @param fn the function
+         * @param alpha its parameter
+         * @param operand {@link #PREVIOUS} or an input index
+         * @return the step
+         */
         public static Step unary(UnaryFn fn, float alpha, int operand) {
             return new Step(fn, null, alpha, operand, PREVIOUS);
         }
 
-        /** The step {@code fn(left, right)}. */
+        /**
+         * The step {@code fn(left, right)}.
+         *
+         * @param fn the function
+         * @param alpha its parameter
+         * @param left the first operand: {@link #PREVIOUS} or an input index
+         * @param right the second operand: {@link #PREVIOUS} or an input index
+         * @return the step
+         */
         public static Step binary(BinaryFn fn, float alpha, int left, int right) {
             return new Step(null, fn, alpha, left, right);
         }
