@@ -28,6 +28,8 @@ final class Scratch {
     private float[] patch = new float[0];
     private int[] taps = new int[0];
     private float[] image = new float[0];
+    private float[] padded = new float[0];
+    private float[] narrowFilter = new float[0];
     private int[] pooledIndex = new int[0];
     private float[] pooledCell = new float[0];
 
@@ -87,6 +89,25 @@ final class Scratch {
             image = new float[size];
         }
         return image;
+    }
+
+    /** One image of a convolution's input with its padding's zeros ({@link PaddedImage}). */
+    float[] padded(int size) {
+        if (padded.length < size) {
+            padded = new float[size];
+        }
+        return padded;
+    }
+
+    /**
+     * {@link VectorNarrowConv}'s filter, each tap's channels padded to one vector, then its bias; handed to the
+     * threads of the call that fills it, which only read it.
+     */
+    float[] narrowFilter(int size) {
+        if (narrowFilter.length < size) {
+            narrowFilter = new float[size];
+        }
+        return narrowFilter;
     }
 
     /** Where each pixel of a row finds its pooled gradient ({@link PooledGradient#locate}). */
