@@ -13,7 +13,7 @@ import jdk.incubator.vector.VectorSpecies;
  * floats per output pixel for only {@code kh kw cin x oc} multiply-adds (twice the share of a 32-channel one) and
  * ran at about half the speed of 32 and 64 channels, bound by loads (a broadcast per FMA in gemm's one-vector tile);
  * the direct kernel {@link VectorDirectConv} computed four pixels of one vector at a time, too few chains to cover
- * the FMA latency, and its border pixels one at a time. Here eight or twelve pixels of a row (or twelve taps of the
+ * the FMA latency, and its border pixels one at a time. Here sixteen or twelve pixels of a row (or twelve taps of the
  * filter gradient) are independent chains, every pixel goes through the same kernel (the padded copy,
  * {@link PaddedImage}, holds the zeros), and a call allocates nothing.
  *
@@ -39,8 +39,14 @@ final class VectorNarrowConv {
      * busy through their latency, with the 32 registers of 512-bit vectors to spare.
      */
     static final int BLOCK = 12;
-    /** Pixels of a row computed together by {@link #row3}. */
-    static final int ROW = 8;
+    /**
+     * Pixels of a row computed together by {@link #row3}: sixteen accumulators, three weight vectors and a broadcast
+     * fit the 32 registers of 512-bit vectors; eighteen broadcasts feed 48 FMAs (eight pixels: ten for 24, measured
+     * about 9% slower on 28-pixel rows).
+     */
+    static final int ROW = 16;
+    /** Output pixels whose dy vectors {@link #filterRows} holds beside its twelve accumulators. */
+    static final int FILTER_ROW = 8;
     /** Below this many multiply-adds the convolution runs on the calling thread. */
     private static final long PARALLEL_MIN_MACS = 1L << 17;
 
@@ -202,7 +208,7 @@ final class VectorNarrowConv {
         int[] taps = scratch.taps(k);
         PaddedImage.taps(g, taps, k);
         int rowStride = PaddedImage.rowStride(g);
-        float[] tile = scratch.tile(BLOCK * L);
+        float[] tile = scratch.tile(Math.max(BLOCK, ROW) * L);
         int pixelStep = g.strideW() * g.channels();
         int outW = g.outW();
         boolean rows = byRows(g);
@@ -239,7 +245,7 @@ final class VectorNarrowConv {
     /**
      * {@link #ROW} adjacent pixels of a row from {@code base} (kernel three wide, stride 1): each a chain from zero
      * over the taps in {@code (i, c, j)} order (kernel row, input channel, kernel column), into tile. For each
-     * kernel row and channel, the ten input values the pixels read are broadcast once each and multiplied by the
+     * kernel row and channel, the eighteen input values the pixels read are broadcast once each and multiplied by the
      * three taps' weight vectors. The order is not im2col's, so the bits are not gemm's: every path that computes
      * such a convolution forward (with or without pooling) comes here.
      */
@@ -252,6 +258,14 @@ final class VectorNarrowConv {
         FloatVector a5 = a0;
         FloatVector a6 = a0;
         FloatVector a7 = a0;
+        FloatVector a8 = a0;
+        FloatVector a9 = a0;
+        FloatVector a10 = a0;
+        FloatVector a11 = a0;
+        FloatVector a12 = a0;
+        FloatVector a13 = a0;
+        FloatVector a14 = a0;
+        FloatVector a15 = a0;
         int cl = c * L;
         for (int i = 0; i < kh; i++) {
             int s = base + i * rowStride;
@@ -290,10 +304,42 @@ final class VectorNarrowConv {
                 a6 = v.fma(w1, a6);
                 a5 = v.fma(w2, a5);
                 v = FloatVector.broadcast(S, x[s + 8 * c]);
+                a8 = v.fma(w0, a8);
                 a7 = v.fma(w1, a7);
                 a6 = v.fma(w2, a6);
                 v = FloatVector.broadcast(S, x[s + 9 * c]);
+                a9 = v.fma(w0, a9);
+                a8 = v.fma(w1, a8);
                 a7 = v.fma(w2, a7);
+                v = FloatVector.broadcast(S, x[s + 10 * c]);
+                a10 = v.fma(w0, a10);
+                a9 = v.fma(w1, a9);
+                a8 = v.fma(w2, a8);
+                v = FloatVector.broadcast(S, x[s + 11 * c]);
+                a11 = v.fma(w0, a11);
+                a10 = v.fma(w1, a10);
+                a9 = v.fma(w2, a9);
+                v = FloatVector.broadcast(S, x[s + 12 * c]);
+                a12 = v.fma(w0, a12);
+                a11 = v.fma(w1, a11);
+                a10 = v.fma(w2, a10);
+                v = FloatVector.broadcast(S, x[s + 13 * c]);
+                a13 = v.fma(w0, a13);
+                a12 = v.fma(w1, a12);
+                a11 = v.fma(w2, a11);
+                v = FloatVector.broadcast(S, x[s + 14 * c]);
+                a14 = v.fma(w0, a14);
+                a13 = v.fma(w1, a13);
+                a12 = v.fma(w2, a12);
+                v = FloatVector.broadcast(S, x[s + 15 * c]);
+                a15 = v.fma(w0, a15);
+                a14 = v.fma(w1, a14);
+                a13 = v.fma(w2, a13);
+                v = FloatVector.broadcast(S, x[s + 16 * c]);
+                a15 = v.fma(w1, a15);
+                a14 = v.fma(w2, a14);
+                v = FloatVector.broadcast(S, x[s + 17 * c]);
+                a15 = v.fma(w2, a15);
             }
         }
         a0.intoArray(tile, 0);
@@ -304,6 +350,14 @@ final class VectorNarrowConv {
         a5.intoArray(tile, 5 * L);
         a6.intoArray(tile, 6 * L);
         a7.intoArray(tile, 7 * L);
+        a8.intoArray(tile, 8 * L);
+        a9.intoArray(tile, 9 * L);
+        a10.intoArray(tile, 10 * L);
+        a11.intoArray(tile, 11 * L);
+        a12.intoArray(tile, 12 * L);
+        a13.intoArray(tile, 13 * L);
+        a14.intoArray(tile, 14 * L);
+        a15.intoArray(tile, 15 * L);
     }
 
     /** Twelve pixels {@code pixelStep} apart from {@code base}: each a chain over the taps from zero, into tile. */
@@ -391,8 +445,9 @@ final class VectorNarrowConv {
 
     /**
      * {@code dw = sum over images [n0, n1) of columns^T dy} on the calling thread, for
-     * {@link #filterGradientApplies}: per image, {@link #BLOCK} taps at a time, each tap's chain over the image's
-     * output pixels from zero, then added to {@code dw} (stored for the first image).
+     * {@link #filterGradientApplies}: per image, {@link #BLOCK} taps at a time ({@link #filterRows} or
+     * {@link #taps}), each tap's chain over the image's output pixels from zero, then added to {@code dw} (stored
+     * for the first image).
      */
     static void filterGradient(ConvGeometry g, int n0, int n1, float[] x, int xOff, float[] dy, int dyOff,
                                float[] dw, int dwOff) {
@@ -414,6 +469,8 @@ final class VectorNarrowConv {
         float[] rows = oc == L ? null : scratch.columns(pixels * L);
         float[] tile = scratch.tile(BLOCK * L);
         int pixelStep = g.strideW() * g.channels();
+        int c = g.channels();
+        boolean rows3 = filterByRows(g);
         for (int n = n0; n < n1; n++) {
             float[] image = PaddedImage.of(g, x, xOff, n);
             int imageBase = PaddedImage.base(g, xOff, n);
@@ -427,17 +484,248 @@ final class VectorNarrowConv {
                 d = rows;
                 dBase = 0;
             }
+            if (rows3) {
+                for (int i = 0; i < g.kernelH(); i++) {
+                    for (int c0 = 0; c0 < c; c0 += 4) {
+                        filterRows(image, imageBase + i * rowStride + c0, g.strideH() * rowStride, c, g.outH(),
+                                g.outW(), d, dBase, tile);
+                        for (int j = 0; j < 3; j++) {
+                            for (int cc = 0; cc < 4; cc++) {
+                                add(tile, (j * 4 + cc) * L, dw, dwOff + ((i * 3 + j) * c + c0 + cc) * oc, oc,
+                                        n == n0);
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
             for (int t = 0; t < k; t += BLOCK) {
                 taps(g, image, imageBase, rowStride, pixelStep, taps, t, d, dBase, tile);
                 int used = Math.min(BLOCK, k - t);
                 for (int q = 0; q < used; q++) {
-                    int o = dwOff + (t + q) * oc;
-                    for (int co = 0; co < oc; co++) {
-                        dw[o + co] = n == n0 ? tile[q * L + co] : dw[o + co] + tile[q * L + co];
-                    }
+                    add(tile, q * L, dw, dwOff + (t + q) * oc, oc, n == n0);
                 }
             }
         }
+    }
+
+    /** {@code dw[dwi, dwi + oc) = tile[ti, ti + oc)} if {@code first}, else {@code +=}. */
+    private static void add(float[] tile, int ti, float[] dw, int dwi, int oc, boolean first) {
+        for (int co = 0; co < oc; co++) {
+            dw[dwi + co] = first ? tile[ti + co] : dw[dwi + co] + tile[ti + co];
+        }
+    }
+
+    /**
+     * Whether the filter gradient runs by rows ({@link #filterRows}): a kernel three wide at stride 1 along the
+     * row, input channels in fours, rows of at least {@link #FILTER_ROW} pixels.
+     */
+    static boolean filterByRows(ConvGeometry g) {
+        return g.kernelW() == 3 && g.strideW() == 1 && g.channels() % 4 == 0 && g.outW() >= FILTER_ROW;
+    }
+
+    /**
+     * One image's sums for the twelve taps {@code (i, j, c0 + cc)}, {@code j < 3}, {@code cc < 4}, of one kernel
+     * row, into tile at {@code (j * 4 + cc) * L}: each a chain over the image's output pixels in order from zero.
+     * {@link #FILTER_ROW} pixels' dy vectors are held while each input value they read is broadcast once and
+     * multiplied by the one, two or three of them whose windows hold it (one broadcast per FMA in {@link #taps}); the
+     * pixels left at a row's end take one dy vector at a time. {@code base} is the window of the image's first
+     * output pixel at kernel row {@code i} and channel {@code c0}, {@code rowStep} apart per output row; dy's rows
+     * are one vector apart from {@code dBase}.
+     */
+    private static void filterRows(float[] x, int base, int rowStep, int c, int outH, int outW, float[] d, int dBase,
+                                   float[] tile) {
+        FloatVector a00 = FloatVector.zero(S);
+        FloatVector a01 = a00;
+        FloatVector a02 = a00;
+        FloatVector a03 = a00;
+        FloatVector a10 = a00;
+        FloatVector a11 = a00;
+        FloatVector a12 = a00;
+        FloatVector a13 = a00;
+        FloatVector a20 = a00;
+        FloatVector a21 = a00;
+        FloatVector a22 = a00;
+        FloatVector a23 = a00;
+        FloatVector v;
+        for (int oh = 0; oh < outH; oh++) {
+            int s = base + oh * rowStep;
+            int di = dBase + oh * outW * L;
+            int ow = 0;
+            for (; ow + FILTER_ROW <= outW; ow += FILTER_ROW, s += FILTER_ROW * c, di += FILTER_ROW * L) {
+                FloatVector d0 = FloatVector.fromArray(S, d, di);
+                FloatVector d1 = FloatVector.fromArray(S, d, di + 1 * L);
+                FloatVector d2 = FloatVector.fromArray(S, d, di + 2 * L);
+                FloatVector d3 = FloatVector.fromArray(S, d, di + 3 * L);
+                FloatVector d4 = FloatVector.fromArray(S, d, di + 4 * L);
+                FloatVector d5 = FloatVector.fromArray(S, d, di + 5 * L);
+                FloatVector d6 = FloatVector.fromArray(S, d, di + 6 * L);
+                FloatVector d7 = FloatVector.fromArray(S, d, di + 7 * L);
+                v = FloatVector.broadcast(S, x[s]);
+                a00 = v.fma(d0, a00);
+                v = FloatVector.broadcast(S, x[s + c]);
+                a00 = v.fma(d1, a00);
+                a10 = v.fma(d0, a10);
+                v = FloatVector.broadcast(S, x[s + 2 * c]);
+                a00 = v.fma(d2, a00);
+                a10 = v.fma(d1, a10);
+                a20 = v.fma(d0, a20);
+                v = FloatVector.broadcast(S, x[s + 3 * c]);
+                a00 = v.fma(d3, a00);
+                a10 = v.fma(d2, a10);
+                a20 = v.fma(d1, a20);
+                v = FloatVector.broadcast(S, x[s + 4 * c]);
+                a00 = v.fma(d4, a00);
+                a10 = v.fma(d3, a10);
+                a20 = v.fma(d2, a20);
+                v = FloatVector.broadcast(S, x[s + 5 * c]);
+                a00 = v.fma(d5, a00);
+                a10 = v.fma(d4, a10);
+                a20 = v.fma(d3, a20);
+                v = FloatVector.broadcast(S, x[s + 6 * c]);
+                a00 = v.fma(d6, a00);
+                a10 = v.fma(d5, a10);
+                a20 = v.fma(d4, a20);
+                v = FloatVector.broadcast(S, x[s + 7 * c]);
+                a00 = v.fma(d7, a00);
+                a10 = v.fma(d6, a10);
+                a20 = v.fma(d5, a20);
+                v = FloatVector.broadcast(S, x[s + 8 * c]);
+                a10 = v.fma(d7, a10);
+                a20 = v.fma(d6, a20);
+                v = FloatVector.broadcast(S, x[s + 9 * c]);
+                a20 = v.fma(d7, a20);
+                v = FloatVector.broadcast(S, x[s + 1]);
+                a01 = v.fma(d0, a01);
+                v = FloatVector.broadcast(S, x[s + c + 1]);
+                a01 = v.fma(d1, a01);
+                a11 = v.fma(d0, a11);
+                v = FloatVector.broadcast(S, x[s + 2 * c + 1]);
+                a01 = v.fma(d2, a01);
+                a11 = v.fma(d1, a11);
+                a21 = v.fma(d0, a21);
+                v = FloatVector.broadcast(S, x[s + 3 * c + 1]);
+                a01 = v.fma(d3, a01);
+                a11 = v.fma(d2, a11);
+                a21 = v.fma(d1, a21);
+                v = FloatVector.broadcast(S, x[s + 4 * c + 1]);
+                a01 = v.fma(d4, a01);
+                a11 = v.fma(d3, a11);
+                a21 = v.fma(d2, a21);
+                v = FloatVector.broadcast(S, x[s + 5 * c + 1]);
+                a01 = v.fma(d5, a01);
+                a11 = v.fma(d4, a11);
+                a21 = v.fma(d3, a21);
+                v = FloatVector.broadcast(S, x[s + 6 * c + 1]);
+                a01 = v.fma(d6, a01);
+                a11 = v.fma(d5, a11);
+                a21 = v.fma(d4, a21);
+                v = FloatVector.broadcast(S, x[s + 7 * c + 1]);
+                a01 = v.fma(d7, a01);
+                a11 = v.fma(d6, a11);
+                a21 = v.fma(d5, a21);
+                v = FloatVector.broadcast(S, x[s + 8 * c + 1]);
+                a11 = v.fma(d7, a11);
+                a21 = v.fma(d6, a21);
+                v = FloatVector.broadcast(S, x[s + 9 * c + 1]);
+                a21 = v.fma(d7, a21);
+                v = FloatVector.broadcast(S, x[s + 2]);
+                a02 = v.fma(d0, a02);
+                v = FloatVector.broadcast(S, x[s + c + 2]);
+                a02 = v.fma(d1, a02);
+                a12 = v.fma(d0, a12);
+                v = FloatVector.broadcast(S, x[s + 2 * c + 2]);
+                a02 = v.fma(d2, a02);
+                a12 = v.fma(d1, a12);
+                a22 = v.fma(d0, a22);
+                v = FloatVector.broadcast(S, x[s + 3 * c + 2]);
+                a02 = v.fma(d3, a02);
+                a12 = v.fma(d2, a12);
+                a22 = v.fma(d1, a22);
+                v = FloatVector.broadcast(S, x[s + 4 * c + 2]);
+                a02 = v.fma(d4, a02);
+                a12 = v.fma(d3, a12);
+                a22 = v.fma(d2, a22);
+                v = FloatVector.broadcast(S, x[s + 5 * c + 2]);
+                a02 = v.fma(d5, a02);
+                a12 = v.fma(d4, a12);
+                a22 = v.fma(d3, a22);
+                v = FloatVector.broadcast(S, x[s + 6 * c + 2]);
+                a02 = v.fma(d6, a02);
+                a12 = v.fma(d5, a12);
+                a22 = v.fma(d4, a22);
+                v = FloatVector.broadcast(S, x[s + 7 * c + 2]);
+                a02 = v.fma(d7, a02);
+                a12 = v.fma(d6, a12);
+                a22 = v.fma(d5, a22);
+                v = FloatVector.broadcast(S, x[s + 8 * c + 2]);
+                a12 = v.fma(d7, a12);
+                a22 = v.fma(d6, a22);
+                v = FloatVector.broadcast(S, x[s + 9 * c + 2]);
+                a22 = v.fma(d7, a22);
+                v = FloatVector.broadcast(S, x[s + 3]);
+                a03 = v.fma(d0, a03);
+                v = FloatVector.broadcast(S, x[s + c + 3]);
+                a03 = v.fma(d1, a03);
+                a13 = v.fma(d0, a13);
+                v = FloatVector.broadcast(S, x[s + 2 * c + 3]);
+                a03 = v.fma(d2, a03);
+                a13 = v.fma(d1, a13);
+                a23 = v.fma(d0, a23);
+                v = FloatVector.broadcast(S, x[s + 3 * c + 3]);
+                a03 = v.fma(d3, a03);
+                a13 = v.fma(d2, a13);
+                a23 = v.fma(d1, a23);
+                v = FloatVector.broadcast(S, x[s + 4 * c + 3]);
+                a03 = v.fma(d4, a03);
+                a13 = v.fma(d3, a13);
+                a23 = v.fma(d2, a23);
+                v = FloatVector.broadcast(S, x[s + 5 * c + 3]);
+                a03 = v.fma(d5, a03);
+                a13 = v.fma(d4, a13);
+                a23 = v.fma(d3, a23);
+                v = FloatVector.broadcast(S, x[s + 6 * c + 3]);
+                a03 = v.fma(d6, a03);
+                a13 = v.fma(d5, a13);
+                a23 = v.fma(d4, a23);
+                v = FloatVector.broadcast(S, x[s + 7 * c + 3]);
+                a03 = v.fma(d7, a03);
+                a13 = v.fma(d6, a13);
+                a23 = v.fma(d5, a23);
+                v = FloatVector.broadcast(S, x[s + 8 * c + 3]);
+                a13 = v.fma(d7, a13);
+                a23 = v.fma(d6, a23);
+                v = FloatVector.broadcast(S, x[s + 9 * c + 3]);
+                a23 = v.fma(d7, a23);
+            }
+            for (; ow < outW; ow++, s += c, di += L) {
+                FloatVector dv = FloatVector.fromArray(S, d, di);
+                a00 = FloatVector.broadcast(S, x[s]).fma(dv, a00);
+                a10 = FloatVector.broadcast(S, x[s + c]).fma(dv, a10);
+                a20 = FloatVector.broadcast(S, x[s + 2 * c]).fma(dv, a20);
+                a01 = FloatVector.broadcast(S, x[s + 1]).fma(dv, a01);
+                a11 = FloatVector.broadcast(S, x[s + c + 1]).fma(dv, a11);
+                a21 = FloatVector.broadcast(S, x[s + 2 * c + 1]).fma(dv, a21);
+                a02 = FloatVector.broadcast(S, x[s + 2]).fma(dv, a02);
+                a12 = FloatVector.broadcast(S, x[s + c + 2]).fma(dv, a12);
+                a22 = FloatVector.broadcast(S, x[s + 2 * c + 2]).fma(dv, a22);
+                a03 = FloatVector.broadcast(S, x[s + 3]).fma(dv, a03);
+                a13 = FloatVector.broadcast(S, x[s + c + 3]).fma(dv, a13);
+                a23 = FloatVector.broadcast(S, x[s + 2 * c + 3]).fma(dv, a23);
+            }
+        }
+        a00.intoArray(tile, 0);
+        a01.intoArray(tile, 1 * L);
+        a02.intoArray(tile, 2 * L);
+        a03.intoArray(tile, 3 * L);
+        a10.intoArray(tile, 4 * L);
+        a11.intoArray(tile, 5 * L);
+        a12.intoArray(tile, 6 * L);
+        a13.intoArray(tile, 7 * L);
+        a20.intoArray(tile, 8 * L);
+        a21.intoArray(tile, 9 * L);
+        a22.intoArray(tile, 10 * L);
+        a23.intoArray(tile, 11 * L);
     }
 
     /**

@@ -40,6 +40,7 @@ class VectorNarrowConvTest {
             geometry(2, 13, 14, 4, 5, 5, full, 1, 1, 2, 2, 2, 2),
             geometry(2, 12, 25, 6, 1, 1, part, 1, 2, 0, 0, 0, 0),
             geometry(1, 14, 14, 9, 3, 2, full, 1, 1, 2, 0, 1, 1),
+            geometry(2, 17, 19, 8, 3, 3, part, 2, 1, 0, 1, 1, 1),
         };
     }
 
@@ -105,7 +106,10 @@ class VectorNarrowConvTest {
         }
     }
 
-    /** Stride-1 narrow inputs take the input gradient here; wider inputs, strides and 16 of 64 lanes do not. */
+    /**
+     * Stride-1 narrow inputs take the input gradient here; wider inputs, strides and a quarter of the lanes do not;
+     * the filter gradient goes by rows for three-wide kernels on channels in fours.
+     */
     @Test
     void appliesByChannelsAndStride() {
         assertTrue(VectorNarrowConv.inputGradientApplies(geometry(1, 28, 28, L, 3, 3, L, 1, 1, 1, 1, 1, 1)));
@@ -115,6 +119,9 @@ class VectorNarrowConvTest {
         assertFalse(VectorNarrowConv.applies(geometry(1, 28, 28, 1, 3, 3, L / 2, 1, 1, 1, 1, 1, 1)));
         assertFalse(VectorNarrowConv.applies(geometry(1, 7, 7, 1, 3, 3, L, 1, 1, 1, 1, 1, 1)));
         assertFalse(VectorNarrowConv.applies(geometry(1, 28, 28, 64, 3, 3, L, 1, 1, 1, 1, 1, 1)));
+        assertTrue(VectorNarrowConv.filterByRows(geometry(1, 28, 28, 16, 3, 3, L, 1, 1, 1, 1, 1, 1)));
+        assertTrue(VectorNarrowConv.filterByRows(geometry(2, 17, 19, 8, 3, 3, L, 2, 1, 0, 1, 1, 1)));
+        assertFalse(VectorNarrowConv.filterByRows(geometry(1, 28, 28, 6, 3, 3, L, 1, 1, 1, 1, 1, 1)));
     }
 
     private void forward(ConvGeometry g, boolean withBias, boolean relu) {
