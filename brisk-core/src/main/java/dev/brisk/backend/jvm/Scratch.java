@@ -1,5 +1,7 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.ops.ConvGeometry;
+
 /**
  * Per-thread work arrays for the kernels. Each array grows to the largest size a thread has needed and is then
  * reused, so steady-state calls allocate nothing. A kernel takes only the current thread's instance, and a method
@@ -30,6 +32,8 @@ final class Scratch {
     private float[] image = new float[0];
     private float[] padded = new float[0];
     private float[] narrowFilter = new float[0];
+    private ConvGeometry transposedOf;
+    private ConvGeometry transposed;
     private int[] pooledIndex = new int[0];
     private float[] pooledCell = new float[0];
 
@@ -108,6 +112,20 @@ final class Scratch {
             narrowFilter = new float[size];
         }
         return narrowFilter;
+    }
+
+    /** The convolution last stored for {@code g} by {@link #transposed(ConvGeometry, ConvGeometry)}, or null. */
+    ConvGeometry transposed(ConvGeometry g) {
+        return g.equals(transposedOf) ? transposed : null;
+    }
+
+    /**
+     * Keeps {@code t}, the convolution whose forward pass is {@code g}'s input gradient
+     * ({@link VectorNarrowConv#backwardInput}), so that the next call with the same geometry allocates nothing.
+     */
+    void transposed(ConvGeometry g, ConvGeometry t) {
+        transposedOf = g;
+        transposed = t;
     }
 
     /** Where each pixel of a row finds its pooled gradient ({@link PooledGradient#locate}). */

@@ -158,10 +158,15 @@ final class VectorNarrowConv {
         int oc = g.outChannels();
         // dx[h][w][c] = sum over (i, j, co) of dy[h + padTop - i][w + padLeft - j][co] w[i][j][c][co]: with
         // i' = kh - 1 - i, a convolution of dy padded by kh - 1 - padTop with the kernel w'[i'][j'][co][c].
-        ConvGeometry t = new ConvGeometry(g.batch(), g.outH(), g.outW(), oc, kh, kw, c, 1, 1, kh - 1 - g.padTop(),
-                kw - 1 - g.padLeft(), g.height(), g.width());
+        Scratch scratch = Scratch.get();
+        ConvGeometry t = scratch.transposed(g);
+        if (t == null) {
+            t = new ConvGeometry(g.batch(), g.outH(), g.outW(), oc, kh, kw, c, 1, 1, kh - 1 - g.padTop(),
+                    kw - 1 - g.padLeft(), g.height(), g.width());
+            scratch.transposed(g, t);
+        }
         int k = kh * kw * oc;
-        float[] filter = Scratch.get().narrowFilter((k + 1) * L);
+        float[] filter = scratch.narrowFilter((k + 1) * L);
         for (int i = 0, p = 0; i < kh; i++) {
             for (int j = 0; j < kw; j++) {
                 int src = wOff + (((kh - 1 - i) * kw + kw - 1 - j) * c) * oc;
