@@ -6,8 +6,13 @@ package dev.brisk.backend.jvm;
  *
  * <p>Each row's mean is summed in double and its biased variance taken about that mean in a second pass (the row is
  * in cache), as {@link BatchNormLoops} does for batch statistics and PyTorch's CPU kernels do: a float sum loses as
- * many digits as the mean is larger than the spread. Per-element arithmetic is in double, rounded once. The
- * gradients recompute each row's statistics from {@code x} rather than keep them: a pass over a row in cache costs
+ * many digits as the mean is larger than the spread. Each row sum runs in {@link #LANES} interleaved partial sums
+ * ({@link #sum}), so that the additions do not wait on one another (a single chain of double additions held every
+ * pass to one element per add latency, and these kernels ran at a few GFLOP/s). The passes that write a row work
+ * in float, so that C2 vectorizes them (it does not vectorize float-to-double conversions well): {@code x - mean}
+ * as {@code (x - hi) - lo}, the double mean split into two floats (x is within a factor of two of the mean wherever
+ * the mean is large against the spread, so the first subtraction is exact there), then a fused multiply-add; an
+ * ulp or two, as in PyTorch's float kernels. The gradients recompute each row's statistics from {@code x} rather than keep them: a pass over a row in cache costs
  * less than a buffer kept from the forward pass to the backward.
  *
  * <p>Rows are independent, so the normalization and the input's gradient split rows over the pool with no effect
@@ -51,23 +56,71 @@ final class LayerNormLoops {
         a.forRange(n, grain, Split.CHUNKS_PER_THREAD, body);
     }
 
+    /**
+     * The partial sums of a row: element {@code c} goes to sum {@code c % LANES}, in order, and the sums are added
+     * pairwise at the end ({@link #sum}). Four independent chains cover the latency of a double addition.
+     */
+    static final int LANES = 4;
+
+    /** The total of four partial sums, added pairwise. */
+    private static double sum(double s0, double s1, double s2, double s3) {
+        return (s0 + s1) + (s2 + s3);
+    }
+
     /** The mean of {@code x[base, base + cols)}, summed in double. */
     private static double mean(float[] x, int base, int cols) {
-        double s = 0;
-        for (int c = 0; c < cols; c++) {
-            s += x[base + c];
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int c = 0;
+        for (; c + LANES <= cols; c += LANES) {
+            s0 += x[base + c];
+            s1 += x[base + c + 1];
+            s2 += x[base + c + 2];
+            s3 += x[base + c + 3];
         }
-        return s / cols;
+        // The last elements (fewer than LANES) in lanes 0, 1, 2.
+        for (int lane = 0; c < cols; c++, lane++) {
+            if (lane == 0) {
+                s0 += x[base + c];
+            } else if (lane == 1) {
+                s1 += x[base + c];
+            } else {
+                s2 += x[base + c];
+            }
+        }
+        return sum(s0, s1, s2, s3) / cols;
     }
 
     /** {@code 1 / sqrt(variance + epsilon)} of a row, the biased variance about {@code mean}. */
     private static double inverseDeviation(float[] x, int base, int cols, double mean, float epsilon) {
-        double s = 0;
-        for (int c = 0; c < cols; c++) {
-            double d = x[base + c] - mean;
-            s += d * d;
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int c = 0;
+        for (; c + LANES <= cols; c += LANES) {
+            double d0 = x[base + c] - mean;
+            double d1 = x[base + c + 1] - mean;
+            double d2 = x[base + c + 2] - mean;
+            double d3 = x[base + c + 3] - mean;
+            s0 += d0 * d0;
+            s1 += d1 * d1;
+            s2 += d2 * d2;
+            s3 += d3 * d3;
         }
-        return 1 / Math.sqrt(s / cols + epsilon);
+        for (int lane = 0; c < cols; c++, lane++) {
+            double d = x[base + c] - mean;
+            if (lane == 0) {
+                s0 += d * d;
+            } else if (lane == 1) {
+                s1 += d * d;
+            } else {
+                s2 += d * d;
+            }
+        }
+        return 1 / Math.sqrt(sum(s0, s1, s2, s3) / cols + epsilon);
     }
 
     /**
@@ -97,9 +150,11 @@ final class LayerNormLoops {
             int xi = xOff + r * cols;
             int yi = yOff + r * cols;
             double mean = mean(x, xi, cols);
-            double inv = inverseDeviation(x, xi, cols, mean, epsilon);
+            float inv = (float) inverseDeviation(x, xi, cols, mean, epsilon);
+            float hi = (float) mean;
+            float lo = (float) (mean - hi);
             for (int c = 0; c < cols; c++) {
-                y[yi + c] = (float) ((x[xi + c] - mean) * inv * gamma[gammaOff + c] + beta[betaOff + c]);
+                y[yi + c] = Math.fma((x[xi + c] - hi) - lo, inv * gamma[gammaOff + c], beta[betaOff + c]);
             }
         }
     }
@@ -190,20 +245,55 @@ final class LayerNormLoops {
             int gi = dyOff + r * cols;
             double mean = mean(x, xi, cols);
             double inv = inverseDeviation(x, xi, cols, mean, epsilon);
-            double sumG = 0;
-            double sumGx = 0;
-            for (int c = 0; c < cols; c++) {
-                double g = (double) dy[gi + c] * gamma[gammaOff + c];
-                sumG += g;
-                sumGx += g * ((x[xi + c] - mean) * inv);
+            // sum(g) in g0..g3 and sum(g xhat) in h0..h3, element c in lane c % LANES.
+            double g0 = 0;
+            double g1 = 0;
+            double g2 = 0;
+            double g3 = 0;
+            double h0 = 0;
+            double h1 = 0;
+            double h2 = 0;
+            double h3 = 0;
+            int c = 0;
+            for (; c + LANES <= cols; c += LANES) {
+                double a0 = (double) dy[gi + c] * gamma[gammaOff + c];
+                double a1 = (double) dy[gi + c + 1] * gamma[gammaOff + c + 1];
+                double a2 = (double) dy[gi + c + 2] * gamma[gammaOff + c + 2];
+                double a3 = (double) dy[gi + c + 3] * gamma[gammaOff + c + 3];
+                g0 += a0;
+                g1 += a1;
+                g2 += a2;
+                g3 += a3;
+                h0 += a0 * ((x[xi + c] - mean) * inv);
+                h1 += a1 * ((x[xi + c + 1] - mean) * inv);
+                h2 += a2 * ((x[xi + c + 2] - mean) * inv);
+                h3 += a3 * ((x[xi + c + 3] - mean) * inv);
             }
-            double meanG = sumG / cols;
-            double meanGx = sumGx / cols;
+            for (int lane = 0; c < cols; c++, lane++) {
+                double a = (double) dy[gi + c] * gamma[gammaOff + c];
+                double b = a * ((x[xi + c] - mean) * inv);
+                if (lane == 0) {
+                    g0 += a;
+                    h0 += b;
+                } else if (lane == 1) {
+                    g1 += a;
+                    h1 += b;
+                } else {
+                    g2 += a;
+                    h2 += b;
+                }
+            }
+            double meanG = sum(g0, g1, g2, g3) / cols;
+            double meanGx = sum(h0, h1, h2, h3) / cols;
             int di = dxOff + r * cols;
-            for (int c = 0; c < cols; c++) {
-                double g = (double) dy[gi + c] * gamma[gammaOff + c];
-                double xhat = (x[xi + c] - mean) * inv;
-                dx[di + c] = (float) (inv * (g - meanG - xhat * meanGx));
+            float hi = (float) mean;
+            float lo = (float) (mean - hi);
+            float rstd = (float) inv;
+            float mg = (float) meanG;
+            float mgx = (float) meanGx;
+            for (int j = 0; j < cols; j++) {
+                float xhat = ((x[xi + j] - hi) - lo) * rstd;
+                dx[di + j] = rstd * Math.fma(-xhat, mgx, dy[gi + j] * gamma[gammaOff + j] - mg);
             }
         }
     }
