@@ -384,6 +384,20 @@ def loss_of(workload, out, x, y):
     return torch.nn.functional.cross_entropy(out, y)
 
 
+def test_figure(a, m, xte, yte):
+    """The test set's figure in inference mode (dropout off, batch normalization from its moving statistics):
+    "test_loss=..." for the reconstruction workloads, "test_acc=..." for the classifiers."""
+    m.eval()
+    with torch.no_grad():
+        if a.workload in RECONSTRUCTION:
+            total = sum(loss_of(a.workload, m(xte[i:i + 1000]), xte[i:i + 1000], None).item() * len(xte[i:i + 1000])
+                        for i in range(0, xte.shape[0], 1000))
+            return f"test_loss={total / xte.shape[0]:.4f}"
+        acc = sum((m(xte[i:i + 1000]).argmax(1) == yte[i:i + 1000]).sum().item()
+                  for i in range(0, xte.shape[0], 1000)) / xte.shape[0]
+        return f"test_acc={acc:.4f}"
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--workload", choices=sorted(DEFAULT_EPOCHS), required=True)
@@ -394,6 +408,8 @@ def main():
     p.add_argument("--data", default=DATA, help="directory of the four Fashion-MNIST IDX files")
     p.add_argument("--text", default=FORTUNES, help="directory of the fortune files (w4, w4-gru)")
     p.add_argument("--window-stride", type=int, default=TRAIN_STRIDE, help="w4: characters between training windows")
+    p.add_argument("--test-each-epoch", action="store_true",
+                   help="also print the test figure after every epoch but the last (inference mode)")
     p.add_argument("--save", default=None, help="after training, torch.save the model's state_dict to this file")
     a = p.parse_args()
     if a.workload in ("w4", "w4-gru"):
@@ -435,16 +451,9 @@ def main():
         accuracy = "" if a.workload in RECONSTRUCTION else f", accuracy {correct / n:.4f}"
         print(f"epoch {epoch + 1}/{epochs}: loss {loss_sum / n:.4f}{accuracy}, last batch {loss.item():.4f},"
               f" {rate:.0f} samples/s, cpu {cpu:.2f}", flush=True)
-    m.eval()  # dropout off, batch normalization from its moving statistics
-    with torch.no_grad():
-        if a.workload in RECONSTRUCTION:
-            total = sum(loss_of(a.workload, m(xte[i:i + 1000]), xte[i:i + 1000], None).item() * len(xte[i:i + 1000])
-                        for i in range(0, xte.shape[0], 1000))
-            test = f"test_loss={total / xte.shape[0]:.4f}"
-        else:
-            acc = sum((m(xte[i:i + 1000]).argmax(1) == yte[i:i + 1000]).sum().item()
-                      for i in range(0, xte.shape[0], 1000)) / xte.shape[0]
-            test = f"test_acc={acc:.4f}"
+        if a.test_each_epoch and epoch + 1 < epochs:  # outside the timed window; Brisk logs val_ figures
+            print(f"epoch {epoch + 1}/{epochs}: {test_figure(a, m, xte, yte)}", flush=True)
+    test = test_figure(a, m, xte, yte)
     if a.save:
         torch.save(m.state_dict(), a.save)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
