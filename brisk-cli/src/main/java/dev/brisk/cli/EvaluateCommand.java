@@ -112,10 +112,10 @@ final class EvaluateCommand extends ModelFileCommand {
                     + m.inputs().size());
         }
         Shape want = m.inputs().get(0).shape();
-        if (want.equals(images.featureShape())) {
+        if (want.accepts(images.featureShape())) { // an open axis takes the images' size (rows read as steps)
             return images;
         }
-        if (want.size() != images.featureShape().size()) {
+        if (want.isOpen() || want.size() != images.featureShape().size()) {
             throw new IllegalArgumentException(model + ": the model's input " + dev.brisk.nn.Layer.withBatch(want)
                     + " does not take Fashion-MNIST images " + dev.brisk.nn.Layer.withBatch(images.featureShape()));
         }

@@ -52,8 +52,8 @@ final class PredictCommand extends ModelFileCommand {
             throw new IllegalArgumentException(input + ": a scalar is not an array of samples");
         }
         int n = x.shape().dim(0);
-        if (!x.shape().dropFirst().equals(sample)) {
-            if (x.shape().size() != (long) n * sample.size()) {
+        if (!sample.accepts(x.shape().dropFirst())) { // an open axis (a sequence length) takes the file's size
+            if (sample.isOpen() || x.shape().size() != (long) n * sample.size()) {
                 throw new IllegalArgumentException(input + ": samples of shape " + x.shape().dropFirst()
                         + " do not fit the model's input " + dev.brisk.nn.Layer.withBatch(sample));
             }

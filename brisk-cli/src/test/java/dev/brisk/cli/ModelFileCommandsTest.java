@@ -9,10 +9,15 @@ import dev.brisk.data.NpyReader;
 import dev.brisk.data.TrainTestSplit;
 import dev.brisk.data.UnpackedCache;
 import dev.brisk.keras.KerasModels;
+import dev.brisk.nn.Input;
 import dev.brisk.nn.Model;
+import dev.brisk.nn.SymbolicTensor;
+import dev.brisk.nn.layers.Layers;
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,6 +64,35 @@ class ModelFileCommandsTest {
         Tensor got = NpyReader.read(y);
         assertArrayEquals(expected.shape().dims(), got.shape().dims());
         assertArrayEquals(expected.toArray(), got.toArray());
+    }
+
+    /**
+     * A model with an open sequence length ({@code Input(shape=(None, 28))}): {@code summary} shows the open axis as
+     * None, and {@code predict} takes an array of any length, writing what the model computes for it.
+     */
+    @Test
+    void predictAndSummaryOfAModelWithAnOpenLength(@TempDir Path dir) throws Exception {
+        SymbolicTensor in = Input.of(Shape.OPEN, 28);
+        Model open = Model.of(List.of(in), List.of(Layers.dense(3).apply(Layers.gru(4).apply(in))));
+        Path file = dir.resolve("open.keras");
+        KerasModels.save(open, file);
+        CliRun summary = CliRun.run("summary", "--model", file.toString());
+        assertEquals(0, summary.code(), summary.err());
+        assertTrue(summary.out().contains("(None, None, 28)"), summary.out());
+        for (int length : new int[] {5, 9}) {
+            float[] v = new float[2 * length * 28];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = (i % 13) / 13f;
+            }
+            Tensor x = Tensor.of(v, 2, length, 28);
+            Path xs = dir.resolve("x" + length + ".npy");
+            NpyFiles.write(xs, x);
+            Path ys = dir.resolve("y" + length + ".npy");
+            CliRun predict = CliRun.run("predict", "--model", file.toString(), "--input", xs.toString(), "--output",
+                    ys.toString());
+            assertEquals(0, predict.code(), predict.err());
+            assertArrayEquals(open.predict(x).toArray(), NpyReader.read(ys).toArray(), "length " + length);
+        }
     }
 
     @Test

@@ -23,6 +23,9 @@ public enum Setting {
     /** How many first training steps leave a core to the JIT compiler. */
     JIT_WARM_UP_STEPS("brisk.jitWarmUpSteps", null, "1",
             "first training steps that run one compute thread short, leaving a core to the JIT compiler; 0 is off"),
+    /** How many compiled steps (one per kind and data shape) a step runner keeps. */
+    PLAN_CACHE("brisk.planCache", null, "16",
+            "compiled steps kept per model and thread, one per kind of step and data shape; least recently used go"),
     /** Where unpacked copies of compressed data files are kept. */
     CACHE_DIR("brisk.cacheDir", "BRISK_CACHE_DIR", "$XDG_CACHE_HOME/brisk, else ~/.cache/brisk",
             "directory (absolute) for unpacked copies of gzip-compressed data files; none turns the cache off"),

@@ -85,6 +85,7 @@ public final class Settings {
                 case GEMM_GRID -> String.valueOf(gemmGrid());
                 case CHUNKS -> String.valueOf(chunks());
                 case JIT_WARM_UP_STEPS -> String.valueOf(jitWarmUpSteps());
+                case PLAN_CACHE -> String.valueOf(planCache());
                 case CACHE_DIR -> cacheDir();
                 case CSV_MAX_LINE_CHARS -> String.valueOf(csvMaxLineChars());
                 case CSV_MAX_CELLS -> String.valueOf(csvMaxCells());
@@ -206,6 +207,16 @@ public final class Settings {
      */
     public static int jitWarmUpSteps() {
         return integer(Setting.JIT_WARM_UP_STEPS);
+    }
+
+    /**
+     * How many compiled steps a step runner keeps ({@code brisk.planCache}): one per kind of step and shape of its
+     * data, the least recently used forgotten first. At least 1; a value that is not an integer gives 16.
+     *
+     * @return the number of plans kept
+     */
+    public static int planCache() {
+        return Math.max(1, integer(Setting.PLAN_CACHE));
     }
 
     /**

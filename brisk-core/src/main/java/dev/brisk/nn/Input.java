@@ -3,7 +3,11 @@ package dev.brisk.nn;
 import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Shape;
 
-/** Keras' {@code keras.Input}: a symbolic tensor to start a functional model from. */
+/**
+ * Keras' {@code keras.Input}: a symbolic tensor to start a functional model from. An axis given as
+ * {@link Shape#OPEN} is Keras' {@code None}, a size each batch gives (a sequence length):
+ * {@code Input.of(DType.INT32, Shape.OPEN)} is {@code keras.Input(shape=(None,), dtype="int32")}.
+ */
 public final class Input {
     private Input() {
     }
@@ -11,7 +15,7 @@ public final class Input {
     /**
      * An input whose samples have shape {@code dims} (batch axis excluded).
      *
-     * @param dims the per-sample dimensions
+     * @param dims the per-sample dimensions, {@link Shape#OPEN} for an axis each batch sizes
      * @return the input tensor to apply layers to
      */
     public static SymbolicTensor of(int... dims) {

@@ -80,14 +80,17 @@ public final class InputLayer extends Layer {
         return x;
     }
 
-    /** Keras' InputLayer configuration: {@code batch_shape} (batch axis null), {@code dtype}, {@code sparse}, name. */
+    /**
+     * Keras' InputLayer configuration: {@code batch_shape} (the batch axis null, and every open axis, as Keras
+     * writes {@code Input(shape=(None, 8))}), {@code dtype}, {@code sparse}, name.
+     */
     @Override
     public java.util.Map<String, Object> kerasConfig() {
         java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
         List<Integer> batchShape = new java.util.ArrayList<>();
         batchShape.add(null);
         for (int d : shape.dims()) {
-            batchShape.add(d);
+            batchShape.add(d == Shape.OPEN ? null : d);
         }
         c.put("batch_shape", batchShape);
         c.put("dtype", dtype == DType.INT32 ? "int32" : "float32");

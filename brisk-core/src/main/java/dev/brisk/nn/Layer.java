@@ -27,6 +27,8 @@ public abstract class Layer implements dev.brisk.io.KerasObject {
     private final WeightOptions options = new WeightOptions();
     private final List<Layer> sublayers = new ArrayList<>();
     private List<Shape> builtFor;
+    /** The input shapes {@link #build} is running for (null otherwise), for {@link #requireClosed}'s message. */
+    private List<Shape> building;
     /** Keras' {@code layer.trainable}: false freezes every weight of the layer (see {@link #setTrainable}). */
     private volatile boolean trainable = true;
     /**
@@ -308,16 +310,58 @@ public abstract class Layer implements dev.brisk.io.KerasObject {
     final void ensureBuilt(List<Shape> shapes) {
         if (builtFor == null) {
             checkedOutputShape(shapes);
+            building = shapes;
             try {
                 build(shapes);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("layer '" + name + "' (" + typeName() + "): " + e.getMessage(), e);
+            } finally {
+                building = null;
             }
             builtFor = List.copyOf(shapes);
-        } else if (!builtFor.equals(shapes) && !weights.isEmpty()) {
+        } else if (!accepts(builtFor, shapes) && !weights.isEmpty()) {
             throw new IllegalArgumentException("layer '" + name + "' (" + typeName() + ") was built for input "
                     + describe(builtFor) + " but is now called on " + describe(shapes));
         }
+    }
+
+    /**
+     * Whether a layer built for {@code built} takes inputs of {@code shapes}: an axis open when it was built (a
+     * sequence length) takes any size, since no weight depends on it ({@link #addWeight} refuses that). A loop
+     * over the shapes, no allocation: eager steps call it for every layer.
+     */
+    private static boolean accepts(List<Shape> built, List<Shape> shapes) {
+        if (built.size() != shapes.size()) {
+            return false;
+        }
+        for (int i = 0; i < built.size(); i++) {
+            if (!built.get(i).accepts(shapes.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Refuses a weight whose shape would hold an open axis of the input it is built for: its size would change from
+     * batch to batch. Names the open axes of that input, batch axis counted as Keras counts it.
+     */
+    private void requireClosed(String weightName, Shape shape) {
+        if (!shape.isOpen()) {
+            return;
+        }
+        StringBuilder where = new StringBuilder();
+        for (Shape in : building == null ? List.<Shape>of() : building) {
+            for (int a = 0; a < in.rank(); a++) {
+                if (in.dim(a) == Shape.OPEN) {
+                    where.append(where.isEmpty() ? "" : ", ").append("axis ").append(a + 1).append(" of ")
+                            .append(withBatch(in));
+                }
+            }
+        }
+        throw new IllegalArgumentException("its weight '" + weightName + "' would be sized by an open axis of its "
+                + "input (" + where + "): declare that axis' size in the model's Input, or put a layer that "
+                + "removes it (global pooling, a recurrent layer without returnSequences) before this one");
     }
 
     /**
@@ -343,7 +387,7 @@ public abstract class Layer implements dev.brisk.io.KerasObject {
     public static String withBatch(Shape s) {
         StringBuilder sb = new StringBuilder("(None");
         for (int d : s.dims()) {
-            sb.append(", ").append(d);
+            sb.append(", ").append(d == Shape.OPEN ? "None" : String.valueOf(d));
         }
         return sb.append(')').toString();
     }
@@ -363,6 +407,7 @@ public abstract class Layer implements dev.brisk.io.KerasObject {
      */
     protected final Variable addWeight(String weightName, Shape shape, Initializer init, boolean trainable,
                                        Regularizer regularizer, int fanIn, int fanOut) {
+        requireClosed(weightName, shape);
         WeightBudget.take(name, weightName, shape);
         Variable v = new Variable(name + "/" + weightName, init.create(shape, fanIn, fanOut, RandomSeed.next()),
                 trainable);
@@ -619,6 +664,25 @@ public abstract class Layer implements dev.brisk.io.KerasObject {
             throw new IllegalArgumentException("expects one input, got " + shapes.size());
         }
         return shapes.get(0);
+    }
+
+    /**
+     * {@code in}, refused when an axis is open ({@link Shape#OPEN}): for layers whose output's sizes are computed
+     * from every input axis when the model is built (the 2-D convolutions, pooling, padding and cropping), naming
+     * the open axis.
+     *
+     * @param in a per-sample input shape
+     * @return {@code in}
+     * @throws IllegalArgumentException naming the open axis
+     */
+    protected static Shape requireSizes(Shape in) {
+        for (int a = 0; a < in.rank(); a++) {
+            if (in.dim(a) == Shape.OPEN) {
+                throw new IllegalArgumentException("axis " + (a + 1) + " of input " + withBatch(in) + " is open "
+                        + "(None); this layer needs every size of its input when the model is built");
+            }
+        }
+        return in;
     }
 
     @Override

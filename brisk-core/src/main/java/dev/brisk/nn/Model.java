@@ -260,7 +260,7 @@ public class Model implements TrainingTarget {
         }
         for (int i = 0; i < sampleShapes.length; i++) {
             Shape expected = inputs.get(i).shape();
-            if (!expected.equals(sampleShapes[i])) {
+            if (!expected.accepts(sampleShapes[i])) {
                 throw new IllegalArgumentException("input '" + inputs.get(i).layer().name() + "' of model '" + name
                         + "' expects data of shape " + Layer.withBatch(expected) + " but got "
                         + Layer.withBatch(sampleShapes[i]));
@@ -567,6 +567,11 @@ public class Model implements TrainingTarget {
      */
     Plan trainPlan(int batchSize) {
         return runners.trainPlan(batchSize);
+    }
+
+    /** How many steps the idle step runners have traced and planned, for tests of the plan cache. */
+    int planTraces() {
+        return runners.traces();
     }
 
     // ---- training ----

@@ -17,7 +17,6 @@ import dev.brisk.parallel.Reservation;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,8 +24,9 @@ import java.util.Map;
 
 /**
  * Runs one train, evaluation or prediction step of a model. Eager: the step's graph is rebuilt and executed op by
- * op every time. Compiled: the whole step (forward, loss, backward, optimiser update) is traced once per batch size
- * and kind, planned, and then replayed with new data.
+ * op every time. Compiled: the whole step (forward, loss, backward, optimiser update) is traced once per kind and
+ * shape of the step's data (the batch size, and a sequence length the model leaves open), planned, kept in a
+ * {@link PlanCache}, and then replayed with new data.
  */
 final class StepRunner {
     /**
@@ -89,13 +89,6 @@ final class StepRunner {
         }
     }
 
-    /**
-     * A plan per kind, batch size and the rank of the batch's sample weights (an extra input): 0 for none, 1 for one
-     * array for all outputs, 2 for one column per output.
-     */
-    private record Key(Kind kind, int batchSize, int weightRank) {
-    }
-
     private record Compiled(Traced traced, Plan plan) {
     }
 
@@ -105,7 +98,8 @@ final class StepRunner {
     /** Held while a step is traced and planned (or run eagerly), which reads and builds layer state. */
     private final Object traceLock;
     private final int generation;
-    private final Map<Key, Compiled> plans = new HashMap<>();
+    /** A plan per kind and shape of the data: inputs, targets and sample weights (an extra input when present). */
+    private final PlanCache<Compiled> plans = new PlanCache<>();
     private final EagerBuffers eagerBuffers = new EagerBuffers();
     /**
      * How many of a model's first training steps run one compute thread short of the budget, leaving a core to the
@@ -139,10 +133,18 @@ final class StepRunner {
         return eager;
     }
 
-    /** The compiled plan for a kind and batch size, if one was made (for tests and profiles). */
+    /**
+     * The compiled plan for a kind and batch size, the most recently used if several lengths have one, if one was
+     * made (for tests and profiles).
+     */
     Plan plan(Kind kind, int batchSize) {
-        Compiled c = plans.get(new Key(kind, batchSize, 0));
+        Compiled c = plans.find(kind, batchSize);
         return c == null ? null : c.plan();
+    }
+
+    /** How many steps this runner has traced and planned (evicted ones included), for tests of the cache. */
+    int traces() {
+        return plans.traces();
     }
 
     /**
@@ -151,7 +153,7 @@ final class StepRunner {
      * eager mode, before that step is compiled, and for models with several inputs.
      */
     Tensor trainFeatures(int batchSize) {
-        Compiled c = eager ? null : plans.get(new Key(Kind.TRAIN, batchSize, 0));
+        Compiled c = eager ? null : plans.find(Kind.TRAIN, batchSize);
         if (c == null || c.traced().x().length != 1 || !c.plan().hasInput(c.traced().x()[0])) {
             return null;
         }
@@ -233,17 +235,15 @@ final class StepRunner {
         if (kind != Kind.EVAL && kind != Kind.PREDICT) {
             dropStaleTrainPlans();
         }
-        int size = batch == null ? 0 : batch.size();
         boolean weighted = batch != null && batch.weights() != null && kind != Kind.PREDICT;
-        Key key = new Key(kind, size, weighted ? batch.weights().shape().rank() : 0);
-        Compiled c = plans.get(key);
+        Compiled c = plans.find(kind, batch, weighted);
         if (c == null) {
             synchronized (traceLock) {
                 Graph g = Graph.symbolic(kernels);
                 Traced t = trace(g, kind, batch, hyper, seed, gradientsIn);
                 c = new Compiled(t, Planner.compile(g.nodes(), t.outputs(), kernels));
             }
-            plans.put(key, c);
+            plans.put(kind, batch, weighted, c);
         }
         Traced t = c.traced();
         Plan plan = c.plan();
@@ -319,11 +319,11 @@ final class StepRunner {
     }
 
     /**
-     * Every input of a batch must have the model's declared sample shape, checked once here for both modes: without
-     * it a batch of another sequence length is refused deep inside (compiled: the plan's input; eager: the first
-     * layer's built shape) by messages that do not say what to do, and a shape per batch would mean a traced plan
-     * per shape. A pipeline of sequences of different lengths pads them to the declared length
-     * ({@code paddedBatch(size, length, dropRemainder)}), which the message says. No allocation unless it throws.
+     * Every input of a batch must fit the model's declared sample shape (any size on an axis declared open), checked
+     * once here for both modes: without it a batch of another sequence length is refused deep inside (compiled: the
+     * plan's input; eager: the first layer's built shape) by messages that do not say what to do. A pipeline of
+     * sequences of different lengths pads them to the declared length ({@code paddedBatch(size, length,
+     * dropRemainder)}), or the model leaves the length open; the message says both. No allocation unless it throws.
      */
     private void checkSampleShapes(StepBatch batch) {
         List<SymbolicTensor> inputs = model.inputs();
@@ -332,14 +332,16 @@ final class StepRunner {
             dev.brisk.tensor.Shape got = batch.x()[i].shape();
             boolean same = got.rank() == expected.rank() + 1;
             for (int a = 0; same && a < expected.rank(); a++) {
-                same = got.dim(a + 1) == expected.dim(a);
+                same = got.dim(a + 1) == expected.dim(a) || expected.dim(a) == dev.brisk.tensor.Shape.OPEN;
             }
             if (!same) {
                 String name = inputs.get(i).layer().name();
                 String hint = got.rank() == expected.rank() + 1 && expected.rank() >= 1
+                        && expected.dim(0) != dev.brisk.tensor.Shape.OPEN
                         ? "; sequences of different lengths are padded to the declared length with"
                         + " Pipeline.paddedBatch(size, " + expected.dim(0) + ", dropRemainder) (masked with"
-                        + " Embedding(maskZero)), one shape for every batch" : "";
+                        + " Embedding(maskZero)), one shape for every batch, or the model declares the length open"
+                        + " (Shape.OPEN, Keras' None) and takes each batch's own" : "";
                 throw new IllegalArgumentException("input '" + name + "' of model '" + model.name()
                         + "' expects data of shape " + Layer.withBatch(expected) + " but a batch has shape "
                         + got + hint);
@@ -380,7 +382,7 @@ final class StepRunner {
         long version = Layer.trainabilityVersion();
         if (version != trainabilityVersion) {
             trainabilityVersion = version;
-            plans.keySet().removeIf(k -> k.kind() != Kind.EVAL && k.kind() != Kind.PREDICT);
+            plans.removeKinds(k -> k != Kind.EVAL && k != Kind.PREDICT);
         }
     }
 

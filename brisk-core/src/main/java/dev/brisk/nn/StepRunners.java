@@ -58,6 +58,15 @@ final class StepRunners {
         return null;
     }
 
+    /** How many steps the idle runners have traced and planned over their lives. */
+    int traces() {
+        int n = 0;
+        for (StepRunner r : idle) {
+            n += r.traces();
+        }
+        return n;
+    }
+
     Object traceLock() {
         return traceLock;
     }

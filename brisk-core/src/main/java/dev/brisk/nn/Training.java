@@ -358,7 +358,7 @@ final class Training {
         }
         Tensor[] result = new Tensor[outputs];
         for (int i = 0; i < outputs; i++) {
-            result[i] = rows[i].toTensor(model.outputs().get(i).shape());
+            result[i] = rows[i].toTensor();
         }
         return result;
     }
@@ -417,7 +417,7 @@ final class Training {
         if (loss.sparseTargets()) {
             return MetricSpec.Target.SPARSE_LABELS;
         }
-        if (loss.name().startsWith("binary") || outputShape.size() == 1) {
+        if (loss.name().startsWith("binary") || !outputShape.isOpen() && outputShape.size() == 1) {
             return MetricSpec.Target.BINARY;
         }
         return MetricSpec.Target.ONE_HOT;
@@ -468,7 +468,8 @@ final class Training {
             int classes = outShape.dim(-1);
             Tensor t = targets[i];
             int samples = t.shape().rank() == 0 ? 0 : t.shape().dim(0);
-            if (samples > 0 && t.size() / samples != outShape.size() / classes) {
+            // An open output axis (a sequence length) takes the data's own; the rows' count is checked per step.
+            if (samples > 0 && !outShape.isOpen() && t.size() / samples != outShape.size() / classes) {
                 throw new IllegalArgumentException("output '" + model.outputs().get(i).layer().name() + "' uses "
                         + losses.get(i).name() + ", which takes one class index per prediction, but the targets "
                         + "have shape " + t.shape() + " for predictions of shape " + Layer.withBatch(outShape)

@@ -2,22 +2,70 @@ package dev.brisk.tensor;
 
 import java.util.Arrays;
 
-/** An immutable tensor shape (row-major dimensions) with NumPy broadcasting rules. */
+/**
+ * An immutable tensor shape (row-major dimensions) with NumPy broadcasting rules. A per-sample shape that a model
+ * declares may leave axes {@link #OPEN} (Keras' {@code None}: a sequence length that differs from batch to batch);
+ * such a shape describes data, never a tensor, and has no {@link #size()}. Every tensor's shape is concrete.
+ */
 public final class Shape {
+    /**
+     * The size of an axis left open (Keras' {@code None} in {@code Input(shape=(None, 8))}): each batch gives its
+     * own. Only the shapes a model declares and infers from its inputs hold it; the graph's ops see batches'
+     * concrete sizes.
+     */
+    public static final int OPEN = -1;
     private static final Shape SCALAR = new Shape(new int[0]);
     private final int[] dims;
+    /** The number of elements, or -1 when an axis is open. */
     private final long size;
 
     private Shape(int[] dims) {
         long s = 1;
         for (int d : dims) {
-            if (d < 0) {
+            if (d < 0 && d != OPEN) {
                 throw new IllegalArgumentException("negative dimension in shape " + Arrays.toString(dims));
             }
             s *= d;
         }
         this.dims = dims;
-        this.size = s;
+        this.size = hasOpen(dims) ? -1 : s;
+    }
+
+    private static boolean hasOpen(int[] dims) {
+        for (int d : dims) {
+            if (d == OPEN) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether an axis is left {@link #OPEN}.
+     *
+     * @return true when some axis has no size of its own
+     */
+    public boolean isOpen() {
+        return size < 0;
+    }
+
+    /**
+     * Whether data of shape {@code concrete} fits this shape: the same rank, and every axis the same size or open
+     * here.
+     *
+     * @param concrete the shape to check (may itself have open axes, which then must be open here too)
+     * @return true when it fits
+     */
+    public boolean accepts(Shape concrete) {
+        if (concrete.dims.length != dims.length) {
+            return false;
+        }
+        for (int i = 0; i < dims.length; i++) {
+            if (dims[i] != OPEN && dims[i] != concrete.dims[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -71,8 +119,13 @@ public final class Shape {
      * Number of elements.
      *
      * @return the product of the dimensions (1 for a scalar)
+     * @throws IllegalArgumentException when an axis is {@link #OPEN}
      */
     public int size() {
+        if (size < 0) {
+            throw new IllegalArgumentException("shape " + this + " has an open axis (None): its size is known only "
+                    + "once a batch arrives");
+        }
         if (size > Integer.MAX_VALUE) {
             throw new IllegalStateException("tensor too large: " + this);
         }
@@ -185,7 +238,7 @@ public final class Shape {
             if (i > 0) {
                 sb.append(", ");
             }
-            sb.append(dims[i]);
+            sb.append(dims[i] == OPEN ? "None" : String.valueOf(dims[i]));
         }
         if (dims.length == 1) {
             sb.append(',');

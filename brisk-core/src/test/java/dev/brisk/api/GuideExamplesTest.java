@@ -222,12 +222,12 @@ class GuideExamplesTest {
         Pipeline<Batch> train = Pipeline.range(texts.size())
                 .map(i -> new Sample(lookup.apply(texts.get(i)), Tensor.scalar(labels[i])), 2)
                 .shuffle(texts.size(), 7)                           // a new order every epoch
-                .paddedBatch(32, 20, false)                         // zeros up to 20 ids: one shape, one plan
+                .paddedBatch(32, false)                             // zeros up to each batch's longest
                 .prefetch(2);
         Model model = Sequential.of(
-                Layers.input(DType.INT32, 20),
+                Layers.input(DType.INT32, Shape.OPEN),              // Keras: Input(shape=(None,), dtype="int32")
                 Layers.embedding(vocabulary.size(), 16, true),      // maskZero: the padding is skipped
-                Layers.lstm(32),                                    // or Layers.gru(32)
+                Layers.lstm(32),                                    // or gru, conv1d + globalAveragePooling1d, ...
                 Layers.dense(2));
         model.compile(Optimizers.adam(1e-2f), Losses.sparseCategoricalCrossentropy(true), Metrics.accuracy());
         History history = model.fit(train, Fit.epochs(8).verbose(0));

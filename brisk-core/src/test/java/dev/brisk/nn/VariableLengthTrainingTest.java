@@ -123,6 +123,43 @@ class VariableLengthTrainingTest {
         }
     }
 
+    /**
+     * A model with an open length ({@code Input(shape=(None,))}) fed {@code paddedBatch(size)}, each batch padded to
+     * its own longest sequence: the same model gives every sequence, alone at its own length, the output it has in
+     * the padded batch, and the batch's gradient is the mean of the sequences' own, compiled and eager.
+     */
+    @Test
+    void anOpenLengthTakesEachBatchsLongestAndPaddedStepsStillChangeNothing() {
+        List<Sample> batch = samples(6, 4);
+        int longest = batch.stream().mapToInt(s -> s.features().shape().dim(0)).max().orElseThrow();
+        for (boolean gru : new boolean[] {false, true}) {
+            for (boolean eager : new boolean[] {false, true}) {
+                String what = (gru ? "GRU" : "LSTM") + (eager ? " eager" : " compiled");
+                RandomSeed.set(9);
+                Model open = model(gru, Shape.OPEN);
+                open.runEagerly(eager);
+                Tensor padded = Pipeline.fromList(batch).paddedBatch(batch.size()).toList().get(0).features();
+                assertEquals(Shape.of(batch.size(), longest), padded.shape(), "padded to the batch's longest");
+                Tensor batchOutputs = open.predict(padded);
+                List<Tensor> sum = null;
+                for (int i = 0; i < batch.size(); i++) {
+                    Tensor ids = batch.get(i).features();
+                    Tensor one = open.predict(ids.reshape(Shape.of(1, ids.shape().dim(0))));
+                    for (int c = 0; c < CLASSES; c++) {
+                        assertEquals(one.get(c), batchOutputs.get(i * CLASSES + c), 1e-5f,
+                                what + " sequence " + i + " (length " + ids.shape().dim(0) + ") output " + c);
+                    }
+                    List<Tensor> g = gradientsOfOneStep(open, Pipeline.fromList(List.of(batch.get(i)))
+                            .paddedBatch(1), eager);
+                    sum = sum == null ? g : add(sum, g);
+                }
+                List<Tensor> g = gradientsOfOneStep(open, Pipeline.fromList(batch).paddedBatch(batch.size()), eager);
+                assertClose(scaled(sum, 1f / batch.size()), g, 1e-5f, what
+                        + " padded-batch gradient against the mean of the unpadded sequences' gradients");
+            }
+        }
+    }
+
     /** A model declared for one length refuses a batch of another, naming the shapes and how to pad. */
     @Test
     void aBatchOfAnotherLengthIsRefusedSayingHowToPad() {

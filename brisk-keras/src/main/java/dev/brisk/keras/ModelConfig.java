@@ -163,13 +163,38 @@ final class ModelConfig {
         return s;
     }
 
+    /** A per-sample shape as Keras writes a batch shape: the batch axis, and every open axis, null. */
     static List<Integer> batchShape(Shape s) {
         List<Integer> out = new ArrayList<>();
         out.add(null);
         for (int d : s.dims()) {
-            out.add(d);
+            out.add(d == Shape.OPEN ? null : d);
         }
         return out;
+    }
+
+    /**
+     * The per-sample shape of a batch shape {@code key} as Keras writes it: the batch axis first (ignored), then each
+     * axis a size from 1 to {@link KerasRegistry#MAX_SIZE} or null, an open axis ({@link Shape#OPEN}, a sequence
+     * length each batch gives).
+     */
+    private static int[] sampleShape(ConfigView c, String key, List<?> dims) {
+        if (dims.size() < 2) {
+            throw c.error(key, "expected the batch axis and at least one more, found " + dims);
+        }
+        int[] shape = new int[dims.size() - 1];
+        for (int i = 1; i < dims.size(); i++) {
+            Object d = dims.get(i);
+            if (d == null) {
+                shape[i - 1] = Shape.OPEN;
+            } else if (d instanceof Integer n && n >= 1 && n <= KerasRegistry.MAX_SIZE) {
+                shape[i - 1] = n;
+            } else {
+                throw c.error(key, "every axis but the batch axis needs a size from 1 to " + KerasRegistry.MAX_SIZE
+                        + " or null (open), found " + dims);
+            }
+        }
+        return shape;
     }
 
     // ---- reading ----
@@ -199,11 +224,10 @@ final class ModelConfig {
         }
         Sequential s = Sequential.named(name, layers);
         if (!(layers.isEmpty() ? false : layers.get(0) instanceof InputLayer)) {
-            int[] shape = c.ints("build_input_shape", 0, -1, KerasRegistry.MAX_SIZE);
-            if (shape == null) {
+            if (!c.has("build_input_shape")) {
                 throw c.error("layers", "a Sequential model without an InputLayer needs build_input_shape");
             }
-            s.build(java.util.Arrays.copyOfRange(shape, 1, shape.length));
+            s.build(sampleShape(c, "build_input_shape", c.list("build_input_shape")));
         }
         return s;
     }
@@ -434,18 +458,7 @@ final class ModelConfig {
         c.requireAbsentOr("ragged", false);
         c.requireAbsentOr("optional", false);
         String key = c.has("batch_shape") ? "batch_shape" : "batch_input_shape";
-        List<Object> dims = c.list(key);
-        if (dims.size() < 2) {
-            throw c.error(key, "expected the batch axis and at least one more, found " + c.raw(key));
-        }
-        int[] shape = new int[dims.size() - 1];
-        for (int i = 1; i < dims.size(); i++) {
-            if (!(dims.get(i) instanceof Integer d) || d < 1 || d > KerasRegistry.MAX_SIZE) {
-                throw c.error(key, "every axis but the batch axis needs a fixed size from 1 to "
-                        + KerasRegistry.MAX_SIZE + ", found " + dims);
-            }
-            shape[i - 1] = d;
-        }
+        int[] shape = sampleShape(c, key, c.list(key));
         String dtype = c.string("dtype", "float32");
         DType t = switch (dtype) {
             case "float32" -> DType.FLOAT32;

@@ -56,6 +56,14 @@ final class InferenceTrace {
             throw new OnnxExportException("model '" + model.name() + "' is not built: give it an input layer"
                     + " (Layers.input(..)) or build it (Sequential.build) before exporting it");
         }
+        for (SymbolicTensor t : model.inputs()) {
+            if (t.shape().isOpen()) {
+                // The export names the batch axis alone as dynamic; an open sequence length would need its own.
+                throw new OnnxExportException("model '" + model.name() + "': input '" + t.layer().name()
+                        + "' has an open axis " + dev.brisk.nn.Layer.withBatch(t.shape()) + "; the ONNX export"
+                        + " takes fixed sizes but for the batch axis: build the model for one length to export it");
+            }
+        }
         Graph a = Graph.symbolic(model.kernels());
         Graph b = Graph.symbolic(model.kernels());
         List<Node> inputsA = inputs(model, a, BATCH_A);

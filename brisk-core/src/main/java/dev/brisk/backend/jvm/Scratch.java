@@ -1,5 +1,7 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.ops.ConvGeometry;
+
 /**
  * Per-thread work arrays for the kernels. Each array grows to the largest size a thread has needed and is then
  * reused, so steady-state calls allocate nothing. A kernel takes only the current thread's instance, and a method
@@ -28,6 +30,10 @@ final class Scratch {
     private float[] patch = new float[0];
     private int[] taps = new int[0];
     private float[] image = new float[0];
+    private float[] padded = new float[0];
+    private float[] narrowFilter = new float[0];
+    private ConvGeometry transposedOf;
+    private ConvGeometry transposed;
     private int[] pooledIndex = new int[0];
     private float[] pooledCell = new float[0];
 
@@ -87,6 +93,39 @@ final class Scratch {
             image = new float[size];
         }
         return image;
+    }
+
+    /** One image of a convolution's input with its padding's zeros ({@link PaddedImage}). */
+    float[] padded(int size) {
+        if (padded.length < size) {
+            padded = new float[size];
+        }
+        return padded;
+    }
+
+    /**
+     * {@link VectorNarrowConv}'s filter, each tap's channels padded to one vector, then its bias; handed to the
+     * threads of the call that fills it, which only read it.
+     */
+    float[] narrowFilter(int size) {
+        if (narrowFilter.length < size) {
+            narrowFilter = new float[size];
+        }
+        return narrowFilter;
+    }
+
+    /** The convolution last stored for {@code g} by {@link #transposed(ConvGeometry, ConvGeometry)}, or null. */
+    ConvGeometry transposed(ConvGeometry g) {
+        return g.equals(transposedOf) ? transposed : null;
+    }
+
+    /**
+     * Keeps {@code t}, the convolution whose forward pass is {@code g}'s input gradient
+     * ({@link VectorNarrowConv#backwardInput}), so that the next call with the same geometry allocates nothing.
+     */
+    void transposed(ConvGeometry g, ConvGeometry t) {
+        transposedOf = g;
+        transposed = t;
     }
 
     /** Where each pixel of a row finds its pooled gradient ({@link PooledGradient#locate}). */

@@ -13,7 +13,8 @@ import java.util.Arrays;
  * serially inside each thread). A 1x1, stride-1, unpadded kernel needs no column matrix at all, and a
  * single-channel input uses the transposed column matrix (see {@link #transposedColumns}). Shallow kernels skip
  * the column matrix in the forward pass ({@link VectorDirectConv}) and the filter gradient
- * ({@link VectorDirectFilterGradient}), to the same bits.
+ * ({@link VectorDirectFilterGradient}), to the same bits; so do convolutions whose result is one vector of channels
+ * ({@link VectorNarrowConv}: forward, the input gradient at stride 1, the filter gradient).
  */
 final class VectorConv {
     /** The most floats of column matrix a thread holds at once (512 KiB). */
@@ -30,12 +31,16 @@ final class VectorConv {
 
     /**
      * {@code y = fn(conv2d(x, w) + bias)}, the bias and activation applied by gemm to each block of output rows
-     * as it is stored (see {@link VectorGemm#gemm}); a null {@code bias} or {@code fn} skips that part. A shallow
-     * kernel with relu or no activation is computed directly ({@link VectorDirectConv}), to the same bits.
+     * as it is stored (see {@link VectorGemm#gemm}); a null {@code bias} or {@code fn} skips that part. With relu or
+     * no activation, one vector of output channels is computed directly ({@link VectorNarrowConv}; a kernel three
+     * wide at stride 1 in its own order, others to the same bits), and so is a shallow kernel
+     * ({@link VectorDirectConv}, to the same bits).
      */
     static void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
                        UnaryFn fn, float alpha, float[] y, int yOff) {
-        if (VectorDirectConv.applies(g, fn)) {
+        if ((fn == null || fn == UnaryFn.RELU) && VectorNarrowConv.applies(g)) {
+            VectorNarrowConv.conv2d(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, y, yOff);
+        } else if (VectorDirectConv.applies(g, fn)) {
             VectorDirectConv.conv2d(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, y, yOff);
         } else {
             viaColumns(g, x, xOff, w, wOff, bias, biasOff, fn, alpha, y, yOff);
@@ -74,7 +79,9 @@ final class VectorConv {
      * still in cache; W2's images are 86 KB and 31 KB), and the convolution is computed directly or through columns.
      */
     static boolean poolsInCache(ConvGeometry g, UnaryFn fn, PoolGeometry p) {
-        return (VectorDirectConv.applies(g, fn) || !isPointwise(g)) && p.batch() == g.batch()
+        boolean direct = (fn == null || fn == UnaryFn.RELU) && VectorNarrowConv.applies(g)
+                || VectorDirectConv.applies(g, fn);
+        return (direct || !isPointwise(g)) && p.batch() == g.batch()
                 && p.height() == g.outH() && p.width() == g.outW() && p.channels() == g.outChannels()
                 && (long) g.outH() * g.outW() * g.outChannels() <= CHUNK_FLOATS;
     }
@@ -87,7 +94,10 @@ final class VectorConv {
     static void conv2dMaxPool(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
                               UnaryFn fn, float alpha, PoolGeometry p, float[] y, int yOff, float[] cells,
                               int cellsOff) {
-        if (VectorDirectConv.applies(g, fn)) {
+        if ((fn == null || fn == UnaryFn.RELU) && VectorNarrowConv.applies(g)) {
+            VectorNarrowConv.conv2dMaxPool(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, p, y, yOff, cells,
+                    cellsOff);
+        } else if (VectorDirectConv.applies(g, fn)) {
             VectorDirectConv.conv2dMaxPool(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, p, y, yOff, cells,
                     cellsOff);
         } else if (parallelOverImages(g)) {
@@ -165,9 +175,17 @@ final class VectorConv {
         }
     }
 
+    /**
+     * The input gradient: a product with the transposed kernel into columns, scattered back by col2im; one vector
+     * of input channels at stride 1 as a convolution of dy ({@link VectorNarrowConv#backwardInput}).
+     */
     static void backwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff) {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
+        if (!isPointwise(g) && VectorNarrowConv.inputGradientApplies(g)) {
+            VectorNarrowConv.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
+            return;
+        }
         if (isPointwise(g)) {
             VectorGemm.gemm(GemmArgs.get().product(false, true, rows(g), k, oc).a(dy, dyOff, oc).b(w, wOff, oc)
                     .c(dx, dxOff, k));
@@ -273,13 +291,16 @@ final class VectorConv {
 
     /**
      * {@code dw = sum over images [n0, n1) of columns^T dy}, on the calling thread; a shallow kernel directly
-     * ({@link VectorDirectFilterGradient}), to the same bits.
+     * ({@link VectorDirectFilterGradient}), to the same bits; one vector of output channels directly too
+     * ({@link VectorNarrowConv#filterGradient}), summed per image.
      */
     private static void filterGradient(ConvGeometry g, int n0, int n1, float[] x, int xOff, float[] dy, int dyOff,
                                        PoolGeometry pool, float[] cells, int cellsOff, float[] dw, int dwOff) {
         if (VectorDirectFilterGradient.applies(g)) {
             VectorDirectFilterGradient.filterGradient(g, n0, n1, chunkRows(g), x, xOff, dy, dyOff, pool, cells,
                     cellsOff, dw, dwOff);
+        } else if (pool == null && VectorNarrowConv.filterGradientApplies(g)) {
+            VectorNarrowConv.filterGradient(g, n0, n1, x, xOff, dy, dyOff, dw, dwOff);
         } else {
             filterGradientViaColumns(g, n0, n1, chunkRows(g), x, xOff, dy, dyOff, dw, dwOff);
         }

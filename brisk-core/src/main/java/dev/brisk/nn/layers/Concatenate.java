@@ -44,7 +44,7 @@ public final class Concatenate extends Layer {
                             + "dimensions, got " + withBatch(first) + " and " + withBatch(s));
                 }
             }
-            total += s.dim(ax);
+            total = total == Shape.OPEN || s.dim(ax) == Shape.OPEN ? Shape.OPEN : total + s.dim(ax);
         }
         return first.withDim(ax, total);
     }

@@ -86,6 +86,9 @@ public final class Conv1D extends Layer {
             throw new IllegalArgumentException("Conv1D expects input of rank 3 (batch, steps, channels), got shape "
                     + withBatch(in));
         }
+        if (in.dim(0) == Shape.OPEN) {
+            return Shape.of(Shape.OPEN, filters); // an open length stays open; each batch's is checked when traced
+        }
         int steps = dilationRate > 1 ? dilatedPads(in.dim(0))[2] : padding == Padding.CAUSAL
                 ? ShapeInference.outAndPad(in.dim(0) + kernelSize - 1, kernelSize, stride, false)[0]
                 : ShapeInference.outAndPad(in.dim(0), kernelSize, stride, padding == Padding.SAME)[0];

@@ -112,7 +112,7 @@ public final class Conv2D extends Layer {
 
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
-        Shape in = single(inputShapes);
+        Shape in = requireSizes(single(inputShapes));
         if (in.rank() != 3) {
             throw new IllegalArgumentException("Conv2D expects input of rank 4 (batch, height, width, channels), "
                     + "got shape " + withBatch(in));

@@ -81,7 +81,7 @@ public final class Conv2DTranspose extends Layer {
 
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
-        Shape in = single(inputShapes);
+        Shape in = requireSizes(single(inputShapes));
         if (in.rank() != 3) {
             throw new IllegalArgumentException("Conv2DTranspose expects input of rank 4 (batch, height, width, "
                     + "channels), got shape " + withBatch(in));

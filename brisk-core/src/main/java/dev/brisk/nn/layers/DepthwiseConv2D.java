@@ -113,7 +113,7 @@ public final class DepthwiseConv2D extends Layer {
 
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
-        Shape in = single(inputShapes);
+        Shape in = requireSizes(single(inputShapes));
         return spatialOut(this, in, kernelH, kernelW, strideH, strideW, dilationH, dilationW, padding,
                 in.rank() == 3 ? in.dim(2) * depthMultiplier : 0);
     }

@@ -20,7 +20,7 @@ public final class Flatten extends Layer {
 
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
-        return Shape.of(single(inputShapes).size());
+        return Shape.of(requireSizes(single(inputShapes)).size());
     }
 
     @Override

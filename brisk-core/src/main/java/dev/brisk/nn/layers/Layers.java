@@ -18,7 +18,7 @@ public final class Layers {
     /**
      * An input layer for samples of shape {@code dims} (first layer of a Sequential model).
      *
-     * @param dims the per-sample dimensions
+     * @param dims the per-sample dimensions, {@link Shape#OPEN} (Keras' {@code None}) for a length each batch gives
      * @return the input layer
      */
     public static InputLayer input(int... dims) {
@@ -253,7 +253,7 @@ public final class Layers {
      * {@code Input(shape, dtype="int32")} for token ids).
      *
      * @param dtype the element type of the data, {@link DType#INT32} for token ids
-     * @param dims the per-sample dimensions
+     * @param dims the per-sample dimensions, {@link Shape#OPEN} (Keras' {@code None}) for a length each batch gives
      * @return the input layer
      */
     public static InputLayer input(DType dtype, int... dims) {

@@ -51,8 +51,11 @@ public final class MultiHeadAttention extends Layer {
     private Variable valueBias;
     private Variable outputKernel;
     private Variable outputBias;
-    /** The causal mask's additive scores {@code [T, S]}, made once for the shape the layer was built for. */
-    private Tensor causal;
+    /**
+     * The causal mask's additive scores {@code [T, S]} for the last lengths called with: made once per query and
+     * value length, so a model with an open sequence length gets a mask of each batch's own length.
+     */
+    private volatile Tensor causal;
 
     /**
      * Multi-head attention.
@@ -192,16 +195,22 @@ public final class MultiHeadAttention extends Layer {
         if (useBias) {
             outputBias = addWeight("attention_output/bias", Shape.of(dq), Initializer.zeros(), true, null, 0, 0);
         }
-        if (useCausalMask) {
-            int t = inputShapes.get(0).dim(0);
-            int s = inputShapes.get(1).dim(0);
-            causal = Tensor.zeros(t, s);
-            for (int i = 0; i < t; i++) {
-                for (int j = i + 1; j < s; j++) {
-                    causal.set(i * s + j, MASKED);
-                }
+    }
+
+    /** The causal mask's scores for a query of {@code t} steps and a value of {@code s}: key j is hidden from i < j. */
+    private Tensor causalMask(int t, int s) {
+        Tensor c = causal;
+        if (c != null && c.shape().dim(0) == t && c.shape().dim(1) == s) {
+            return c;
+        }
+        c = Tensor.zeros(t, s);
+        for (int i = 0; i < t; i++) {
+            for (int j = i + 1; j < s; j++) {
+                c.set(i * s + j, MASKED);
             }
         }
+        causal = c;
+        return c;
     }
 
     @Override
@@ -220,7 +229,7 @@ public final class MultiHeadAttention extends Layer {
         Node v = heads(g, project(g, value, valueKernel, valueBias, valueDim, 1f), batch, s, valueDim);
         Node scores = g.batchMatmul(q, k, false, true);
         if (useCausalMask) {
-            scores = g.add(scores, g.constant(causal));
+            scores = g.add(scores, g.constant(causalMask(t, s)));
         }
         Node mask = attentionMaskInput ? inputs.get(sequences) : null;
         // Keras' implicit masks: padding masks of the query (rows), the value and the key (columns) are ANDed with

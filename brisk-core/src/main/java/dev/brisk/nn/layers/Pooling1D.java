@@ -37,6 +37,9 @@ abstract class Pooling1D extends Layer {
             throw new IllegalArgumentException(typeName() + " expects input of rank 3 (batch, steps, channels), "
                     + "got shape " + withBatch(in));
         }
+        if (in.dim(0) == Shape.OPEN) {
+            return Shape.of(Shape.OPEN, in.dim(1)); // an open length stays open
+        }
         int steps = ShapeInference.outAndPad(in.dim(0), attrs.poolW(), attrs.strideW(), attrs.same())[0];
         if (steps <= 0) {
             throw new IllegalArgumentException("pool " + attrs.poolW() + " does not fit input " + withBatch(in));

@@ -27,7 +27,7 @@ abstract class Pooling2D extends Layer {
 
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
-        Shape in = single(inputShapes);
+        Shape in = requireSizes(single(inputShapes));
         if (in.rank() != 3) {
             throw new IllegalArgumentException(typeName() + " expects input of rank 4 (batch, height, width, "
                     + "channels), got shape " + withBatch(in));

@@ -24,7 +24,7 @@ public final class Reshape extends Layer {
 
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
-        Shape in = single(inputShapes);
+        Shape in = requireSizes(single(inputShapes));
         int[] d = target.clone();
         int unknown = -1;
         int known = 1;

@@ -88,7 +88,7 @@ public final class SeparableConv2D extends Layer {
 
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
-        return DepthwiseConv2D.spatialOut(this, single(inputShapes), kernelH, kernelW, strideH, strideW, dilationH,
+        return DepthwiseConv2D.spatialOut(this, requireSizes(single(inputShapes)), kernelH, kernelW, strideH, strideW, dilationH,
                 dilationW, padding, filters);
     }
 

@@ -33,7 +33,7 @@ public final class UpSampling2D extends Layer {
 
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
-        Shape in = single(inputShapes);
+        Shape in = requireSizes(single(inputShapes));
         if (in.rank() != 3) {
             throw new IllegalArgumentException("UpSampling2D takes [height, width, channels] samples, got "
                     + withBatch(in));

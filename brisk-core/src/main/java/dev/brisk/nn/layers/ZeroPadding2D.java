@@ -38,7 +38,7 @@ public final class ZeroPadding2D extends Layer {
 
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
-        Shape in = single(inputShapes);
+        Shape in = requireSizes(single(inputShapes));
         if (in.rank() != 3) {
             throw new IllegalArgumentException("ZeroPadding2D takes [height, width, channels] samples, got "
                     + withBatch(in));

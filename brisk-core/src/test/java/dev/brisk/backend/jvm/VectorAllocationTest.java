@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
+import jdk.incubator.vector.FloatVector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -82,6 +83,16 @@ class VectorAllocationTest {
         PoolGeometry deepPool = new PoolGeometry(2, 6, 6, 16, 2, 2, 2, 2, 0, 0, 3, 3);
         calls.put("conv2dBiasActivationMaxPool through columns",
                 () -> k.conv2dBiasActivationMaxPool(deep, a, 0, b, 0, p, 0, UnaryFn.RELU, 0f, deepPool, c, 0, m, 0));
+        // One vector of channels: VectorNarrowConv's row kernels, the padded copy, the transposed geometry.
+        int lanes = FloatVector.SPECIES_PREFERRED.length();
+        ConvGeometry narrow = new ConvGeometry(1, 16, 16, lanes, 3, 3, lanes, 1, 1, 1, 1, 16, 16);
+        PoolGeometry narrowPool = new PoolGeometry(1, 16, 16, lanes, 2, 2, 2, 2, 0, 0, 8, 8);
+        float[] narrowCells = new float[64 * lanes];
+        calls.put("conv2d narrow", () -> k.conv2d(narrow, a, 0, b, 0, c, 0));
+        calls.put("conv2dBackwardInput narrow", () -> k.conv2dBackwardInput(narrow, c, 0, b, 0, a, 0));
+        calls.put("conv2dBackwardFilter narrow", () -> k.conv2dBackwardFilter(narrow, a, 0, c, 0, b, 0));
+        calls.put("conv2dBiasActivationMaxPool narrow", () -> k.conv2dBiasActivationMaxPool(narrow, a, 0, b, 0, p,
+                0, UnaryFn.RELU, 0f, narrowPool, c, 0, narrowCells, 0));
         calls.put("conv2dBiasActivation relu",
                 () -> k.conv2dBiasActivation(conv, a, 0, b, 0, p, 0, UnaryFn.RELU, 0f, c, 0));
         calls.put("conv2dBiasActivation tanh",
