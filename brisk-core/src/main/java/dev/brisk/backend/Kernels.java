@@ -118,6 +118,19 @@ public interface Kernels {
                           float activationAlpha, float[] out, int outOff, int n);
 
     /**
+     * Runs {@code chain} as one pass: its steps over each block of elements while the block is in cache, with the
+     * bits of running each step on its own through {@link #unary} and {@link #binary} (every step is elementwise).
+     * {@code out} may be the same range as a {@link ElementwiseChain.Broadcast#FULL} input.
+     *
+     * @param chain the steps and how each input is read
+     * @param inputs each input's array, by input index
+     * @param inputOffsets the index of each input's first element
+     * @param out the output array
+     * @param outOff index of the first output
+     */
+    void elementwiseChain(ElementwiseChain chain, float[][] inputs, int[] inputOffsets, float[] out, int outOff);
+
+    /**
      * Elementwise {@code out = fn(a, b)} with NumPy broadcasting expressed as strides: {@code outShape} is the
      * shape written (row-major, contiguous); {@code aStrides}/{@code bStrides} give, per axis of {@code outShape},
      * the step in elements of each input (0 on a broadcast axis). {@code out} may alias {@code a} or {@code b}

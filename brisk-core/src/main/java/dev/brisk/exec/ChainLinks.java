@@ -1,5 +1,6 @@
 package dev.brisk.exec;
 
+import dev.brisk.backend.ElementwiseChain;
 import dev.brisk.backend.Kernels;
 import dev.brisk.ops.BinaryAttrs;
 import dev.brisk.ops.BinaryFn;
@@ -16,6 +17,7 @@ import dev.brisk.ops.ReduceFn;
 import dev.brisk.ops.ShapeInference;
 import dev.brisk.ops.UnaryAttrs;
 import dev.brisk.ops.UnaryFn;
+import dev.brisk.tensor.Shape;
 import java.util.Set;
 
 /**
@@ -42,6 +44,50 @@ public final class ChainLinks {
     public static boolean elementwiseAnchor(Node n) {
         return n.op() == OpType.BINARY && n.input(0).shape().equals(n.shape())
                 && n.input(1).shape().equals(n.shape());
+    }
+
+    /**
+     * True for a unary op, or a binary op whose operands are each read whole, as a vector along the last axis or as
+     * one value ({@link #broadcastOf}), with more than one element: a node that a general elementwise chain
+     * ({@link Kernels#elementwiseChain}) can run as one of its steps.
+     */
+    public static boolean elementwise(Node n) {
+        if (n.shape().size() < 2) {
+            return false;
+        }
+        return switch (n.op()) {
+            case UNARY -> n.input(0).shape().size() == n.shape().size();
+            case BINARY -> broadcastOf(n.input(0).shape(), n.shape()) != null
+                    && broadcastOf(n.input(1).shape(), n.shape()) != null;
+            default -> false;
+        };
+    }
+
+    /**
+     * True when elementwise op {@code next} can follow {@code cur} in a general elementwise chain: it reads
+     * {@code cur}'s value as an operand and has its shape, so the chain's running value keeps one size.
+     */
+    public static boolean continuesElementwise(Node next, Node cur) {
+        return elementwise(next) && next.shape().equals(cur.shape())
+                && (next.input(0) == cur || (next.op() == OpType.BINARY && next.input(1) == cur));
+    }
+
+    /**
+     * How an operand of shape {@code operand} is read by an elementwise op whose value has shape {@code shape}: whole
+     * (as many elements: broadcasting can then only add axes of size 1), as a vector repeated along the last axis
+     * (every other axis 1: a bias or per-channel scale), as one value, or null for any other broadcast (a column,
+     * say), which the separate binary kernel runs with other strides.
+     */
+    public static ElementwiseChain.Broadcast broadcastOf(Shape operand, Shape shape) {
+        if (operand.size() == shape.size()) {
+            return ElementwiseChain.Broadcast.FULL;
+        }
+        if (operand.size() == 1) {
+            return ElementwiseChain.Broadcast.SCALAR;
+        }
+        boolean row = operand.rank() >= 1 && operand.rank() <= shape.rank() && operand.dim(-1) == shape.dim(-1)
+                && operand.size() == operand.dim(-1);
+        return row ? ElementwiseChain.Broadcast.ROW : null;
     }
 
     /**

@@ -26,6 +26,9 @@ public final class FusedBinder {
 
     /** The instruction computing the whole chain into {@code out}, the buffer of its last node. */
     public static Instruction bind(FusedChain g, Tensor out, KernelBinder.Buffers buffers, Kernels k) {
+        if (g.elementwise()) {
+            return ElementwiseBinder.bind(g, out, buffers, k);
+        }
         Node a = g.anchor();
         Tensor first = buffers.valueOf(a.input(0));
         Tensor second = buffers.valueOf(a.input(1));

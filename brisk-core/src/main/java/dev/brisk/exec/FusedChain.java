@@ -2,6 +2,7 @@ package dev.brisk.exec;
 
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.Node;
+import dev.brisk.ops.OpType;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,6 +15,16 @@ public record FusedChain(List<Node> nodes, Node bias, Node activation, Node gate
     /** The product, convolution or pooling gradient the chain starts from. */
     public Node anchor() {
         return nodes.get(0);
+    }
+
+    /**
+     * True for a general elementwise chain ({@link dev.brisk.backend.Kernels#elementwiseChain}): unary and binary
+     * ops only, none of them a product's bias, an activation ending a special chain or a gate.
+     */
+    public boolean elementwise() {
+        OpType op = anchor().op();
+        return bias == null && activation == null && gate == null && nodes.size() > 1
+                && (op == OpType.UNARY || op == OpType.BINARY);
     }
 
     /** The node whose value the chain computes. */

@@ -31,7 +31,10 @@ import java.util.Map;
  *       normalization's two gradients: it gets no call, and each of them gates dy by relu's output as it reads it
  *       ({@link ChainLinks#gatesBatchNormGradient});</li>
  *   <li>a binary op of two same-shape operands (a residual add), then an activation, as
- *       {@link Kernels#binaryActivation}, block by block in cache.</li>
+ *       {@link Kernels#binaryActivation}, block by block in cache;</li>
+ *   <li>last, from what those leave, any chain of unary and binary ops of one shape whose other operands are read
+ *       whole, as a row or as one value (swish as {@code x * sigmoid(x)}, a gate, scale and shift, the products and
+ *       sums of a gradient), as {@link Kernels#elementwiseChain}, all its ops over each block in cache.</li>
  * </ul>
  * A node is folded into the next one only when that is its one reader and it is not an output, so its value is
  * never needed (relu's gradient reads relu's output, not its input, so that a relu's input can be folded away too:
@@ -115,6 +118,18 @@ public final class Fusion {
         for (Node n : nodes) {
             if (live[n.id()] && !f.groupOf.containsKey(n)) {
                 f.gateBatchNormGradients(n, readers, kept);
+            }
+        }
+        // Last, general elementwise chains take what the special chains left (and a binary op's chain with its
+        // activation, which they extend), each from its first node: a node reads only earlier ones, so a chain's
+        // first node comes before its others.
+        for (Node n : nodes) {
+            FusedChain special = f.groupOf.get(n);
+            if (live[n.id()] && ChainLinks.elementwise(n) && (special == null || extendable(special, n))) {
+                FusedChain g = f.elementwiseChain(n, special, readers, kept, sideEffectsBefore);
+                if (g != null) {
+                    f.add(g);
+                }
             }
         }
         return f;
@@ -244,6 +259,54 @@ public final class Fusion {
         Node next = soleReader(poolGrad, readers, kept);
         return next != null && ChainLinks.gates(next, poolGrad)
                 ? new FusedChain(List.of(poolGrad, next), null, null, next) : null;
+    }
+
+    /**
+     * The longest chain of elementwise ops from {@code first} ({@link ChainLinks#continuesElementwise}) in which each
+     * node but the last has the next as its one reader and is no output, with no variable update between its ends;
+     * null when no node follows. A binary op and activation found as a chain of their own ({@code special} when it
+     * starts at {@code first}) become part of this one, whose call does the same work block by block.
+     */
+    private FusedChain elementwiseChain(Node first, FusedChain special, List<List<Node>> readers, boolean[] kept,
+                                        int[] sideEffectsBefore) {
+        List<Node> chain = new ArrayList<>(special == null ? List.of(first) : special.nodes());
+        int found = chain.size();
+        Node cur = chain.get(found - 1);
+        for (Node next = soleReader(cur, readers, kept); next != null && ChainLinks.continuesElementwise(next, cur)
+                && sideEffectsBefore[next.id()] == sideEffectsBefore[first.id()];
+                next = soleReader(cur, readers, kept)) {
+            FusedChain taken = groupOf.get(next);
+            if (routedFor.containsKey(next) || (taken != null && !extendable(taken, next))) {
+                break;
+            }
+            if (taken != null) {
+                remove(taken);
+            }
+            chain.add(next);
+            cur = next;
+        }
+        if (chain.size() == found) {
+            return null;
+        }
+        if (special != null) {
+            remove(special);
+        }
+        return new FusedChain(chain, null, null, null);
+    }
+
+    /**
+     * True when {@code g} is a binary op and its activation ({@link Kernels#binaryActivation}) starting at
+     * {@code n}: a general elementwise chain can take both nodes in.
+     */
+    private static boolean extendable(FusedChain g, Node n) {
+        return g.anchor() == n && n.op() == OpType.BINARY && g.nodes().size() == 2 && g.activation() == g.last()
+                && g.bias() == null && g.gate() == null && ChainLinks.continuesElementwise(g.last(), n);
+    }
+
+    private void remove(FusedChain g) {
+        for (Node n : g.nodes()) {
+            groupOf.remove(n);
+        }
     }
 
     /** The one node reading {@code x}, or null when there are several or {@code x} is an output. */

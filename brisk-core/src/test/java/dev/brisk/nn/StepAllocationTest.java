@@ -52,6 +52,23 @@ class StepAllocationTest {
         return model;
     }
 
+    /**
+     * Silu and hard silu, whose elementwise ops (and their gradients') run as general elementwise chains; the
+     * convolution's 64K outputs a step are enough to split over two threads.
+     */
+    private static Model siluCnn() {
+        RandomSeed.set(1);
+        Model model = Sequential.of(
+                Layers.input(10, 10, 1),
+                Layers.conv2d(32, 3, Activation.SILU),
+                Layers.maxPooling2d(2),
+                Layers.flatten(),
+                Layers.dense(16, Activation.HARD_SILU),
+                Layers.dense(5));
+        model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
+        return model;
+    }
+
     private static Tensor[] data() {
         Tensor[] xy = EagerVsCompiledTest.data(64, 10, 10, 1);
         for (int i = 0; i < xy[1].size(); i++) {
@@ -107,6 +124,19 @@ class StepAllocationTest {
         if (perStep != 0) {
             ThreadBudget.set(1);
             fail("a compiled step with batch normalization allocated " + perStep + " bytes across the pool; on one "
+                    + "thread:" + PlanAllocation.allocatingInstructions(plan));
+        }
+    }
+
+    @Test
+    void elementwiseChainsAllocateNothingOnTwoThreads() {
+        ThreadBudget.set(2);
+        Plan plan = trainedPlan(siluCnn());
+        long perStep = PlanAllocation.bytesPerStep(plan);
+        System.out.printf("compiled step with elementwise chains, 2 threads: %d bytes allocated per step%n", perStep);
+        if (perStep != 0) {
+            ThreadBudget.set(1);
+            fail("a compiled step with elementwise chains allocated " + perStep + " bytes across the pool; on one "
                     + "thread:" + PlanAllocation.allocatingInstructions(plan));
         }
     }

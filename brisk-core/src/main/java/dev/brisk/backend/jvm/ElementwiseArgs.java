@@ -1,5 +1,6 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.backend.ElementwiseChain;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.UnaryFn;
 
@@ -25,6 +26,10 @@ final class ElementwiseArgs extends RegionTask<ElementwiseArgs> {
     /** Over rows: {@code shape | aStrides | bStrides} of the collapsed broadcast, each {@code rank} long. */
     int[] dims;
     int rank;
+    /** An elementwise chain's steps, its inputs' arrays and their offsets (and {@code out}, {@code outOff}). */
+    ElementwiseChain chain;
+    float[][] inputs;
+    int[] inputOffsets;
 
     /** This thread's instance. */
     static ElementwiseArgs get() {
@@ -39,5 +44,8 @@ final class ElementwiseArgs extends RegionTask<ElementwiseArgs> {
         b = null;
         out = null;
         dims = null;
+        chain = null;
+        inputs = null;
+        inputOffsets = null;
     }
 }

@@ -1,5 +1,6 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.backend.ElementwiseChain;
 import dev.brisk.backend.Kernels;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvGeometry;
@@ -8,6 +9,7 @@ import dev.brisk.ops.ReduceFn;
 import dev.brisk.ops.UnaryFn;
 import dev.brisk.parallel.Parallel;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The reference backend ("jvm-scalar"): plain loops written to be obviously right, which the vector backend is
@@ -112,6 +114,39 @@ public final class ScalarKernels implements Kernels {
         for (int i = 0; i < n; i++) {
             out[outOff + i] = unary(activation, activationAlpha, binary(fn, alpha, a[aOff + i], b[bOff + i]));
         }
+    }
+
+    @Override
+    public void elementwiseChain(ElementwiseChain chain, float[][] inputs, int[] inputOffsets, float[] out,
+                                 int outOff) {
+        // Element by element: each step's value is a local, exactly the float the separate kernels store.
+        List<ElementwiseChain.Step> steps = chain.steps();
+        int cols = chain.rowLength();
+        for (int i = 0; i < chain.size(); i++) {
+            float v = 0f;
+            for (int s = 0; s < steps.size(); s++) {
+                ElementwiseChain.Step step = steps.get(s);
+                float a = chainOperand(chain, step.left(), v, inputs, inputOffsets, i, cols);
+                v = step.unary() != null ? unary(step.unary(), step.alpha(), a)
+                        : binary(step.binary(), step.alpha(), a,
+                                chainOperand(chain, step.right(), v, inputs, inputOffsets, i, cols));
+            }
+            out[outOff + i] = v;
+        }
+    }
+
+    /** Operand {@code code} of an elementwise chain's step at element {@code i}: the previous value or an input's. */
+    private static float chainOperand(ElementwiseChain chain, int code, float previous, float[][] inputs,
+                                      int[] inputOffsets, int i, int cols) {
+        if (code == ElementwiseChain.PREVIOUS) {
+            return previous;
+        }
+        int at = switch (chain.inputs().get(code)) {
+            case FULL -> i;
+            case ROW -> i % cols;
+            case SCALAR -> 0;
+        };
+        return inputs[code][inputOffsets[code] + at];
     }
 
     /** The definition of each {@link UnaryFn}. */

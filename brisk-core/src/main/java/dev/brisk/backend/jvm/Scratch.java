@@ -27,6 +27,7 @@ final class Scratch {
     private RecurrentArgs recurrentArgs;
     private int[] dims = new int[0];
     private float[] tail = new float[0];
+    private float[] chain = new float[0];
     private float[] patch = new float[0];
     private int[] taps = new int[0];
     private float[] image = new float[0];
@@ -158,6 +159,14 @@ final class Scratch {
             tail = new float[size];
         }
         return tail;
+    }
+
+    /** An elementwise chain's block of running values and its rows repeated to a block's length. */
+    float[] chain(int size) {
+        if (chain.length < size) {
+            chain = new float[size];
+        }
+        return chain;
     }
 
     /** Shapes and strides of a collapsed broadcast. */

@@ -169,7 +169,7 @@ final class VectorElementwise {
     }
 
     /** {@code out[i] = fn(a[ai + i sa], b[bi + i sb])} for {@code i < len}. */
-    private static void row(BinaryFn fn, float alpha, float[] a, int ai, int sa, float[] b, int bi, int sb,
+    static void row(BinaryFn fn, float alpha, float[] a, int ai, int sa, float[] b, int bi, int sb,
                             float[] out, int oi, int len) {
         if ((sa | sb) >>> 1 != 0) {
             for (int i = 0; i < len; i++) {

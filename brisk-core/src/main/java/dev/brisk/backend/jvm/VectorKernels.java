@@ -1,5 +1,6 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.backend.ElementwiseChain;
 import dev.brisk.backend.Kernels;
 import dev.brisk.backend.RecurrentLoops;
 import dev.brisk.ops.BinaryFn;
@@ -53,6 +54,12 @@ public final class VectorKernels implements Kernels {
     public void binaryActivation(BinaryFn fn, float alpha, float[] a, int aOff, float[] b, int bOff,
                                  UnaryFn activation, float activationAlpha, float[] out, int outOff, int n) {
         VectorElementwise.binaryActivation(fn, alpha, a, aOff, b, bOff, activation, activationAlpha, out, outOff, n);
+    }
+
+    @Override
+    public void elementwiseChain(ElementwiseChain chain, float[][] inputs, int[] inputOffsets, float[] out,
+                                 int outOff) {
+        VectorChain.run(chain, inputs, inputOffsets, out, outOff);
     }
 
     @Override
