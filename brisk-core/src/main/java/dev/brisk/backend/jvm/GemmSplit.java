@@ -21,6 +21,12 @@ final class GemmSplit {
     static final double FLOPS_PER_FLOAT = 16;
     /** A grid other than a plain row split must be at least this much cheaper to be chosen. */
     static final double MARGIN = 0.9;
+    /**
+     * The largest op(A), in floats, that {@link VectorGemm}'s column split may have every chunk read again: a core's
+     * L2 (1 MiB). A larger A is streamed again from L3 or memory by each of the chunks (a 8192x128 A read by eight
+     * chunks moved 32 MB, where a grid moves it once), so such products take the grid.
+     */
+    static final long REREAD_A_MAX_FLOATS = 1 << 18;
     /** {@code -Dbrisk.gemmGrid=false} keeps the plain row split, to compare against. */
     private static final boolean ENABLED = Settings.gemmGrid();
 
@@ -47,6 +53,11 @@ final class GemmSplit {
             }
         }
         return best;
+    }
+
+    /** Whether an {@code m x k} op(A) is small enough for a column split, which has each chunk read all of it. */
+    static boolean chunksRereadA(int m, int k) {
+        return (long) m * k <= REREAD_A_MAX_FLOATS;
     }
 
     /** The row groups beside {@code colGroups} column groups: as many as the threads and C's row tiles allow. */

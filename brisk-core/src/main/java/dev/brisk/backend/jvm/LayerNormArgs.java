@@ -7,6 +7,8 @@ package dev.brisk.backend.jvm;
 final class LayerNormArgs extends RegionTask<LayerNormArgs> {
     private static final ThreadLocal<LayerNormArgs> LOCAL = ThreadLocal.withInitial(LayerNormArgs::new);
 
+    /** The vector backend's loops (split over the pool, sums in vectors), or the scalar backend's. */
+    boolean vector;
     float epsilon;
     float[] x;
     int xOff;

@@ -84,9 +84,9 @@ final class VectorGemm {
         int threads = Parallel.threads();
         int rowTiles = ceilDiv(m, MR);
         int colTiles = ceilDiv(n, NR);
-        // A column split duplicates no packing (each thread packs only its own columns of B) but has every thread
-        // read all of A; it wins when each thread still gets a few panels.
-        if (colTiles >= SPLIT_COLS_MIN * threads || rowTiles < threads) {
+        // A column split duplicates no packing (each thread packs only its own columns of B) but has every chunk
+        // read all of A; it wins when each thread still gets a few panels and A stays in cache between chunks.
+        if ((colTiles >= SPLIT_COLS_MIN * threads && GemmSplit.chunksRereadA(m, k)) || rowTiles < threads) {
             // Several chunks per thread: column boundaries cost nothing (each column of C gets the same depth
             // blocks, so the same bits, and A is read once per panel either way).
             g.forRange(colTiles, 1, Split.CHUNKS_PER_THREAD, (a, t0, t1) ->

@@ -3,6 +3,7 @@ package dev.brisk.backend.jvm;
 import static dev.brisk.backend.jvm.Arrays2.uniform;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.backend.Kernels;
@@ -27,9 +28,10 @@ class GemmSplitTest {
     @Test
     void everyBudgetGivesTheBitsOfOneThread() {
         Random r = new Random(11);
-        // W1's and W2's products, and awkward sizes that leave partial tiles and uneven groups.
+        // W1's and W2's products, awkward sizes that leave partial tiles and uneven groups, and an A too large for
+        // a column split (the grid takes it).
         int[][] shapes = {{128, 512, 784}, {784, 512, 128}, {128, 128, 1600}, {128, 512, 10}, {97, 200, 333},
-            {61, 75, 19}};
+            {61, 75, 19}, {1100, 300, 250}};
         for (int[] s : shapes) {
             int m = s[0];
             int n = s[1];
@@ -70,6 +72,17 @@ class GemmSplitTest {
         for (int[] s : shapes) {
             assertEquals(1, GemmSplit.columnGroups(s[0], s[1], s[2], false, 2), s[0] + "x" + s[1] + "x" + s[2]);
         }
+    }
+
+    @Test
+    void onlyAnAThatStaysInCacheIsReadByEveryColumnChunk() {
+        // W1's products keep the column split; the transformer's 8192-row activations and its weight gradients'
+        // 128x8192 A take the grid.
+        assertTrue(GemmSplit.chunksRereadA(128, 784));
+        assertTrue(GemmSplit.chunksRereadA(784, 128));
+        assertTrue(GemmSplit.chunksRereadA(512, 512));
+        assertFalse(GemmSplit.chunksRereadA(8192, 128));
+        assertFalse(GemmSplit.chunksRereadA(128, 8192));
     }
 
     @Test

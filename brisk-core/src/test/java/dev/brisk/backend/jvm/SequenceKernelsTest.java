@@ -178,6 +178,54 @@ class SequenceKernelsTest {
     }
 
     @Test
+    void layerNormKeepsItsDigitsWhenTheMeanIsLargeAgainstTheSpread() {
+        // The rows are written in float: x - mean as (x - hi) - lo. Subtracting the mean rounded to one float would
+        // be off by up to half an ulp of 1000 (3e-5) times 1 / sd (1.7) here.
+        int rows = 40;
+        int cols = 129;
+        float eps = 1e-3f;
+        float[] x = uniform(random, rows * cols, 999, 1001);
+        float[] gamma = uniform(random, cols, 0.5f, 1.5f);
+        float[] beta = uniform(random, cols, -1, 1);
+        float[] dy = uniform(random, rows * cols, -1, 1);
+        float[] expected = new float[rows * cols];
+        float[] dxExpected = new float[rows * cols];
+        for (int r = 0; r < rows; r++) {
+            double mean = 0;
+            for (int c = 0; c < cols; c++) {
+                mean += x[r * cols + c];
+            }
+            mean /= cols;
+            double var = 0;
+            for (int c = 0; c < cols; c++) {
+                var += (x[r * cols + c] - mean) * (x[r * cols + c] - mean);
+            }
+            double inv = 1 / Math.sqrt(var / cols + eps);
+            double sg = 0;
+            double sgx = 0;
+            for (int c = 0; c < cols; c++) {
+                double xhat = (x[r * cols + c] - mean) * inv;
+                expected[r * cols + c] = (float) (xhat * gamma[c] + beta[c]);
+                sg += dy[r * cols + c] * (double) gamma[c];
+                sgx += dy[r * cols + c] * (double) gamma[c] * xhat;
+            }
+            for (int c = 0; c < cols; c++) {
+                double xhat = (x[r * cols + c] - mean) * inv;
+                double g = dy[r * cols + c] * (double) gamma[c];
+                dxExpected[r * cols + c] = (float) (inv * (g - sg / cols - xhat * sgx / cols));
+            }
+        }
+        for (Kernels k : new Kernels[] {SCALAR, VECTOR}) {
+            float[] y = new float[rows * cols];
+            k.layerNorm(eps, x, 0, gamma, 0, beta, 0, y, 0, rows, cols);
+            assertClose(k.name() + " layerNorm, mean 1000", expected, y, 2e-6f, 2e-6f);
+            float[] dx = new float[rows * cols];
+            k.layerNormGrad(eps, dy, 0, x, 0, gamma, 0, dx, 0, rows, cols);
+            assertClose(k.name() + " layerNormGrad, mean 1000", dxExpected, dx, 1e-5f, 1e-5f);
+        }
+    }
+
+    @Test
     void layerNormMatchesADoubleReferenceAndTheVectorBackendGivesTheSameBits() {
         int[][] shapes = {{1, 1}, {5, 3}, {7, 37}, {600, 64}, {300, 129}};
         withBudgets(() -> {
