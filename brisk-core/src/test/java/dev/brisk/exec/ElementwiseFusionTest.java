@@ -8,7 +8,6 @@ import dev.brisk.backend.Kernels;
 import dev.brisk.graph.Autodiff;
 import dev.brisk.graph.Graph;
 import dev.brisk.ops.BinaryFn;
-import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.UnaryFn;
 import dev.brisk.tensor.Shape;
@@ -126,21 +125,6 @@ class ElementwiseFusionTest {
         return new Plan[] {fused, plain};
     }
 
-    /** The general elementwise calls of {@code plan}, each as its parts' names joined by '+'. */
-    private static List<String> chains(Plan plan) {
-        List<String> names = new ArrayList<>();
-        for (Node n : plan.instructionNodes()) {
-            if (n.attrs() instanceof FusedAttrs f) {
-                StringBuilder sb = new StringBuilder();
-                for (Node part : f.nodes()) {
-                    sb.append(sb.isEmpty() ? "" : "+").append(part.op());
-                }
-                names.add(sb.toString());
-            }
-        }
-        return names;
-    }
-
     @Test
     void chainsOfTwoToSixOpsAreOneCallWithTheSameBits() {
         // Sizes: whole vectors; a row shorter than a vector; one split over threads whose blocks start mid-row;
@@ -162,7 +146,7 @@ class ElementwiseFusionTest {
                         String what = s[0] + " ops from " + start + " x" + length;
                         Plan[] p = bothWays(net, k, what);
                         // One op builds two nodes (the abs of an input); every other one is a step of the chain.
-                        assertEquals(1, chains(p[0]).size(), what + ": " + chains(p[0]));
+                        assertEquals(1, FusionTest.fusedNames(p[0]).size(), what + ": " + FusionTest.fusedNames(p[0]));
                         assertTrue(p[0].instructionCount() < p[1].instructionCount(), what);
                         assertTrue(p[0].plannedFloats() < p[1].plannedFloats(), what);
                     }
@@ -177,7 +161,7 @@ class ElementwiseFusionTest {
             Net net = chain(k, Shape.of(64, 32), Shape.of(32), List.of(
                     (g, x, f, b, s) -> g.mul(x, g.unary(UnaryFn.SIGMOID, x))));
             Plan[] p = bothWays(net, k, "swish");
-            assertEquals(List.of("UNARY+BINARY"), chains(p[0]));
+            assertEquals(List.of("UNARY+BINARY"), FusionTest.fusedNames(p[0]));
             assertEquals(p[1].instructionCount() - 1, p[0].instructionCount());
             // sigmoid(x) is never written: one 64 x 32 buffer fewer.
             assertEquals(p[1].plannedFloats() - 64 * 32, p[0].plannedFloats());
@@ -197,11 +181,11 @@ class ElementwiseFusionTest {
             List<Node> inputs = List.of(x, b);
             Net net = new Net(g, inputs, values(inputs, 4), List.of(y, total));
             Plan[] p = bothWays(net, k, "second reader");
-            assertEquals(List.of("UNARY+UNARY", "BINARY+UNARY"), chains(p[0]));
+            assertEquals(List.of("UNARY+UNARY", "BINARY+UNARY"), FusionTest.fusedNames(p[0]));
             // A value that is an output splits it too.
             Net returned = new Net(g, inputs, net.values(), List.of(y, e));
             p = bothWays(returned, k, "returned");
-            assertEquals(List.of("UNARY+UNARY", "BINARY+UNARY"), chains(p[0]));
+            assertEquals(List.of("UNARY+UNARY", "BINARY+UNARY"), FusionTest.fusedNames(p[0]));
         }
     }
 
@@ -221,8 +205,8 @@ class ElementwiseFusionTest {
             outputs.addAll(Autodiff.gradients(g, loss, List.of(w, b)));
             List<Node> inputs = List.of(x, w, b);
             Plan[] p = bothWays(new Net(g, inputs, values(inputs, 5), outputs), k, "swish gradients");
-            assertTrue(chains(p[0]).stream().filter(c -> !c.startsWith("MATMUL")).count() >= 2,
-                    chains(p[0]).toString());
+            assertTrue(FusionTest.fusedNames(p[0]).stream().filter(c -> !c.startsWith("MATMUL")).count() >= 2,
+                    FusionTest.fusedNames(p[0]).toString());
         }
     }
 
@@ -242,7 +226,7 @@ class ElementwiseFusionTest {
             Net net = new Net(symbolic, s.subList(0, 2), List.of(e.get(0).value(), e.get(1).value()),
                     List.of(s.get(2)));
             Plan fused = Planner.compile(symbolic.nodes(), net.outputs(), k, true);
-            assertEquals(List.of("BINARY+BINARY+UNARY+UNARY"), chains(fused));
+            assertEquals(List.of("BINARY+BINARY+UNARY+UNARY"), FusionTest.fusedNames(fused));
             assertSameBits(List.of(e.get(2).value().toArray()), run(fused, net), "eager on " + k.name());
         }
     }

@@ -96,7 +96,8 @@ class FusionTest {
         return new Plans(fused, plain);
     }
 
-    private static List<String> fusedNames(Plan plan) {
+    /** The fused calls of {@code plan}, each as its parts' op names joined by '+' (as profiles name them). */
+    static List<String> fusedNames(Plan plan) {
         List<String> names = new ArrayList<>();
         for (Node n : plan.instructionNodes()) {
             if (n.attrs() instanceof FusedAttrs f) {
