@@ -2,6 +2,7 @@ package dev.brisk.backend.jvm;
 
 import static dev.brisk.backend.jvm.Arrays2.assertClose;
 import static dev.brisk.backend.jvm.Arrays2.uniform;
+import static dev.brisk.backend.jvm.ConvProblem.geometry;
 import static dev.brisk.backend.jvm.Arrays2.withBudgets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,15 +65,11 @@ class VectorDirectConvTest {
     private void check(ConvGeometry g, boolean withBias, boolean relu) {
         int oc = g.outChannels();
         int rows = g.batch() * g.outH() * g.outW();
-        float[] x = uniform(random, 3 + g.batch() * g.height() * g.width() * g.channels(), -1, 1);
-        // Zeros of both signs: a padded tap adds 0 x w to the chain, which turns a -0 sum into +0.
-        for (int i = 0; i < x.length; i += 5) {
-            x[i] = i % 2 == 0 ? 0f : -0f;
-        }
-        float[] w = uniform(random, 5 + g.kernelH() * g.kernelW() * g.channels() * oc, -1, 1);
-        w[5] = -0f;
-        float[] bias = withBias ? uniform(random, 2 + oc, -1, 1) : null;
-        UnaryFn fn = relu ? UnaryFn.RELU : null;
+        ConvProblem p = ConvProblem.of(random, g, withBias, relu);
+        float[] x = p.x();
+        float[] w = p.w();
+        float[] bias = p.bias();
+        UnaryFn fn = p.fn();
         float[] columns = uniform(random, 1 + rows * oc + 3, -1, 1);
         float[] direct = columns.clone();
         float[] reference = columns.clone();
@@ -86,13 +83,5 @@ class VectorDirectConvTest {
                     () -> what + ": element " + index + " is " + direct[index] + ", im2col gives " + columns[index]);
         }
         assertClose(what + " vs reference", reference, direct, 1e-4f, 1e-4f);
-    }
-
-    /** A geometry with the output size that the padding (top, left, bottom, right) and strides give. */
-    private static ConvGeometry geometry(int n, int h, int w, int c, int kh, int kw, int oc, int sh, int sw,
-                                         int top, int left, int bottom, int right) {
-        int outH = (h + top + bottom - kh) / sh + 1;
-        int outW = (w + left + right - kw) / sw + 1;
-        return new ConvGeometry(n, h, w, c, kh, kw, oc, sh, sw, top, left, outH, outW);
     }
 }
