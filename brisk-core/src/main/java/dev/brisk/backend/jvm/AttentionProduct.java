@@ -6,20 +6,20 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The register-tiled products of one attention head ({@link VectorAttention}): {@code C (+)= A B} for an
  * {@code m x n} block, {@code A}'s element {@code (i, p)} at {@code a[aOff + i aRow + p aCol]} (so a transposed
- * operand is only other strides), {@code B}'s rows dense along {@code n}. Four rows of C by two vectors stay in
- * registers over the whole inner loop; each step broadcasts four A elements and loads two B vectors. These products
- * are too small (32 to 128 on a side) for gemm's packing of B to pay, and their operands already sit in L1.
+ * operand is only other strides), {@code B}'s rows dense along {@code n}. Six rows of C by two vectors (gemm's tile)
+ * stay in registers over the whole inner loop; each step broadcasts six A elements and loads two B vectors. A and B
+ * are read in place: these products are small (32 to 128 on a side) and their operands already sit in L1 or L2.
  *
  * <p>A causal band: with {@link #COLUMNS} the row tile starting at {@code i} computes only the columns up to
- * {@code diag + i + 4} (the scores a causal row can see, rounded up to the tile); with {@link #INNER_TO} only the
- * inner indexes below {@code diag + i + 4} (the probabilities beyond them are zeros); with {@link #INNER_FROM} only
+ * {@code diag + i + 6} (the scores a causal row can see, rounded up to the tile); with {@link #INNER_TO} only the
+ * inner indexes below {@code diag + i + 6} (the probabilities beyond them are zeros); with {@link #INNER_FROM} only
  * the inner indexes from {@code i - diag} (C's rows are keys, its inner index query rows, and a query row before key
  * {@code i - diag} gives it a zero).
  */
 final class AttentionProduct {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
-    private static final int MR = 4;
+    private static final int MR = 6;
 
     /** Every column and inner index. */
     static final int DENSE = 0;
@@ -48,7 +48,7 @@ final class AttentionProduct {
             int j = 0;
             for (; j + 2 * L <= n && j < colEnd; j += 2 * L) {
                 if (rows == MR) {
-                    tile4(a, ai, aRow, aCol, b, bOff + j, ldb, c, ci + j, ldc, p0, p1, accumulate);
+                    tile6(a, ai, aRow, aCol, b, bOff + j, ldb, c, ci + j, ldc, p0, p1, accumulate);
                 } else {
                     for (int r = 0; r < rows; r++) {
                         tile1(a, ai + r * aRow, aCol, b, bOff + j, ldb, c, ci + r * ldc + j, p0, p1, accumulate);
@@ -72,8 +72,8 @@ final class AttentionProduct {
         }
     }
 
-    /** Four rows by two vectors of C over inner indexes {@code [p0, p1)}. */
-    private static void tile4(float[] a, int ai, int aRow, int aCol, float[] b, int bj, int ldb, float[] c, int cj,
+    /** Six rows by two vectors of C over inner indexes {@code [p0, p1)}: twelve independent FMA chains. */
+    private static void tile6(float[] a, int ai, int aRow, int aCol, float[] b, int bj, int ldb, float[] c, int cj,
                               int ldc, int p0, int p1, boolean accumulate) {
         FloatVector c00;
         FloatVector c01;
@@ -83,6 +83,10 @@ final class AttentionProduct {
         FloatVector c21;
         FloatVector c30;
         FloatVector c31;
+        FloatVector c40;
+        FloatVector c41;
+        FloatVector c50;
+        FloatVector c51;
         if (accumulate) {
             c00 = FloatVector.fromArray(S, c, cj);
             c01 = FloatVector.fromArray(S, c, cj + L);
@@ -92,6 +96,10 @@ final class AttentionProduct {
             c21 = FloatVector.fromArray(S, c, cj + 2 * ldc + L);
             c30 = FloatVector.fromArray(S, c, cj + 3 * ldc);
             c31 = FloatVector.fromArray(S, c, cj + 3 * ldc + L);
+            c40 = FloatVector.fromArray(S, c, cj + 4 * ldc);
+            c41 = FloatVector.fromArray(S, c, cj + 4 * ldc + L);
+            c50 = FloatVector.fromArray(S, c, cj + 5 * ldc);
+            c51 = FloatVector.fromArray(S, c, cj + 5 * ldc + L);
         } else {
             c00 = FloatVector.zero(S);
             c01 = c00;
@@ -101,6 +109,10 @@ final class AttentionProduct {
             c21 = c00;
             c30 = c00;
             c31 = c00;
+            c40 = c00;
+            c41 = c00;
+            c50 = c00;
+            c51 = c00;
         }
         for (int p = p0; p < p1; p++) {
             int bp = bj + p * ldb;
@@ -119,6 +131,12 @@ final class AttentionProduct {
             FloatVector a3 = FloatVector.broadcast(S, a[ap + 3 * aRow]);
             c30 = a3.fma(b0, c30);
             c31 = a3.fma(b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, a[ap + 4 * aRow]);
+            c40 = a4.fma(b0, c40);
+            c41 = a4.fma(b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, a[ap + 5 * aRow]);
+            c50 = a5.fma(b0, c50);
+            c51 = a5.fma(b1, c51);
         }
         c00.intoArray(c, cj);
         c01.intoArray(c, cj + L);
@@ -128,6 +146,10 @@ final class AttentionProduct {
         c21.intoArray(c, cj + 2 * ldc + L);
         c30.intoArray(c, cj + 3 * ldc);
         c31.intoArray(c, cj + 3 * ldc + L);
+        c40.intoArray(c, cj + 4 * ldc);
+        c41.intoArray(c, cj + 4 * ldc + L);
+        c50.intoArray(c, cj + 5 * ldc);
+        c51.intoArray(c, cj + 5 * ldc + L);
     }
 
     /** One row by two vectors of C. */

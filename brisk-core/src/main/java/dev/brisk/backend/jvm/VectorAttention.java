@@ -30,6 +30,8 @@ final class VectorAttention {
     private static final int L = S.length();
     /** Query rows per block: 32 rows of scores for 128 keys are 16 KB, and the causal diagonal wastes little. */
     static final int BLOCK = 32;
+    /** Edge of the register-transposed blocks of {@link #pack}, or 0 for none. */
+    private static final int TRANSPOSE = L == 16 ? 16 : L >= 8 ? 8 : 0;
 
     private VectorAttention() {
     }
@@ -199,12 +201,27 @@ final class VectorAttention {
         return (b * g.maskRows() + (g.maskRows() == 1 ? 0 : i)) * g.keys();
     }
 
-    /** Rows {@code [0, count)} of {@code depth} columns, {@code stride} apart, as columns of {@code dst}. */
-    private static void pack(float[] src, int off, int stride, int depth, int count, float[] dst, int dstOff,
+    /**
+     * Rows {@code [0, count)} of {@code depth} columns, {@code stride} apart, as columns of {@code dst}: square
+     * blocks of a vector's lanes by register transposes (16x16 where vectors are 512 bits, else 8x8, as gemm's
+     * packing chooses, so that C2 sees one vector size), the edges one float at a time.
+     */
+    static void pack(float[] src, int off, int stride, int depth, int count, float[] dst, int dstOff,
                              int ld) {
+        int fullRows = TRANSPOSE == 0 ? 0 : count - count % TRANSPOSE;
+        int fullCols = TRANSPOSE == 0 ? 0 : depth - depth % TRANSPOSE;
+        for (int j = 0; j < fullRows; j += TRANSPOSE) {
+            for (int p = 0; p < fullCols; p += TRANSPOSE) {
+                if (TRANSPOSE == 16) {
+                    Transpose16.block(src, off + j * stride + p, stride, dst, dstOff + p * ld + j, ld);
+                } else {
+                    Transpose8.block(src, off + j * stride + p, stride, dst, dstOff + p * ld + j, ld);
+                }
+            }
+        }
         for (int j = 0; j < count; j++) {
             int s = off + j * stride;
-            for (int p = 0; p < depth; p++) {
+            for (int p = j < fullRows ? fullCols : 0; p < depth; p++) {
                 dst[dstOff + p * ld + j] = src[s + p];
             }
         }
@@ -227,18 +244,17 @@ final class VectorAttention {
     private static void normalize(float[] w, int x, int n, int width, float[] stats, int s) {
         float max = rowMax(w, x, n);
         FloatVector vmax = FloatVector.broadcast(S, max);
-        FloatVector vsum = FloatVector.zero(S);
         int j = 0;
         for (; j + L <= n; j += L) {
-            FloatVector e = VectorMath.exp(FloatVector.fromArray(S, w, x + j).sub(vmax));
-            e.intoArray(w, x + j);
-            vsum = vsum.add(e);
+            VectorMath.exp(FloatVector.fromArray(S, w, x + j).sub(vmax)).intoArray(w, x + j);
         }
-        float sum = vsum.reduceLanes(VectorOperators.ADD);
         for (; j < n; j++) {
-            float e = (float) Math.exp(w[x + j] - max);
-            w[x + j] = e;
-            sum += e;
+            w[x + j] = (float) Math.exp(w[x + j] - max);
+        }
+        // Added in element order, not with reduceLanes(ADD), whose order may change once C2 compiles the loop.
+        float sum = 0f;
+        for (j = 0; j < n; j++) {
+            sum += w[x + j];
         }
         float inv = 1f / sum;
         scale(w, x, n, inv);
@@ -298,14 +314,10 @@ final class VectorAttention {
         Arrays.fill(w, d + n, d + width, 0f);
     }
 
+    /** A dot product in element order (one per row: not worth a vector and a fixed-order lane sum). */
     private static float dot(float[] a, int aOff, float[] b, int bOff, int n) {
-        FloatVector acc = FloatVector.zero(S);
-        int j = 0;
-        for (; j + L <= n; j += L) {
-            acc = FloatVector.fromArray(S, a, aOff + j).fma(FloatVector.fromArray(S, b, bOff + j), acc);
-        }
-        float sum = acc.reduceLanes(VectorOperators.ADD);
-        for (; j < n; j++) {
+        float sum = 0f;
+        for (int j = 0; j < n; j++) {
             sum = Math.fma(a[aOff + j], b[bOff + j], sum);
         }
         return sum;
