@@ -113,7 +113,9 @@ final class VectorAttention {
         int hs = pair * g.queries() * 2;
         int rowQ = g.heads() * g.depth();
         int rowV = g.heads() * g.valueDepth();
-        float[] w = Scratch.get().attention((g.depth() + BLOCK) * g.keys());
+        Scratch scratch = Scratch.get();
+        float[] w = scratch.attention((g.depth() + BLOCK) * g.keys());
+        float[] lanes = scratch.lanes(L);
         int scores = g.depth() * g.keys();
         pack(k, kOff + hk, rowQ, g.depth(), g.keysOf(g.queries() - 1), w, 0, g.keys());
         for (int i0 = 0; i0 < g.queries(); i0 += BLOCK) {
@@ -127,7 +129,7 @@ final class VectorAttention {
                 if (mask != null) {
                     addMask(w, x, mask, maskOff + maskRow(g, pair, i), g.keysOf(i));
                 }
-                normalize(w, x, g.keysOf(i), seen, stats, statsOff + hs + 2 * i);
+                normalize(w, x, g.keysOf(i), seen, stats, statsOff + hs + 2 * i, lanes);
             }
             product(rows, g.valueDepth(), seen, w, scores, g.keys(), 1, v, vOff + hv, rowV, out,
                     outOff + ho + i0 * rowV, rowV, false, g.causal() ? INNER_TO : DENSE, i0);
@@ -147,7 +149,9 @@ final class VectorAttention {
         int rowQ = g.heads() * g.depth();
         int rowV = g.heads() * g.valueDepth();
         int keys = g.keys();
-        float[] w = Scratch.get().attention((g.depth() + g.valueDepth() + 2 * BLOCK) * keys);
+        Scratch scratch = Scratch.get();
+        float[] w = scratch.attention((g.depth() + g.valueDepth() + 2 * BLOCK) * keys);
+        float[] lanes = scratch.lanes(L);
         int packedV = g.depth() * keys;
         int probs = packedV + g.valueDepth() * keys;
         int dScores = probs + BLOCK * keys;
@@ -177,7 +181,8 @@ final class VectorAttention {
                 if (mask != null) {
                     addMask(w, x, mask, maskOff + maskRow(g, pair, i), g.keysOf(i));
                 }
-                float rowDot = dot(dOut, dOutOff + oi + r * rowV, out, outOff + oi + r * rowV, g.valueDepth());
+                float rowDot = dot(dOut, dOutOff + oi + r * rowV, out, outOff + oi + r * rowV, g.valueDepth(),
+                        lanes);
                 scoreGradient(w, x, dScores + r * keys, g.keysOf(i), seen, stats, statsOff + hs + 2 * i, rowDot);
             }
             // dV += P^T dO, dQ = dS K, dK += dS^T Q.
@@ -241,20 +246,27 @@ final class VectorAttention {
      * Turns the first {@code n} scores of a row into probabilities, zeroes the rest up to {@code width}, and
      * records the row's maximum and reciprocal sum.
      */
-    private static void normalize(float[] w, int x, int n, int width, float[] stats, int s) {
+    private static void normalize(float[] w, int x, int n, int width, float[] stats, int s, float[] lanes) {
         float max = rowMax(w, x, n);
         FloatVector vmax = FloatVector.broadcast(S, max);
+        FloatVector vsum = FloatVector.zero(S);
         int j = 0;
         for (; j + L <= n; j += L) {
-            VectorMath.exp(FloatVector.fromArray(S, w, x + j).sub(vmax)).intoArray(w, x + j);
+            FloatVector e = VectorMath.exp(FloatVector.fromArray(S, w, x + j).sub(vmax));
+            e.intoArray(w, x + j);
+            vsum = vsum.add(e);
+        }
+        // The lanes are added in lane order, not with reduceLanes(ADD), whose order may change once C2 compiles
+        // the loop; a scalar sum of the row instead cost as much as the row's products (one add's latency each).
+        vsum.intoArray(lanes, 0);
+        float sum = 0f;
+        for (int lane = 0; lane < L; lane++) {
+            sum += lanes[lane];
         }
         for (; j < n; j++) {
-            w[x + j] = (float) Math.exp(w[x + j] - max);
-        }
-        // Added in element order, not with reduceLanes(ADD), whose order may change once C2 compiles the loop.
-        float sum = 0f;
-        for (j = 0; j < n; j++) {
-            sum += w[x + j];
+            float e = (float) Math.exp(w[x + j] - max);
+            w[x + j] = e;
+            sum += e;
         }
         float inv = 1f / sum;
         scale(w, x, n, inv);
@@ -314,10 +326,19 @@ final class VectorAttention {
         Arrays.fill(w, d + n, d + width, 0f);
     }
 
-    /** A dot product in element order (one per row: not worth a vector and a fixed-order lane sum). */
-    private static float dot(float[] a, int aOff, float[] b, int bOff, int n) {
+    /** A dot product: per lane in vectors, the lanes then added in lane order (as {@link #normalize}'s sum). */
+    private static float dot(float[] a, int aOff, float[] b, int bOff, int n, float[] lanes) {
+        FloatVector acc = FloatVector.zero(S);
+        int j = 0;
+        for (; j + L <= n; j += L) {
+            acc = FloatVector.fromArray(S, a, aOff + j).fma(FloatVector.fromArray(S, b, bOff + j), acc);
+        }
+        acc.intoArray(lanes, 0);
         float sum = 0f;
-        for (int j = 0; j < n; j++) {
+        for (int lane = 0; lane < L; lane++) {
+            sum += lanes[lane];
+        }
+        for (; j < n; j++) {
             sum = Math.fma(a[aOff + j], b[bOff + j], sum);
         }
         return sum;
