@@ -180,6 +180,10 @@ class ConvolutionVariantsTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> Layers.separableConv2d(2, 3, 1, Padding.CAUSAL, Activation.LINEAR));
         assertTrue(e.getMessage().contains("SeparableConv2D"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new Conv2DTranspose(2, 0, 3, 1, 1, Padding.SAME,
+                Activation.LINEAR, true, Initializer.glorotUniform(), Initializer.zeros(), null, null));
+        assertTrue(e.getMessage().contains("Conv2DTranspose") && e.getMessage().contains("kernel 0x3"),
+                e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
                 () -> Layers.cropping2d(3, 4, 0, 0).outputShape(List.of(Shape.of(7, 8, 3))));
         assertTrue(e.getMessage().contains("Cropping2D") && e.getMessage().contains("leaves nothing"),
