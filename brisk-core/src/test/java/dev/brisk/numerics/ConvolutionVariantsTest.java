@@ -188,6 +188,12 @@ class ConvolutionVariantsTest {
                 () -> Layers.cropping2d(3, 4, 0, 0).outputShape(List.of(Shape.of(7, 8, 3))));
         assertTrue(e.getMessage().contains("Cropping2D") && e.getMessage().contains("leaves nothing"),
                 e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> Layers.cropping2d(1, 1, 1, 1).outputShape(List.of(Shape.of(7, 8))));
+        assertTrue(e.getMessage().contains("Cropping2D takes [height, width, channels]"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Layers.zeroPadding2d(-1));
+        assertTrue(e.getMessage().contains("ZeroPadding2D") && e.getMessage().contains("((-1, -1), (-1, -1))"),
+                e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> Layers.depthwiseConv2d(5, 1, Padding.VALID, 1,
                 Activation.LINEAR).outputShape(List.of(Shape.of(3, 8, 3))));
         assertTrue(e.getMessage().contains("does not fit"), e.getMessage());
