@@ -21,6 +21,7 @@ final class Scratch {
     private ReduceArgs reduceArgs;
     private PoolArgs poolArgs;
     private OptimizerArgs optimizerArgs;
+    private DropoutArgs dropoutArgs;
     private SoftmaxArgs softmaxArgs;
     private ElementwiseArgs elementwiseArgs;
     private TransposeArgs transposeArgs;
@@ -191,6 +192,14 @@ final class Scratch {
             elementwiseArgs = new ElementwiseArgs();
         }
         return elementwiseArgs;
+    }
+
+    /** The reusable arguments of this thread's parallel dropout calls. */
+    DropoutArgs dropoutArgs() {
+        if (dropoutArgs == null) {
+            dropoutArgs = new DropoutArgs();
+        }
+        return dropoutArgs;
     }
 
     /** The reusable arguments of this thread's parallel softmax and softmax cross-entropy calls. */
