@@ -14,8 +14,9 @@ import jdk.incubator.vector.VectorSpecies;
  * so the call splits over the pool in any chunks with the same result.
  *
  * <p>The float lanes are as many as the long lanes (half the register width), so one hash vector decides one float
- * vector. Without 256-bit long vectors (NEON, SSE) a 64-bit multiply per lane has no fast native form, and the
- * scalar loop runs instead.
+ * vector. With AVX-512DQ the 64-bit multiply is one instruction; AVX2 has none, yet there the kernel still took about
+ * a sixth of the scalar loop's time (Zen 4 under {@code -XX:UseAVX=2}, same bits). Without 256-bit long vectors
+ * (NEON, SSE, AVX1) the scalar loop runs instead.
  */
 final class VectorDropout {
     private static final VectorSpecies<Long> LS = LongVector.SPECIES_PREFERRED;
