@@ -2,7 +2,6 @@ package dev.brisk.cli;
 
 import dev.brisk.nn.Model;
 import dev.brisk.onnx.OnnxExport;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -31,10 +30,7 @@ final class ExportCommand extends ModelFileCommand {
 
     @Override
     int call() throws Exception {
-        if (Files.isDirectory(onnx)) {
-            throw new UsageException("Invalid value for option '--onnx': " + onnx
-                    + " is a directory; give a file name such as " + onnx.resolve("model.onnx"));
-        }
+        OptionRules.check(OptionRules.notDirectory("--onnx", onnx, "model.onnx"));
         Model m = load();
         OnnxExport.export(m, onnx);
         System.out.printf(Locale.ROOT, "ONNX model (opset %d) of %s written to %s%n", OnnxExport.OPSET, model, onnx);

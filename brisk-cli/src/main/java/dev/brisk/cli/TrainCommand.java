@@ -1,5 +1,9 @@
 package dev.brisk.cli;
 
+import static dev.brisk.cli.OptionRules.atLeast;
+import static dev.brisk.cli.OptionRules.notDirectory;
+import static dev.brisk.cli.OptionRules.refuse;
+
 import dev.brisk.callbacks.Callback;
 import dev.brisk.callbacks.EpochStats;
 import dev.brisk.callbacks.History;
@@ -253,86 +257,61 @@ public final class TrainCommand extends Subcommand {
         return 0;
     }
 
-    /** Rejects out-of-range values as usage errors (exit code 2). */
+    /** Rejects out-of-range values and options that do not go together as usage errors (exit code 2). */
     void validate() {
-        if ((workload == null) == (model == null)) {
-            throw new UsageException(workload == null ? "Missing required option: give --workload ID or --model"
-                    + " MODEL.json" : "--workload and --model do not go together: train a workload or your model");
-        }
+        OptionRules.check(
+                refuse(workload == null && model == null,
+                        () -> "Missing required option: give --workload ID or --model MODEL.json"),
+                refuse(workload != null && model != null,
+                        () -> "--workload and --model do not go together: train a workload or your model"));
         if (model != null) {
             UserModelRun.validate(this);
-        } else if (label != null || fillValue != null || !indicateMissing.isEmpty() || !textColumns.isEmpty()
-                || normalize || loss != null || patience != null) {
-            throw new UsageException("--label, --fill-value, --indicate-missing, --lookup-column, --hash-column,"
-                    + " --normalize, --loss and --patience go with --model");
         }
-        requireAtLeast("--epochs", epochs, 1);
+        boolean text = workload != null && workload.text();
+        boolean distributed = master != null || replicas != null;
+        OptionRules.check(
+                refuse(model == null && (label != null || fillValue != null || !indicateMissing.isEmpty()
+                        || !textColumns.isEmpty() || normalize || loss != null || patience != null),
+                        () -> "--label, --fill-value, --indicate-missing, --lookup-column, --hash-column,"
+                                + " --normalize, --loss and --patience go with --model"),
+                atLeast("--epochs", epochs, 1));
         OptionValues.requireThreadBudget("--threads", threads);
-        requireAtLeast("--batch-size", batchSize, 1);
-        requireAtLeast("--window-stride", windowStride, 1);
-        requireAtLeast("--limit", limit, 1);
-        requireAtLeast("--histogram-freq", histogramFreq, 0);
-        requireAtLeast("--update-freq", updateFreq, 0);
-        if (plot != null && java.nio.file.Files.isDirectory(plot)) {
-            throw new UsageException("Invalid value for option '--plot': " + plot
-                    + " is a directory; give a file name such as " + plot.resolve("curves.png"));
-        }
-        if (onnx != null && java.nio.file.Files.isDirectory(onnx)) {
-            throw new UsageException("Invalid value for option '--onnx': " + onnx
-                    + " is a directory; give a file name such as " + onnx.resolve("model.onnx"));
-        }
-        if (profileSteps != null && profile == null) {
-            throw new UsageException("--profile-steps needs --profile FILE");
-        }
-        if (pipeline && workload != null && workload.text()) {
-            throw new UsageException("--pipeline feeds Fashion-MNIST images; " + workload.id() + " trains on windows"
-                    + " of text; run it without --pipeline");
-        }
-        if (pipeline && workload != null && !workload.trainsThroughPipeline()) {
-            throw new UsageException("--pipeline cannot feed workload " + workload.id() + ": the pipeline scales the"
-                    + " features only, and " + workload.id() + "'s targets are its input pixels; run it without"
-                    + " --pipeline");
-        }
-        requireAtLeast("--replicas", replicas, 1);
-        requireAtLeast("--workers", workers, 1);
-        requireAtLeast("--checkpoint-every", checkpointEvery, 1);
-        if (overlap && master == null && replicas == null) {
-            throw new UsageException("--overlap overlaps the gradient exchange of --replicas or --master; one process"
-                    + " exchanges nothing");
-        }
-        if (master != null && replicas != null) {
-            throw new UsageException("--replicas and --master do not go together: replicas share this JVM, --master"
-                    + " trains on Spark workers (--workers N)");
-        }
-        if (master != null && onnx != null) {
-            throw new UsageException("--onnx does not go with --master: the model trained on Spark stays with the"
-                    + " workers");
-        }
-        if (workload != null && workload.text() && save != null) {
-            throw new UsageException("--save keeps the Fashion-MNIST workloads' models; " + workload.id()
-                    + "'s positional embedding (Layers.positions()) has no Keras class to save as yet");
-        }
-        if (workload != null && workload.text() && (master != null || replicas != null)) {
-            throw new UsageException((master != null ? "--master" : "--replicas") + " trains the Fashion-MNIST"
-                    + " workloads; " + workload.id() + " trains on one JVM's compute pool");
-        }
-        if (master == null && checkpoint != null) {
-            throw new UsageException("--checkpoint needs --master (checkpoints are written by the Spark workers)");
-        }
-        if ((master != null || replicas != null) && (pipeline || profile != null || tensorboard != null || eager)) {
-            throw new UsageException("--replicas and --master train from arrays with compiled steps: leave out"
-                    + " --pipeline, --profile, --tensorboard and --eager");
-        }
-        if (verbose < 0 || verbose > 2) {
-            throw new UsageException("Invalid value for option '--verbose': expected 0, 1 or 2 but was " + verbose);
-        }
-    }
-
-    private void requireAtLeast(String option, Integer value, int min) {
-        if (value != null && value < min) {
-            throw new UsageException(
-                    "Invalid value for option '" + option + "': must be at least " + min + " but was " + value);
-        }
+        OptionRules.check(
+                atLeast("--batch-size", batchSize, 1),
+                atLeast("--window-stride", windowStride, 1),
+                atLeast("--limit", limit, 1),
+                atLeast("--histogram-freq", histogramFreq, 0),
+                atLeast("--update-freq", updateFreq, 0),
+                notDirectory("--plot", plot, "curves.png"),
+                notDirectory("--onnx", onnx, "model.onnx"),
+                refuse(profileSteps != null && profile == null, () -> "--profile-steps needs --profile FILE"),
+                refuse(pipeline && text, () -> "--pipeline feeds Fashion-MNIST images; " + workload.id()
+                        + " trains on windows of text; run it without --pipeline"),
+                refuse(pipeline && workload != null && !workload.trainsThroughPipeline(),
+                        () -> "--pipeline cannot feed workload " + workload.id() + ": the pipeline scales the"
+                                + " features only, and " + workload.id() + "'s targets are its input pixels; run it"
+                                + " without --pipeline"),
+                atLeast("--replicas", replicas, 1),
+                atLeast("--workers", workers, 1),
+                atLeast("--checkpoint-every", checkpointEvery, 1),
+                refuse(overlap && !distributed, () -> "--overlap overlaps the gradient exchange of --replicas or"
+                        + " --master; one process exchanges nothing"),
+                refuse(master != null && replicas != null, () -> "--replicas and --master do not go together:"
+                        + " replicas share this JVM, --master trains on Spark workers (--workers N)"),
+                refuse(master != null && onnx != null, () -> "--onnx does not go with --master: the model trained"
+                        + " on Spark stays with the workers"),
+                refuse(text && save != null, () -> "--save keeps the Fashion-MNIST workloads' models; "
+                        + workload.id() + "'s positional embedding (Layers.positions()) has no Keras class to save"
+                        + " as yet"),
+                refuse(text && distributed, () -> (master != null ? "--master" : "--replicas") + " trains the"
+                        + " Fashion-MNIST workloads; " + workload.id() + " trains on one JVM's compute pool"),
+                refuse(master == null && checkpoint != null,
+                        () -> "--checkpoint needs --master (checkpoints are written by the Spark workers)"),
+                refuse(distributed && (pipeline || profile != null || tensorboard != null || eager),
+                        () -> "--replicas and --master train from arrays with compiled steps: leave out"
+                                + " --pipeline, --profile, --tensorboard and --eager"),
+                refuse(verbose < 0 || verbose > 2,
+                        () -> "Invalid value for option '--verbose': expected 0, 1 or 2 but was " + verbose));
     }
 
     /** Process-wide settings: the thread budget and the random seed. */

@@ -43,27 +43,21 @@ final class UserModelRun {
 
     /** The usage errors of {@code --model}, found before anything is read. */
     static void validate(TrainCommand o) {
-        if (o.data.equals(FashionMnist.DEFAULT_DIR)) {
-            throw new UsageException("--model needs --data: a CSV, NPY or IDX file, or a directory of images");
-        }
-        if (!(o.validationSplit > 0 && o.validationSplit < 1)) {
-            throw new UsageException("Invalid value for option '--validation-split': must be strictly between 0"
-                    + " and 1 but was " + o.validationSplit);
-        }
-        if (o.patience != null && o.patience < 1) {
-            throw new UsageException("Invalid value for option '--patience': must be at least 1 but was "
-                    + o.patience);
-        }
-        if (!o.missing.isEmpty() && o.fillValue == null) {
-            throw new UsageException("--missing needs --fill-value X (the value missing cells are read as)");
-        }
-        if (!o.indicateMissing.isEmpty() && o.fillValue == null) {
-            throw new UsageException("--indicate-missing needs --fill-value X (the value missing cells are read as;"
-                    + " the indicator columns mark where it was used)");
-        }
-        if (o.pipeline || o.replicas != null || o.master != null || o.limit != null || o.profile != null) {
-            throw new UsageException("--pipeline, --replicas, --master, --limit and --profile go with --workload");
-        }
+        OptionRules.check(
+                OptionRules.refuse(o.data.equals(FashionMnist.DEFAULT_DIR),
+                        () -> "--model needs --data: a CSV, NPY or IDX file, or a directory of images"),
+                OptionRules.refuse(!(o.validationSplit > 0 && o.validationSplit < 1),
+                        () -> "Invalid value for option '--validation-split': must be strictly between 0 and 1 but"
+                                + " was " + o.validationSplit),
+                OptionRules.atLeast("--patience", o.patience, 1),
+                OptionRules.refuse(!o.missing.isEmpty() && o.fillValue == null,
+                        () -> "--missing needs --fill-value X (the value missing cells are read as)"),
+                OptionRules.refuse(!o.indicateMissing.isEmpty() && o.fillValue == null,
+                        () -> "--indicate-missing needs --fill-value X (the value missing cells are read as; the"
+                                + " indicator columns mark where it was used)"),
+                OptionRules.refuse(o.pipeline || o.replicas != null || o.master != null || o.limit != null
+                        || o.profile != null,
+                        () -> "--pipeline, --replicas, --master, --limit and --profile go with --workload"));
     }
 
     void run(PrintStream out) throws IOException {

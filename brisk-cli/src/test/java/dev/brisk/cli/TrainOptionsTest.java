@@ -146,6 +146,47 @@ class TrainOptionsTest {
         }
     }
 
+    /** Each pair of options that do not go together is refused with a message naming both and why. */
+    @Test
+    void conflictingOptionsAreNamedUsageErrors() {
+        String tmp = System.getProperty("java.io.tmpdir");
+        String[][] cases = {
+            {"--workload and --model do not go together: train a workload or your model",
+                "train", "--workload", "w1", "--model", "m.json"},
+            {"--label, --fill-value, --indicate-missing, --lookup-column, --hash-column, --normalize, --loss and"
+                + " --patience go with --model", "train", "--workload", "w1", "--label", "y"},
+            {"Invalid value for option '--onnx': " + tmp + " is a directory; give a file name such as",
+                "train", "--workload", "w1", "--onnx", tmp},
+            {"--pipeline feeds Fashion-MNIST images; w4 trains on windows of text; run it without --pipeline",
+                "train", "--workload", "w4", "--pipeline"},
+            {"--overlap overlaps the gradient exchange of --replicas or --master; one process exchanges nothing",
+                "train", "--workload", "w1", "--overlap"},
+            {"--replicas and --master do not go together: replicas share this JVM, --master trains on Spark"
+                + " workers (--workers N)", "train", "--workload", "w1", "--master", "local[2]", "--replicas", "2"},
+            {"--onnx does not go with --master: the model trained on Spark stays with the workers",
+                "train", "--workload", "w1", "--master", "local[2]", "--onnx", "m.onnx"},
+            {"--save keeps the Fashion-MNIST workloads' models; w4's positional embedding (Layers.positions())"
+                + " has no Keras class to save as yet", "train", "--workload", "w4", "--save", "m.keras"},
+            {"--master trains the Fashion-MNIST workloads; w4 trains on one JVM's compute pool",
+                "train", "--workload", "w4", "--master", "local[2]"},
+            {"--checkpoint needs --master (checkpoints are written by the Spark workers)",
+                "train", "--workload", "w1", "--checkpoint", "ckpt"},
+            {"--replicas and --master train from arrays with compiled steps: leave out --pipeline, --profile,"
+                + " --tensorboard and --eager", "train", "--workload", "w1", "--replicas", "2", "--eager"},
+            {"--model needs --data: a CSV, NPY or IDX file, or a directory of images",
+                "train", "--model", "m.json"},
+            {"--missing needs --fill-value X (the value missing cells are read as)",
+                "train", "--model", "m.json", "--data", "d.csv", "--missing", "NA"},
+            {"--pipeline, --replicas, --master, --limit and --profile go with --workload",
+                "train", "--model", "m.json", "--data", "d.csv", "--limit", "5"}};
+        for (String[] c : cases) {
+            String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
+            Run r = execute(args);
+            assertEquals(2, r.code(), String.join(" ", args) + " -> " + r.err());
+            assertTrue(r.err().contains(c[0]), String.join(" ", args) + " -> " + r.err());
+        }
+    }
+
     @Test
     void profileOptions() {
         TrainCommand t = parse("train", "--workload", "w1", "--profile", "/tmp/t.json", "--profile-steps", "20-24");

@@ -6,8 +6,8 @@ import dev.brisk.ops.PoolGeometry;
 import dev.brisk.ops.RecurrentGeometry;
 import dev.brisk.ops.ReduceFn;
 import dev.brisk.ops.UnaryFn;
+import dev.brisk.ops.image.AugmentBatch;
 import dev.brisk.ops.image.ImageAugment;
-import java.util.SplittableRandom;
 
 /**
  * The kernel SPI: the few dozen primitives a backend implements. Everything else (layers, losses, optimisers) is
@@ -686,8 +686,9 @@ public interface Kernels {
 
     /**
      * Transforms {@code images} images {@code (h, w, c)} in order, each by its own draw from a generator seeded with
-     * {@code seed} (Keras' random augmentation layers). The default runs the augmentation's own loop on one thread:
-     * the draws are sequential, and the images are small next to the convolutions that follow.
+     * {@code seed} (Keras' random augmentation layers). The default splits the images over the thread budget
+     * ({@link AugmentBatch}), each image getting the draw it gets in order on one thread, so the result does not
+     * depend on the number of threads.
      *
      * @param a the augmentation
      * @param seed the generator's seed
@@ -702,7 +703,7 @@ public interface Kernels {
      */
     default void imageAugment(ImageAugment a, long seed, float[] x, int xOff, float[] y, int yOff, int images, int h,
             int w, int c) {
-        ImageAugment.forwardAll(a, new SplittableRandom(seed), x, xOff, y, yOff, images, h, w, c);
+        AugmentBatch.forward(a, seed, x, xOff, y, yOff, images, h, w, c);
     }
 
     /**
@@ -723,7 +724,7 @@ public interface Kernels {
      */
     default void imageAugmentBackward(ImageAugment a, long seed, float[] x, int xOff, float[] dy, int dyOff,
             float[] dx, int dxOff, int images, int h, int w, int c) {
-        ImageAugment.backwardAll(a, new SplittableRandom(seed), x, xOff, dy, dyOff, dx, dxOff, images, h, w, c);
+        AugmentBatch.backward(a, seed, x, xOff, dy, dyOff, dx, dxOff, images, h, w, c);
     }
 
     /**

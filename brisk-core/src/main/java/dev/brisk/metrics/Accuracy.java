@@ -73,11 +73,7 @@ public final class Accuracy implements Metric {
     /** Adds one batch, each row counting its weight: its sample's weight times its step's mask value. */
     @Override
     public void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
-        if (sampleWeights == null) {
-            count(yTrue, yPred, mask, null);
-        } else {
-            count(yTrue, yPred, null, RowWeights.of(name, yPred, mask, sampleWeights));
-        }
+        RowWeights.update(this, yTrue, yPred, mask, sampleWeights, (t, p, w) -> count(t, p, null, w));
     }
 
     private void count(Tensor yTrue, Tensor yPred, Tensor mask, RowWeights weights) {

@@ -76,11 +76,8 @@ public final class Auc implements Metric {
     /** Adds one batch, each element counting its sample's weight (times its step's mask value). */
     @Override
     public void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
-        if (sampleWeights == null) {
-            update(yTrue, yPred, mask);
-        } else {
-            counts.update(name, yTrue, probabilities(yPred), RowWeights.of(name, yPred, mask, sampleWeights));
-        }
+        RowWeights.update(this, yTrue, yPred, mask, sampleWeights,
+                (t, p, w) -> counts.update(name, t, probabilities(p), w));
     }
 
     private Tensor probabilities(Tensor yPred) {

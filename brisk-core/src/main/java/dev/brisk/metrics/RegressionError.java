@@ -72,11 +72,7 @@ public final class RegressionError implements Metric {
      */
     @Override
     public void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
-        if (sampleWeights == null) {
-            update(yTrue, yPred, mask);
-        } else {
-            add(yTrue, yPred, RowWeights.of(name, yPred, mask, sampleWeights));
-        }
+        RowWeights.update(this, yTrue, yPred, mask, sampleWeights, this::add);
     }
 
     private void add(Tensor yTrue, Tensor yPred, RowWeights weights) {

@@ -8,6 +8,19 @@ import dev.brisk.tensor.Tensor;
  * mask into the sample weights ({@code reduce_to_samplewise_values}). Every element of a row shares its weight.
  */
 final class RowWeights {
+    /** How a metric adds one batch with its rows' weights. */
+    @FunctionalInterface
+    interface WeightedAdd {
+        /**
+         * Adds one batch.
+         *
+         * @param yTrue the batch's targets
+         * @param yPred the batch's predictions
+         * @param weights the weight of each row of {@code yPred}
+         */
+        void add(Tensor yTrue, Tensor yPred, RowWeights weights);
+    }
+
     private final float[] weights;
     private final int width;
 
@@ -45,6 +58,28 @@ final class RowWeights {
             w[r] = sampleWeights.get(r / perSample) * (mask == null ? 1f : mask.get(r / perStep));
         }
         return new RowWeights(w, width);
+    }
+
+    /**
+     * The body of {@link Metric#update(Tensor, Tensor, Tensor, Tensor)} for a metric that counts weighted rows:
+     * without weights the metric's masked update (so an unweighted batch counts exactly as in plain
+     * {@code metrics}), else {@code weighted} with the rows' weights (the mask folded in, as Keras folds it).
+     *
+     * @param metric the metric updated, named in errors
+     * @param yTrue the batch's targets
+     * @param yPred the batch's predictions
+     * @param mask 1 for real steps and 0 for padding, or null
+     * @param sampleWeights one weight per sample, shape {@code (batch)}, or null
+     * @param weighted how the metric adds a batch with weights
+     * @throws IllegalArgumentException naming the metric and the shapes when the weights or mask do not fit
+     */
+    static void update(Metric metric, Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights,
+            WeightedAdd weighted) {
+        if (sampleWeights == null) {
+            metric.update(yTrue, yPred, mask);
+        } else {
+            weighted.add(yTrue, yPred, of(metric.name(), yPred, mask, sampleWeights));
+        }
     }
 
     /** The weight of row {@code r}. */

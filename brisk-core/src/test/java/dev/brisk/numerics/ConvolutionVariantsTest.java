@@ -180,9 +180,19 @@ class ConvolutionVariantsTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> Layers.separableConv2d(2, 3, 1, Padding.CAUSAL, Activation.LINEAR));
         assertTrue(e.getMessage().contains("SeparableConv2D"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new Conv2DTranspose(2, 0, 3, 1, 1, Padding.SAME,
+                Activation.LINEAR, true, Initializer.glorotUniform(), Initializer.zeros(), null, null));
+        assertTrue(e.getMessage().contains("Conv2DTranspose") && e.getMessage().contains("kernel 0x3"),
+                e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
                 () -> Layers.cropping2d(3, 4, 0, 0).outputShape(List.of(Shape.of(7, 8, 3))));
         assertTrue(e.getMessage().contains("Cropping2D") && e.getMessage().contains("leaves nothing"),
+                e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> Layers.cropping2d(1, 1, 1, 1).outputShape(List.of(Shape.of(7, 8))));
+        assertTrue(e.getMessage().contains("Cropping2D takes [height, width, channels]"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Layers.zeroPadding2d(-1));
+        assertTrue(e.getMessage().contains("ZeroPadding2D") && e.getMessage().contains("((-1, -1), (-1, -1))"),
                 e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> Layers.depthwiseConv2d(5, 1, Padding.VALID, 1,
                 Activation.LINEAR).outputShape(List.of(Shape.of(3, 8, 3))));

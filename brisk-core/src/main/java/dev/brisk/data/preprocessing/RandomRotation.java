@@ -8,7 +8,6 @@ import dev.brisk.ops.image.FillMode;
 import dev.brisk.ops.image.ImageAugment;
 import dev.brisk.ops.image.Interpolation;
 import dev.brisk.tensor.Tensor;
-import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -49,8 +48,7 @@ public final class RandomRotation implements RandomTransform<Tensor, Tensor> {
     public RandomRotation(double lower, double upper, FillMode fillMode, float fillValue, Interpolation interpolation,
             long seed) {
         FactorRange factor = FactorRange.of(lower, upper, -Double.MAX_VALUE, Double.MAX_VALUE, WHO, "factor");
-        this.sampler = new AffineSampler(Objects.requireNonNull(fillMode, "fillMode"), fillValue,
-                Objects.requireNonNull(interpolation, "interpolation"));
+        this.sampler = new AffineSampler(fillMode, fillValue, interpolation);
         this.augment = ImageAugment.affine(WHO, sampler, AffineMaps.rotations(factor));
         this.seed = seed;
     }

@@ -8,7 +8,6 @@ import dev.brisk.ops.image.FillMode;
 import dev.brisk.ops.image.ImageAugment;
 import dev.brisk.ops.image.Interpolation;
 import dev.brisk.tensor.Tensor;
-import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -50,19 +49,11 @@ public final class RandomTranslation implements RandomTransform<Tensor, Tensor> 
      */
     public RandomTranslation(double[] heightRange, double[] widthRange, FillMode fillMode, float fillValue,
             Interpolation interpolation, long seed) {
-        FactorRange heightFactor = range(heightRange, "height_factor");
-        FactorRange widthFactor = range(widthRange, "width_factor");
-        this.sampler = new AffineSampler(Objects.requireNonNull(fillMode, "fillMode"), fillValue,
-                Objects.requireNonNull(interpolation, "interpolation"));
+        FactorRange heightFactor = FactorRange.fractions(heightRange, WHO, "height_factor");
+        FactorRange widthFactor = FactorRange.fractions(widthRange, WHO, "width_factor");
+        this.sampler = new AffineSampler(fillMode, fillValue, interpolation);
         this.augment = ImageAugment.affine(WHO, sampler, AffineMaps.translations(heightFactor, widthFactor));
         this.seed = seed;
-    }
-
-    private static FactorRange range(double[] r, String name) {
-        if (r == null || r.length != 2) {
-            throw new IllegalArgumentException(WHO + ": " + name + " must be {lower, upper}");
-        }
-        return FactorRange.of(r[0], r[1], -1, 1, WHO, name);
     }
 
     @Override

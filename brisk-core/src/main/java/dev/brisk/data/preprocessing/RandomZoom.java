@@ -8,7 +8,6 @@ import dev.brisk.ops.image.FillMode;
 import dev.brisk.ops.image.ImageAugment;
 import dev.brisk.ops.image.Interpolation;
 import dev.brisk.tensor.Tensor;
-import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -51,14 +50,8 @@ public final class RandomZoom implements RandomTransform<Tensor, Tensor> {
     public RandomZoom(double heightLower, double heightUpper, double[] widthRange, FillMode fillMode, float fillValue,
             Interpolation interpolation, long seed) {
         FactorRange heightFactor = FactorRange.of(heightLower, heightUpper, -1, 1, WHO, "height_factor");
-        if (widthRange != null && widthRange.length != 2) {
-            throw new IllegalArgumentException(WHO + ": width_factor must be {lower, upper}, got "
-                    + widthRange.length + " numbers");
-        }
-        FactorRange widthFactor = widthRange == null ? null
-                : FactorRange.of(widthRange[0], widthRange[1], -1, 1, WHO, "width_factor");
-        this.sampler = new AffineSampler(Objects.requireNonNull(fillMode, "fillMode"), fillValue,
-                Objects.requireNonNull(interpolation, "interpolation"));
+        FactorRange widthFactor = widthRange == null ? null : FactorRange.fractions(widthRange, WHO, "width_factor");
+        this.sampler = new AffineSampler(fillMode, fillValue, interpolation);
         this.augment = ImageAugment.affine(WHO, sampler, AffineMaps.zooms(heightFactor, widthFactor));
         this.seed = seed;
     }

@@ -5,9 +5,9 @@ import dev.brisk.ops.image.FactorRange;
 import dev.brisk.ops.image.FillMode;
 import dev.brisk.ops.image.ImageAugment;
 import dev.brisk.ops.image.Interpolation;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The geometric augmentation layers (RandomRotation, RandomZoom, RandomTranslation): each image read through a drawn
@@ -30,19 +30,15 @@ public abstract class AffineImageLayer extends RandomImageLayer {
      */
     protected AffineImageLayer(String who, ImageAugment.AffineDraw draw, FillMode fillMode, float fillValue,
             Interpolation interpolation, String name) {
-        super(ImageAugment.affine(who, new AffineSampler(Objects.requireNonNull(fillMode, "fillMode"), fillValue,
-                Objects.requireNonNull(interpolation, "interpolation")), draw), name);
+        super(ImageAugment.affine(who, new AffineSampler(fillMode, fillValue, interpolation), draw), name);
         this.fillMode = fillMode;
         this.fillValue = fillValue;
         this.interpolation = interpolation;
     }
 
-    /** Keras' {@code {lower, upper}} fractions in [-1, 1], or an error naming the layer and the argument. */
-    static FactorRange range(double[] r, String who, String argument) {
-        if (r == null || r.length != 2) {
-            throw new IllegalArgumentException(who + ": " + argument + " must be {lower, upper}");
-        }
-        return FactorRange.of(r[0], r[1], -1, 1, who, argument);
+    /** A drawn range as the {@code [lower, upper]} list Keras writes, or null for an absent one. */
+    static List<Double> factor(FactorRange range) {
+        return range == null ? null : pair(range.lower(), range.upper());
     }
 
     @Override

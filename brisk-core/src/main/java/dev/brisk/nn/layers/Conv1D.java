@@ -231,15 +231,9 @@ public final class Conv1D extends Layer {
         c.put("data_format", "channels_last");
         c.put("dilation_rate", java.util.List.of(dilationRate));
         c.put("groups", 1);
-        c.put("activation", activation.kerasName());
-        c.put("use_bias", useBias);
-        c.put("kernel_initializer", kernelInitializer);
-        c.put("bias_initializer", biasInitializer);
-        c.put("kernel_regularizer", kernelRegularizer);
-        c.put("bias_regularizer", weightRegularizer("bias"));
-        c.put("activity_regularizer", activityRegularizer());
-        c.put("kernel_constraint", weightConstraint("kernel"));
-        c.put("bias_constraint", weightConstraint("bias"));
+        ConvConfig.putOutput(c, this, activation, useBias,
+                new ConvConfig.Weight("kernel", "kernel", kernelInitializer, kernelRegularizer),
+                ConvConfig.Weight.bias(this, biasInitializer));
         return c;
     }
 }

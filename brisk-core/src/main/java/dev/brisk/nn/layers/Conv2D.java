@@ -13,6 +13,7 @@ import dev.brisk.ops.ShapeInference;
 import dev.brisk.ops.Variable;
 import dev.brisk.tensor.Shape;
 import java.util.List;
+import java.util.Map;
 
 /**
  * 2-D convolution over NHWC images; kernel {@code (kh, kw, in, filters)}; padding "valid" or "same"; a dilation rate
@@ -20,13 +21,7 @@ import java.util.List;
  */
 public final class Conv2D extends Layer {
     private final int filters;
-    private final int kernelH;
-    private final int kernelW;
-    private final int strideH;
-    private final int strideW;
-    private final int dilationH;
-    private final int dilationW;
-    private final Padding padding;
+    private final ConvWindow window;
     private final Activation activation;
     private final boolean useBias;
     private final Initializer kernelInitializer;
@@ -82,27 +77,11 @@ public final class Conv2D extends Layer {
                   Padding padding, Activation activation, boolean useBias, Initializer kernelInitializer,
                   Initializer biasInitializer, Regularizer kernelRegularizer, String name) {
         super(name);
-        if (filters < 1 || kernelH < 1 || kernelW < 1 || strideH < 1 || strideW < 1 || dilationH < 1
-                || dilationW < 1) {
-            throw new IllegalArgumentException("Conv2D needs positive filters, kernel size, strides and dilation "
-                    + "rate");
+        if (filters < 1) {
+            throw new IllegalArgumentException("Conv2D needs filters >= 1, got " + filters);
         }
-        if ((dilationH > 1 || dilationW > 1) && (strideH > 1 || strideW > 1)) {
-            throw new IllegalArgumentException("Conv2D: strides > 1 are not supported with dilation_rate > 1 (got "
-                    + "strides (" + strideH + ", " + strideW + "), dilation rate (" + dilationH + ", " + dilationW
-                    + ")), as in Keras");
-        }
-        this.dilationH = dilationH;
-        this.dilationW = dilationW;
-        if (padding == Padding.CAUSAL) {
-            throw new IllegalArgumentException("Conv2D takes padding VALID or SAME; CAUSAL is for Conv1D");
-        }
+        this.window = ConvWindow.checked("Conv2D", kernelH, kernelW, strideH, strideW, dilationH, dilationW, padding);
         this.filters = filters;
-        this.kernelH = kernelH;
-        this.kernelW = kernelW;
-        this.strideH = strideH;
-        this.strideW = strideW;
-        this.padding = padding;
         this.activation = activation;
         this.useBias = useBias;
         this.kernelInitializer = kernelInitializer;
@@ -117,13 +96,14 @@ public final class Conv2D extends Layer {
             throw new IllegalArgumentException("Conv2D expects input of rank 4 (batch, height, width, channels), "
                     + "got shape " + withBatch(in));
         }
-        boolean same = padding == Padding.SAME;
-        int h = dilated() ? DilatedConvolution.pads(in.dim(0), kernelH, dilationH, same)[2]
-                : ShapeInference.outAndPad(in.dim(0), kernelH, strideH, same)[0];
-        int w = dilated() ? DilatedConvolution.pads(in.dim(1), kernelW, dilationW, same)[2]
-                : ShapeInference.outAndPad(in.dim(1), kernelW, strideW, same)[0];
+        ConvWindow k = window;
+        boolean same = k.same();
+        int h = k.dilated() ? DilatedConvolution.pads(in.dim(0), k.kernelH(), k.dilationH(), same)[2]
+                : ShapeInference.outAndPad(in.dim(0), k.kernelH(), k.strideH(), same)[0];
+        int w = k.dilated() ? DilatedConvolution.pads(in.dim(1), k.kernelW(), k.dilationW(), same)[2]
+                : ShapeInference.outAndPad(in.dim(1), k.kernelW(), k.strideW(), same)[0];
         if (h <= 0 || w <= 0) {
-            throw new IllegalArgumentException("kernel " + kernelH + "x" + kernelW + " does not fit input "
+            throw new IllegalArgumentException("kernel " + k.kernelH() + "x" + k.kernelW() + " does not fit input "
                     + withBatch(in) + " with padding 'valid'");
         }
         return Shape.of(h, w, filters);
@@ -132,32 +112,28 @@ public final class Conv2D extends Layer {
     @Override
     protected void build(List<Shape> inputShapes) {
         int channels = inputShapes.get(0).dim(2);
-        int fanIn = kernelH * kernelW * channels;
-        int fanOut = kernelH * kernelW * filters;
-        kernel = addWeight("kernel", Shape.of(kernelH, kernelW, channels, filters), kernelInitializer, true,
-                kernelRegularizer, fanIn, fanOut);
+        int fanIn = window.taps() * channels;
+        int fanOut = window.taps() * filters;
+        kernel = addWeight("kernel", Shape.of(window.kernelH(), window.kernelW(), channels, filters),
+                kernelInitializer, true, kernelRegularizer, fanIn, fanOut);
         if (useBias) {
             bias = addWeight("bias", Shape.of(filters), biasInitializer, true, null, fanIn, fanOut);
         }
     }
 
-    private boolean dilated() {
-        return dilationH > 1 || dilationW > 1;
-    }
-
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
         Node x = inputs.get(0);
-        if (dilated()) {
-            boolean same = padding == Padding.SAME;
-            int[] h = DilatedConvolution.pads(x.shape().dim(1), kernelH, dilationH, same);
-            int[] w = DilatedConvolution.pads(x.shape().dim(2), kernelW, dilationW, same);
-            return DilatedConvolution.apply(g, x, g.variable(kernel), dilationH, dilationW,
+        ConvWindow k = window;
+        if (k.dilated()) {
+            int[] h = DilatedConvolution.pads(x.shape().dim(1), k.kernelH(), k.dilationH(), k.same());
+            int[] w = DilatedConvolution.pads(x.shape().dim(2), k.kernelW(), k.dilationW(), k.same());
+            return DilatedConvolution.apply(g, x, g.variable(kernel), k.dilationH(), k.dilationW(),
                     new int[] {h[0], h[1], w[0], w[1]}, y -> Epilogue.apply(g, y, bias, activation));
         }
         // One fused call in eager mode too, as in a compiled plan.
-        return g.fusing(() -> Epilogue.apply(g, g.conv2d(x, g.variable(kernel), strideH, strideW,
-                padding == Padding.SAME), bias, activation));
+        return g.fusing(() -> Epilogue.apply(g, g.conv2d(x, g.variable(kernel), k.strideH(), k.strideW(), k.same()),
+                bias, activation));
     }
 
     /**
@@ -166,7 +142,7 @@ public final class Conv2D extends Layer {
      * @return the geometry and activation of the convolution op
      */
     public ConvAttrs attrs() {
-        return new ConvAttrs(strideH, strideW, padding == Padding.SAME);
+        return new ConvAttrs(window.strideH(), window.strideW(), window.same());
     }
 
     /**
@@ -230,24 +206,16 @@ public final class Conv2D extends Layer {
 
     /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
     @Override
-    public java.util.Map<String, Object> kerasConfig() {
-        java.util.Map<String, Object> c = super.kerasConfig();
+    public Map<String, Object> kerasConfig() {
+        Map<String, Object> c = super.kerasConfig();
         c.put("filters", filters);
-        c.put("kernel_size", java.util.List.of(kernelH, kernelW));
-        c.put("strides", java.util.List.of(strideH, strideW));
-        c.put("padding", padding.name().toLowerCase(java.util.Locale.ROOT));
+        window.putSizes(c);
         c.put("data_format", "channels_last");
-        c.put("dilation_rate", java.util.List.of(dilationH, dilationW));
+        c.put("dilation_rate", window.dilationRate());
         c.put("groups", 1);
-        c.put("activation", activation.kerasName());
-        c.put("use_bias", useBias);
-        c.put("kernel_initializer", kernelInitializer);
-        c.put("bias_initializer", biasInitializer);
-        c.put("kernel_regularizer", kernelRegularizer);
-        c.put("bias_regularizer", weightRegularizer("bias"));
-        c.put("activity_regularizer", activityRegularizer());
-        c.put("kernel_constraint", weightConstraint("kernel"));
-        c.put("bias_constraint", weightConstraint("bias"));
+        ConvConfig.putOutput(c, this, activation, useBias,
+                new ConvConfig.Weight("kernel", "kernel", kernelInitializer, kernelRegularizer),
+                ConvConfig.Weight.bias(this, biasInitializer));
         return c;
     }
 }

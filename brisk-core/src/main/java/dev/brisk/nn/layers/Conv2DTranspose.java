@@ -21,11 +21,7 @@ import java.util.List;
  */
 public final class Conv2DTranspose extends Layer {
     private final int filters;
-    private final int kernelH;
-    private final int kernelW;
-    private final int strideH;
-    private final int strideW;
-    private final Padding padding;
+    private final ConvWindow window;
     private final Activation activation;
     private final boolean useBias;
     private final Initializer kernelInitializer;
@@ -55,18 +51,11 @@ public final class Conv2DTranspose extends Layer {
                            Activation activation, boolean useBias, Initializer kernelInitializer,
                            Initializer biasInitializer, Regularizer kernelRegularizer, String name) {
         super(name);
-        if (filters < 1 || kernelH < 1 || kernelW < 1 || strideH < 1 || strideW < 1) {
-            throw new IllegalArgumentException("Conv2DTranspose needs positive filters, kernel size and strides");
+        if (filters < 1) {
+            throw new IllegalArgumentException("Conv2DTranspose needs filters >= 1, got " + filters);
         }
-        if (padding == Padding.CAUSAL) {
-            throw new IllegalArgumentException("Conv2DTranspose takes padding VALID or SAME; CAUSAL is for Conv1D");
-        }
+        this.window = ConvWindow.checked("Conv2DTranspose", kernelH, kernelW, strideH, strideW, 1, 1, padding);
         this.filters = filters;
-        this.kernelH = kernelH;
-        this.kernelW = kernelW;
-        this.strideH = strideH;
-        this.strideW = strideW;
-        this.padding = padding;
         this.activation = activation;
         this.useBias = useBias;
         this.kernelInitializer = kernelInitializer;
@@ -76,7 +65,7 @@ public final class Conv2DTranspose extends Layer {
 
     /** Keras' {@code compute_conv_transpose_output_length} without output padding. */
     private int length(int in, int kernel, int stride) {
-        return padding == Padding.SAME ? in * stride : in * stride + Math.max(kernel - stride, 0);
+        return window.same() ? in * stride : in * stride + Math.max(kernel - stride, 0);
     }
 
     @Override
@@ -86,17 +75,18 @@ public final class Conv2DTranspose extends Layer {
             throw new IllegalArgumentException("Conv2DTranspose expects input of rank 4 (batch, height, width, "
                     + "channels), got shape " + withBatch(in));
         }
-        return Shape.of(length(in.dim(0), kernelH, strideH), length(in.dim(1), kernelW, strideW), filters);
+        return Shape.of(length(in.dim(0), window.kernelH(), window.strideH()),
+                length(in.dim(1), window.kernelW(), window.strideW()), filters);
     }
 
     @Override
     protected void build(List<Shape> inputShapes) {
         int channels = inputShapes.get(0).dim(2);
         // Keras' fans of a (kh, kw, filters, channels) kernel: the receptive field times its last two axes.
-        int fanIn = kernelH * kernelW * filters;
-        int fanOut = kernelH * kernelW * channels;
-        kernel = addWeight("kernel", Shape.of(kernelH, kernelW, filters, channels), kernelInitializer, true,
-                kernelRegularizer, fanIn, fanOut);
+        int fanIn = window.taps() * filters;
+        int fanOut = window.taps() * channels;
+        kernel = addWeight("kernel", Shape.of(window.kernelH(), window.kernelW(), filters, channels),
+                kernelInitializer, true, kernelRegularizer, fanIn, fanOut);
         if (useBias) {
             bias = addWeight("bias", Shape.of(filters), biasInitializer, true, null, fanIn, fanOut);
         }
@@ -106,10 +96,11 @@ public final class Conv2DTranspose extends Layer {
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
         Node x = inputs.get(0);
         Shape s = x.shape();
-        Shape out = Shape.of(s.dim(0), length(s.dim(1), kernelH, strideH), length(s.dim(2), kernelW, strideW),
-                filters);
-        return Epilogue.apply(g, g.conv2dTranspose(x, g.variable(kernel), strideH, strideW, padding == Padding.SAME,
-                out), bias, activation);
+        ConvWindow k = window;
+        Shape out = Shape.of(s.dim(0), length(s.dim(1), k.kernelH(), k.strideH()),
+                length(s.dim(2), k.kernelW(), k.strideW()), filters);
+        return Epilogue.apply(g, g.conv2dTranspose(x, g.variable(kernel), k.strideH(), k.strideW(), k.same(), out),
+                bias, activation);
     }
 
     /**
@@ -173,21 +164,13 @@ public final class Conv2DTranspose extends Layer {
     public java.util.Map<String, Object> kerasConfig() {
         java.util.Map<String, Object> c = super.kerasConfig();
         c.put("filters", filters);
-        c.put("kernel_size", List.of(kernelH, kernelW));
-        c.put("strides", List.of(strideH, strideW));
-        c.put("padding", padding.name().toLowerCase(java.util.Locale.ROOT));
+        window.putSizes(c);
         c.put("output_padding", null);
         c.put("data_format", "channels_last");
-        c.put("dilation_rate", List.of(1, 1));
-        c.put("activation", activation.kerasName());
-        c.put("use_bias", useBias);
-        c.put("kernel_initializer", kernelInitializer);
-        c.put("bias_initializer", biasInitializer);
-        c.put("kernel_regularizer", kernelRegularizer);
-        c.put("bias_regularizer", weightRegularizer("bias"));
-        c.put("activity_regularizer", activityRegularizer());
-        c.put("kernel_constraint", weightConstraint("kernel"));
-        c.put("bias_constraint", weightConstraint("bias"));
+        c.put("dilation_rate", window.dilationRate());
+        ConvConfig.putOutput(c, this, activation, useBias,
+                new ConvConfig.Weight("kernel", "kernel", kernelInitializer, kernelRegularizer),
+                ConvConfig.Weight.bias(this, biasInitializer));
         return c;
     }
 }

@@ -9,10 +9,7 @@ import java.util.List;
 
 /** Keras' {@code Cropping2D}: rows cut off above and below and columns left and right of an NHWC image (slices). */
 public final class Cropping2D extends Layer {
-    private final int top;
-    private final int bottom;
-    private final int left;
-    private final int right;
+    private final ImageMargins cropping;
 
     /**
      * A cropping layer ({@code ((top, bottom), (left, right))} in Keras).
@@ -26,41 +23,30 @@ public final class Cropping2D extends Layer {
      */
     public Cropping2D(int top, int bottom, int left, int right, String name) {
         super(name);
-        if (top < 0 || bottom < 0 || left < 0 || right < 0) {
-            throw new IllegalArgumentException("Cropping2D needs croppings >= 0, got ((" + top + ", " + bottom
-                    + "), (" + left + ", " + right + "))");
-        }
-        this.top = top;
-        this.bottom = bottom;
-        this.left = left;
-        this.right = right;
+        this.cropping = ImageMargins.checked("Cropping2D", "croppings", top, bottom, left, right);
     }
 
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
         Shape in = requireSizes(single(inputShapes));
-        if (in.rank() != 3) {
-            throw new IllegalArgumentException("Cropping2D takes [height, width, channels] samples, got "
-                    + withBatch(in));
+        Shape out = cropping.resize(this, in, -1);
+        if (out.dim(0) <= 0 || out.dim(1) <= 0) {
+            throw new IllegalArgumentException("Cropping2D '" + name() + "': cropping " + cropping.pairs()
+                    + " leaves nothing of input " + withBatch(in));
         }
-        int h = in.dim(0) - top - bottom;
-        int w = in.dim(1) - left - right;
-        if (h <= 0 || w <= 0) {
-            throw new IllegalArgumentException("Cropping2D '" + name() + "': cropping ((" + top + ", " + bottom
-                    + "), (" + left + ", " + right + ")) leaves nothing of input " + withBatch(in));
-        }
-        return Shape.of(h, w, in.dim(2));
+        return out;
     }
 
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
         Node x = inputs.get(0);
         Shape s = x.shape();
-        if (top > 0 || bottom > 0) {
-            x = g.slice(x, 1, top, s.dim(1) - top - bottom);
+        ImageMargins m = cropping;
+        if (m.top() > 0 || m.bottom() > 0) {
+            x = g.slice(x, 1, m.top(), s.dim(1) - m.top() - m.bottom());
         }
-        if (left > 0 || right > 0) {
-            x = g.slice(x, 2, left, s.dim(2) - left - right);
+        if (m.left() > 0 || m.right() > 0) {
+            x = g.slice(x, 2, m.left(), s.dim(2) - m.left() - m.right());
         }
         return x;
     }
@@ -71,14 +57,14 @@ public final class Cropping2D extends Layer {
      * @return {top, bottom, left, right}
      */
     public int[] cropping() {
-        return new int[] {top, bottom, left, right};
+        return cropping.toArray();
     }
 
     /** Keras' {@code get_config()} of this layer, under Keras 3's argument names. */
     @Override
     public java.util.Map<String, Object> kerasConfig() {
         java.util.Map<String, Object> c = super.kerasConfig();
-        c.put("cropping", List.of(List.of(top, bottom), List.of(left, right)));
+        c.put("cropping", cropping.kerasValue());
         c.put("data_format", "channels_last");
         return c;
     }

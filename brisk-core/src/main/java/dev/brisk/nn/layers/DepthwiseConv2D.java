@@ -19,14 +19,8 @@ import java.util.List;
  * {@link DepthwiseConvolution}.
  */
 public final class DepthwiseConv2D extends Layer {
-    private final int kernelH;
-    private final int kernelW;
-    private final int strideH;
-    private final int strideW;
-    private final int dilationH;
-    private final int dilationW;
+    private final ConvWindow window;
     private final int depthMultiplier;
-    private final Padding padding;
     private final Activation activation;
     private final boolean useBias;
     private final Initializer depthwiseInitializer;
@@ -60,18 +54,12 @@ public final class DepthwiseConv2D extends Layer {
                            Initializer depthwiseInitializer, Initializer biasInitializer,
                            Regularizer depthwiseRegularizer, String name) {
         super(name);
-        checkWindow("DepthwiseConv2D", kernelH, kernelW, strideH, strideW, dilationH, dilationW, padding);
+        this.window = ConvWindow.checked("DepthwiseConv2D", kernelH, kernelW, strideH, strideW, dilationH, dilationW,
+                padding);
         if (depthMultiplier < 1) {
             throw new IllegalArgumentException("DepthwiseConv2D needs depth_multiplier >= 1, got " + depthMultiplier);
         }
-        this.kernelH = kernelH;
-        this.kernelW = kernelW;
-        this.strideH = strideH;
-        this.strideW = strideW;
-        this.dilationH = dilationH;
-        this.dilationW = dilationW;
         this.depthMultiplier = depthMultiplier;
-        this.padding = padding;
         this.activation = activation;
         this.useBias = useBias;
         this.depthwiseInitializer = depthwiseInitializer;
@@ -79,53 +67,20 @@ public final class DepthwiseConv2D extends Layer {
         this.depthwiseRegularizer = depthwiseRegularizer;
     }
 
-    /** The checks a depthwise window shares with SeparableConv2D's, naming the layer class. */
-    static void checkWindow(String layer, int kernelH, int kernelW, int strideH, int strideW, int dilationH,
-                            int dilationW, Padding padding) {
-        if (kernelH < 1 || kernelW < 1 || strideH < 1 || strideW < 1 || dilationH < 1 || dilationW < 1) {
-            throw new IllegalArgumentException(layer + " needs a positive kernel size, strides and dilation rate");
-        }
-        if ((dilationH > 1 || dilationW > 1) && (strideH > 1 || strideW > 1)) {
-            throw new IllegalArgumentException(layer + ": strides > 1 are not supported with dilation_rate > 1, as in "
-                    + "Keras");
-        }
-        if (padding == Padding.CAUSAL) {
-            throw new IllegalArgumentException(layer + " takes padding VALID or SAME; CAUSAL is for Conv1D");
-        }
-    }
-
-    /** The output's spatial size for a depthwise window, or an error naming the layer and the input. */
-    static Shape spatialOut(Layer layer, Shape in, int kernelH, int kernelW, int strideH, int strideW, int dilationH,
-                            int dilationW, Padding padding, int channels) {
-        if (in.rank() != 3) {
-            throw new IllegalArgumentException(layer.kerasClassName() + " expects input of rank 4 (batch, height, "
-                    + "width, channels), got shape " + Layer.withBatch(in));
-        }
-        boolean same = padding == Padding.SAME;
-        int h = DepthwiseConvolution.geometry(in.dim(0), kernelH, strideH, dilationH, same)[0];
-        int w = DepthwiseConvolution.geometry(in.dim(1), kernelW, strideW, dilationW, same)[0];
-        if (h <= 0 || w <= 0) {
-            throw new IllegalArgumentException(layer.kerasClassName() + " '" + layer.name() + "': kernel " + kernelH
-                    + "x" + kernelW + " does not fit input " + Layer.withBatch(in) + " with padding 'valid'");
-        }
-        return Shape.of(h, w, channels);
-    }
-
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
         Shape in = requireSizes(single(inputShapes));
-        return spatialOut(this, in, kernelH, kernelW, strideH, strideW, dilationH, dilationW, padding,
-                in.rank() == 3 ? in.dim(2) * depthMultiplier : 0);
+        return window.depthwiseOut(this, in, in.rank() == 3 ? in.dim(2) * depthMultiplier : 0);
     }
 
     @Override
     protected void build(List<Shape> inputShapes) {
         int channels = inputShapes.get(0).dim(2);
         // Keras' fans of a (kh, kw, channels, multiplier) kernel: the receptive field times its last two axes.
-        int fanIn = kernelH * kernelW * channels;
-        int fanOut = kernelH * kernelW * depthMultiplier;
-        kernel = addWeight("kernel", Shape.of(kernelH, kernelW, channels, depthMultiplier), depthwiseInitializer,
-                true, depthwiseRegularizer, fanIn, fanOut);
+        int fanIn = window.taps() * channels;
+        int fanOut = window.taps() * depthMultiplier;
+        kernel = addWeight("kernel", Shape.of(window.kernelH(), window.kernelW(), channels, depthMultiplier),
+                depthwiseInitializer, true, depthwiseRegularizer, fanIn, fanOut);
         if (useBias) {
             bias = addWeight("bias", Shape.of(channels * depthMultiplier), biasInitializer, true, null, fanIn,
                     fanOut);
@@ -134,8 +89,8 @@ public final class DepthwiseConv2D extends Layer {
 
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
-        return Epilogue.apply(g, DepthwiseConvolution.apply(g, inputs.get(0), g.variable(kernel), strideH, strideW,
-                dilationH, dilationW, padding == Padding.SAME), bias, activation);
+        return Epilogue.apply(g, DepthwiseConvolution.apply(g, inputs.get(0), g.variable(kernel), window), bias,
+                activation);
     }
 
     /**
@@ -198,21 +153,13 @@ public final class DepthwiseConv2D extends Layer {
     @Override
     public java.util.Map<String, Object> kerasConfig() {
         java.util.Map<String, Object> c = super.kerasConfig();
-        c.put("kernel_size", List.of(kernelH, kernelW));
-        c.put("strides", List.of(strideH, strideW));
-        c.put("padding", padding.name().toLowerCase(java.util.Locale.ROOT));
+        window.putSizes(c);
         c.put("depth_multiplier", depthMultiplier);
         c.put("data_format", "channels_last");
-        c.put("dilation_rate", List.of(dilationH, dilationW));
-        c.put("activation", activation.kerasName());
-        c.put("use_bias", useBias);
-        c.put("depthwise_initializer", depthwiseInitializer);
-        c.put("bias_initializer", biasInitializer);
-        c.put("depthwise_regularizer", depthwiseRegularizer);
-        c.put("bias_regularizer", weightRegularizer("bias"));
-        c.put("activity_regularizer", activityRegularizer());
-        c.put("depthwise_constraint", weightConstraint("kernel"));
-        c.put("bias_constraint", weightConstraint("bias"));
+        c.put("dilation_rate", window.dilationRate());
+        ConvConfig.putOutput(c, this, activation, useBias,
+                new ConvConfig.Weight("depthwise", "kernel", depthwiseInitializer, depthwiseRegularizer),
+                ConvConfig.Weight.bias(this, biasInitializer));
         return c;
     }
 }

@@ -35,11 +35,17 @@ final class DepthwiseConvolution {
     }
 
     /**
-     * The depthwise convolution of NHWC {@code x} by {@code kernel [kh, kw, channels, depthMultiplier]}.
+     * The depthwise convolution of NHWC {@code x} by {@code kernel [kh, kw, channels, depthMultiplier]} with the
+     * strides, dilation rate and padding of {@code geometry}.
      *
      * @return {@code [batch, outH, outW, channels depthMultiplier]}
      */
-    static Node apply(Graph g, Node x, Node kernel, int sh, int sw, int dh, int dw, boolean same) {
+    static Node apply(Graph g, Node x, Node kernel, ConvWindow geometry) {
+        int sh = geometry.strideH();
+        int sw = geometry.strideW();
+        int dh = geometry.dilationH();
+        int dw = geometry.dilationW();
+        boolean same = geometry.same();
         Shape s = x.shape();
         Shape k = kernel.shape();
         int batch = s.dim(0);

@@ -41,7 +41,7 @@ public final class RandomRotation extends AffineImageLayer {
     @Override
     public Map<String, Object> kerasConfig() {
         Map<String, Object> c = super.kerasConfig();
-        c.put("factor", pair(factor.lower(), factor.upper()));
+        c.put("factor", factor(factor));
         return c;
     }
 }

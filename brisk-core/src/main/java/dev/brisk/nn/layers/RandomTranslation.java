@@ -29,8 +29,8 @@ public final class RandomTranslation extends AffineImageLayer {
      */
     public RandomTranslation(double[] height, double[] width, FillMode fillMode, float fillValue,
             Interpolation interpolation, String name) {
-        this(range(height, WHO, "height_factor"), range(width, WHO, "width_factor"), fillMode, fillValue,
-                interpolation, name);
+        this(FactorRange.fractions(height, WHO, "height_factor"), FactorRange.fractions(width, WHO, "width_factor"),
+                fillMode, fillValue, interpolation, name);
     }
 
     private RandomTranslation(FactorRange height, FactorRange width, FillMode fillMode, float fillValue,
@@ -43,8 +43,8 @@ public final class RandomTranslation extends AffineImageLayer {
     @Override
     public Map<String, Object> kerasConfig() {
         Map<String, Object> c = super.kerasConfig();
-        c.put("height_factor", pair(height.lower(), height.upper()));
-        c.put("width_factor", pair(width.lower(), width.upper()));
+        c.put("height_factor", factor(height));
+        c.put("width_factor", factor(width));
         return c;
     }
 }

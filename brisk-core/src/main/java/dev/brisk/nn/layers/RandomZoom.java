@@ -29,7 +29,8 @@ public final class RandomZoom extends AffineImageLayer {
      */
     public RandomZoom(double[] height, double[] width, FillMode fillMode, float fillValue,
             Interpolation interpolation, String name) {
-        this(range(height, WHO, "height_factor"), width == null ? null : range(width, WHO, "width_factor"),
+        this(FactorRange.fractions(height, WHO, "height_factor"),
+                width == null ? null : FactorRange.fractions(width, WHO, "width_factor"),
                 fillMode, fillValue, interpolation, name);
     }
 
@@ -43,8 +44,8 @@ public final class RandomZoom extends AffineImageLayer {
     @Override
     public Map<String, Object> kerasConfig() {
         Map<String, Object> c = super.kerasConfig();
-        c.put("height_factor", pair(height.lower(), height.upper()));
-        c.put("width_factor", width == null ? null : pair(width.lower(), width.upper()));
+        c.put("height_factor", factor(height));
+        c.put("width_factor", factor(width));
         return c;
     }
 }

@@ -21,14 +21,8 @@ import java.util.List;
  */
 public final class SeparableConv2D extends Layer {
     private final int filters;
-    private final int kernelH;
-    private final int kernelW;
-    private final int strideH;
-    private final int strideW;
-    private final int dilationH;
-    private final int dilationW;
+    private final ConvWindow window;
     private final int depthMultiplier;
-    private final Padding padding;
     private final Activation activation;
     private final boolean useBias;
     private final Initializer depthwiseInitializer;
@@ -64,21 +58,14 @@ public final class SeparableConv2D extends Layer {
                            boolean useBias, Initializer depthwiseInitializer, Initializer pointwiseInitializer,
                            Initializer biasInitializer, String name) {
         super(name);
-        DepthwiseConv2D.checkWindow("SeparableConv2D", kernelH, kernelW, strideH, strideW, dilationH, dilationW,
+        this.window = ConvWindow.checked("SeparableConv2D", kernelH, kernelW, strideH, strideW, dilationH, dilationW,
                 padding);
         if (filters < 1 || depthMultiplier < 1) {
             throw new IllegalArgumentException("SeparableConv2D needs filters >= 1 and depth_multiplier >= 1, got "
                     + filters + " and " + depthMultiplier);
         }
         this.filters = filters;
-        this.kernelH = kernelH;
-        this.kernelW = kernelW;
-        this.strideH = strideH;
-        this.strideW = strideW;
-        this.dilationH = dilationH;
-        this.dilationW = dilationW;
         this.depthMultiplier = depthMultiplier;
-        this.padding = padding;
         this.activation = activation;
         this.useBias = useBias;
         this.depthwiseInitializer = depthwiseInitializer;
@@ -88,16 +75,16 @@ public final class SeparableConv2D extends Layer {
 
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
-        return DepthwiseConv2D.spatialOut(this, requireSizes(single(inputShapes)), kernelH, kernelW, strideH, strideW, dilationH,
-                dilationW, padding, filters);
+        return window.depthwiseOut(this, requireSizes(single(inputShapes)), filters);
     }
 
     @Override
     protected void build(List<Shape> inputShapes) {
         int channels = inputShapes.get(0).dim(2);
         int middle = channels * depthMultiplier;
-        depthwiseKernel = addWeight("depthwise_kernel", Shape.of(kernelH, kernelW, channels, depthMultiplier),
-                depthwiseInitializer, true, null, kernelH * kernelW * channels, kernelH * kernelW * depthMultiplier);
+        depthwiseKernel = addWeight("depthwise_kernel",
+                Shape.of(window.kernelH(), window.kernelW(), channels, depthMultiplier), depthwiseInitializer, true,
+                null, window.taps() * channels, window.taps() * depthMultiplier);
         pointwiseKernel = addWeight("pointwise_kernel", Shape.of(1, 1, middle, filters), pointwiseInitializer, true,
                 null, middle, filters);
         if (useBias) {
@@ -107,8 +94,7 @@ public final class SeparableConv2D extends Layer {
 
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
-        Node depthwise = DepthwiseConvolution.apply(g, inputs.get(0), g.variable(depthwiseKernel), strideH, strideW,
-                dilationH, dilationW, padding == Padding.SAME);
+        Node depthwise = DepthwiseConvolution.apply(g, inputs.get(0), g.variable(depthwiseKernel), window);
         return g.fusing(() -> Epilogue.apply(g, g.conv2d(depthwise, g.variable(pointwiseKernel), 1, 1, false), bias,
                 activation));
     }
@@ -216,24 +202,16 @@ public final class SeparableConv2D extends Layer {
     public java.util.Map<String, Object> kerasConfig() {
         java.util.Map<String, Object> c = super.kerasConfig();
         c.put("filters", filters);
-        c.put("kernel_size", List.of(kernelH, kernelW));
-        c.put("strides", List.of(strideH, strideW));
-        c.put("padding", padding.name().toLowerCase(java.util.Locale.ROOT));
+        window.putSizes(c);
         c.put("data_format", "channels_last");
         c.put("depth_multiplier", depthMultiplier);
-        c.put("dilation_rate", List.of(dilationH, dilationW));
-        c.put("activation", activation.kerasName());
-        c.put("use_bias", useBias);
-        c.put("depthwise_initializer", depthwiseInitializer);
-        c.put("pointwise_initializer", pointwiseInitializer);
-        c.put("bias_initializer", biasInitializer);
-        c.put("depthwise_regularizer", weightRegularizer("depthwise_kernel"));
-        c.put("pointwise_regularizer", weightRegularizer("pointwise_kernel"));
-        c.put("bias_regularizer", weightRegularizer("bias"));
-        c.put("activity_regularizer", activityRegularizer());
-        c.put("depthwise_constraint", weightConstraint("depthwise_kernel"));
-        c.put("pointwise_constraint", weightConstraint("pointwise_kernel"));
-        c.put("bias_constraint", weightConstraint("bias"));
+        c.put("dilation_rate", window.dilationRate());
+        ConvConfig.putOutput(c, this, activation, useBias,
+                new ConvConfig.Weight("depthwise", "depthwise_kernel", depthwiseInitializer,
+                        weightRegularizer("depthwise_kernel")),
+                new ConvConfig.Weight("pointwise", "pointwise_kernel", pointwiseInitializer,
+                        weightRegularizer("pointwise_kernel")),
+                ConvConfig.Weight.bias(this, biasInitializer));
         return c;
     }
 }

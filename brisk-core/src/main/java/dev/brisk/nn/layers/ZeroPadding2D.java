@@ -10,10 +10,7 @@ import java.util.List;
 
 /** Keras' {@code ZeroPadding2D}: rows of zeros above and below and columns of zeros left and right of an image. */
 public final class ZeroPadding2D extends Layer {
-    private final int top;
-    private final int bottom;
-    private final int left;
-    private final int right;
+    private final ImageMargins padding;
 
     /**
      * A padding layer ({@code ((top, bottom), (left, right))} in Keras).
@@ -26,31 +23,19 @@ public final class ZeroPadding2D extends Layer {
      */
     public ZeroPadding2D(int top, int bottom, int left, int right, String name) {
         super(name);
-        if (top < 0 || bottom < 0 || left < 0 || right < 0) {
-            throw new IllegalArgumentException("ZeroPadding2D needs paddings >= 0, got ((" + top + ", " + bottom
-                    + "), (" + left + ", " + right + "))");
-        }
-        this.top = top;
-        this.bottom = bottom;
-        this.left = left;
-        this.right = right;
+        this.padding = ImageMargins.checked("ZeroPadding2D", "paddings", top, bottom, left, right);
     }
 
     @Override
     public Shape outputShape(List<Shape> inputShapes) {
-        Shape in = requireSizes(single(inputShapes));
-        if (in.rank() != 3) {
-            throw new IllegalArgumentException("ZeroPadding2D takes [height, width, channels] samples, got "
-                    + withBatch(in));
-        }
-        return Shape.of(in.dim(0) + top + bottom, in.dim(1) + left + right, in.dim(2));
+        return padding.resize(this, requireSizes(single(inputShapes)), 1);
     }
 
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
         Node x = inputs.get(0);
-        x = pad(g, x, 2, left, right);
-        return pad(g, x, 1, top, bottom);
+        x = pad(g, x, 2, padding.left(), padding.right());
+        return pad(g, x, 1, padding.top(), padding.bottom());
     }
 
     /** {@code x} with {@code before} and {@code after} slices of zeros along {@code axis}, by concatenation. */
@@ -81,13 +66,13 @@ public final class ZeroPadding2D extends Layer {
      * @return {top, bottom, left, right}
      */
     public int[] padding() {
-        return new int[] {top, bottom, left, right};
+        return padding.toArray();
     }
 
     @Override
     public java.util.Map<String, Object> kerasConfig() {
         java.util.Map<String, Object> c = super.kerasConfig();
-        c.put("padding", java.util.List.of(java.util.List.of(top, bottom), java.util.List.of(left, right)));
+        c.put("padding", padding.kerasValue());
         c.put("data_format", "channels_last");
         return c;
     }

@@ -1,5 +1,7 @@
 package dev.brisk.ops.image;
 
+import java.util.Objects;
+
 /**
  * Samples an image through an affine map from output to input pixel coordinates, as TensorFlow's
  * {@code ImageProjectiveTransformV3} (behind Keras' geometric augmentations) does: {@code in_x = a0 x + a1 y + a2},
@@ -25,9 +27,9 @@ public final class AffineSampler {
      * @param interpolation bilinear or nearest
      */
     public AffineSampler(FillMode fillMode, float fillValue, Interpolation interpolation) {
-        this.fillMode = fillMode;
+        this.fillMode = Objects.requireNonNull(fillMode, "fillMode");
         this.fillValue = fillValue;
-        this.interpolation = interpolation;
+        this.interpolation = Objects.requireNonNull(interpolation, "interpolation");
     }
 
     /**

@@ -49,6 +49,11 @@ public final class ContrastAugment implements ImageAugment {
     }
 
     @Override
+    public void skip(SplittableRandom random, int h, int w) {
+        factor.draw(random);
+    }
+
+    @Override
     public void backward(float[] x, int xOff, float[] dy, int dyOff, float[] dx, int dxOff, int h, int w, int c,
             SplittableRandom random) {
         float k = (float) factor.draw(random);

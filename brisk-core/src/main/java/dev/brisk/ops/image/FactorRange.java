@@ -31,6 +31,23 @@ public record FactorRange(double lower, double upper) {
     }
 
     /**
+     * Keras' {@code (lower, upper)} fractions of the image's height or width, checked to be a pair in
+     * {@code [-1, 1]}, or an error naming {@code who} and the argument.
+     *
+     * @param pair {@code {lower, upper}}
+     * @param who the layer or map function, for the error
+     * @param argument Keras' argument name, for the error
+     * @return the range
+     */
+    public static FactorRange fractions(double[] pair, String who, String argument) {
+        if (pair == null || pair.length != 2) {
+            throw new IllegalArgumentException(who + ": " + argument + " must be {lower, upper}, got "
+                    + (pair == null ? "null" : pair.length + " numbers"));
+        }
+        return of(pair[0], pair[1], -1, 1, who, argument);
+    }
+
+    /**
      * A uniform draw in the range (always one draw from {@code random}, so streams stay aligned).
      *
      * @param random the generator

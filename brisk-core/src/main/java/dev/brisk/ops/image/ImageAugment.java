@@ -51,6 +51,17 @@ public interface ImageAugment {
             SplittableRandom random);
 
     /**
+     * Makes the draws {@link #forward} makes for one image, without transforming it: the generator left as after
+     * that image, so that a thread can start a batch's transformation at any image and draw what a single thread
+     * would ({@link AugmentBatch}).
+     *
+     * @param random the generator
+     * @param h the height
+     * @param w the width
+     */
+    void skip(SplittableRandom random, int h, int w);
+
+    /**
      * Transforms {@code images} images in order, one draw each from {@code random}.
      *
      * @param a the augmentation
@@ -123,6 +134,11 @@ public interface ImageAugment {
                     int c, SplittableRandom random) {
                 Arrays.fill(dx, dxOff, dxOff + h * w * c, 0f);
                 sampler.sampleAdjoint(dy, dyOff, h, w, c, draw.next(random, h, w), dx, dxOff);
+            }
+
+            @Override
+            public void skip(SplittableRandom random, int h, int w) {
+                draw.next(random, h, w);
             }
         };
     }

@@ -120,9 +120,9 @@ class VectorNarrowConvTest {
         assertFalse(VectorNarrowConv.applies(geometry(1, 28, 28, 1, 3, 3, L / 2, 1, 1, 1, 1, 1, 1)));
         assertFalse(VectorNarrowConv.applies(geometry(1, 7, 7, 1, 3, 3, L, 1, 1, 1, 1, 1, 1)));
         assertFalse(VectorNarrowConv.applies(geometry(1, 28, 28, 64, 3, 3, L, 1, 1, 1, 1, 1, 1)));
-        assertTrue(VectorNarrowConv.filterByRows(geometry(1, 28, 28, 16, 3, 3, L, 1, 1, 1, 1, 1, 1)));
-        assertTrue(VectorNarrowConv.filterByRows(geometry(2, 17, 19, 8, 3, 3, L, 2, 1, 0, 1, 1, 1)));
-        assertFalse(VectorNarrowConv.filterByRows(geometry(1, 28, 28, 6, 3, 3, L, 1, 1, 1, 1, 1, 1)));
+        assertTrue(VectorNarrowFilterGradient.filterByRows(geometry(1, 28, 28, 16, 3, 3, L, 1, 1, 1, 1, 1, 1)));
+        assertTrue(VectorNarrowFilterGradient.filterByRows(geometry(2, 17, 19, 8, 3, 3, L, 2, 1, 0, 1, 1, 1)));
+        assertFalse(VectorNarrowFilterGradient.filterByRows(geometry(1, 28, 28, 6, 3, 3, L, 1, 1, 1, 1, 1, 1)));
     }
 
     private void forward(ConvGeometry g, boolean withBias, boolean relu) {
