@@ -1,7 +1,7 @@
 /**
  * JMH microbenchmarks of the kernels: gemm ({@code GemmBenchmark}), convolution ({@code ConvBenchmark}), the image
- * augmentations ({@code AugmentBenchmark}) and the fused optimizer steps ({@code OptimizerBenchmark}), built into
- * {@code benchmarks.jar}.
+ * augmentations ({@code AugmentBenchmark}), dropout ({@code DropoutBenchmark}) and the fused optimizer steps
+ * ({@code OptimizerBenchmark}), built into {@code benchmarks.jar}.
  *
  * <p>Not a library API; a development tool.
  */

@@ -376,16 +376,15 @@ public final class KernelBinder {
         };
     }
 
+    /**
+     * {@code dx = dy * mask * (1 / keep)} in one pass ({@link Kernels#binaryActivation}, the bits of the product then
+     * the scale): as two calls it wrote {@code dx} and read it back.
+     */
     private static Instruction dropoutGrad(Node node, Tensor dy, Tensor mask, Tensor dx, Kernels k) {
         float scale = 1f / (1f - node.input(1).attrs(DropoutAttrs.class).rate());
-        int[] dims = dx.shape().dims();
-        int[] strides = dx.shape().strides();
         int n = dx.size();
-        return () -> {
-            k.binary(BinaryFn.MUL, 0f, dy.data(), dy.offset(), strides, mask.data(), mask.offset(), strides,
-                    dx.data(), dx.offset(), dims);
-            k.unary(UnaryFn.SCALE, scale, dx.data(), dx.offset(), dx.data(), dx.offset(), n);
-        };
+        return () -> k.binaryActivation(BinaryFn.MUL, 0f, dy.data(), dy.offset(), mask.data(), mask.offset(),
+                UnaryFn.SCALE, scale, dx.data(), dx.offset(), n);
     }
 
     private static Instruction update(UpdateAttrs a, Tensor[] in, Kernels k) {

@@ -37,10 +37,32 @@ final class OptimizerArgs extends RegionTask<OptimizerArgs> {
     float l1;
     float twoL2;
     float shrinkage2;
+    /** The update's loop over whole vectors, which {@link VectorOptimizers}' chunks call. */
+    RegionTask.Body<OptimizerArgs> vectors;
 
     /** This thread's instance. */
     static OptimizerArgs get() {
         return Scratch.get().optimizerArgs();
+    }
+
+    /** Takes every hyperparameter and the update's loop of {@code from} (not its arrays). */
+    void copyHyperparameters(OptimizerArgs from) {
+        lr = from.lr;
+        beta1 = from.beta1;
+        beta2 = from.beta2;
+        eps = from.eps;
+        decay = from.decay;
+        momentum = from.momentum;
+        nesterov = from.nesterov;
+        rho = from.rho;
+        mRate = from.mRate;
+        gRate = from.gRate;
+        vCorrection = from.vCorrection;
+        power = from.power;
+        l1 = from.l1;
+        twoL2 = from.twoL2;
+        shrinkage2 = from.shrinkage2;
+        vectors = from.vectors;
     }
 
     @Override
@@ -50,5 +72,6 @@ final class OptimizerArgs extends RegionTask<OptimizerArgs> {
         m = null;
         v = null;
         w = null;
+        vectors = null;
     }
 }

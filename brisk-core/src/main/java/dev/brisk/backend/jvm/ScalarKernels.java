@@ -756,8 +756,9 @@ public final class ScalarKernels implements Kernels {
         }
     }
 
-    private static void dropoutRange(float rate, long key, float keep, float[] x, int xOff, float[] mask,
-                                     int maskOff, float[] y, int yOff, int i0, int i1) {
+    /** Dropout over elements {@code [i0, i1)}; also {@link VectorDropout}'s tail, so the two share these bits. */
+    static void dropoutRange(float rate, long key, float keep, float[] x, int xOff, float[] mask, int maskOff,
+                             float[] y, int yOff, int i0, int i1) {
         for (int i = i0; i < i1; i++) {
             boolean kept = DropoutMask.kept(key, i, rate);
             mask[maskOff + i] = kept ? 1f : 0f;

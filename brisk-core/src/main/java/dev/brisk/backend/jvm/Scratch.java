@@ -21,6 +21,8 @@ final class Scratch {
     private ReduceArgs reduceArgs;
     private PoolArgs poolArgs;
     private OptimizerArgs optimizerArgs;
+    private OptimizerTail optimizerTail;
+    private DropoutArgs dropoutArgs;
     private SoftmaxArgs softmaxArgs;
     private ElementwiseArgs elementwiseArgs;
     private TransposeArgs transposeArgs;
@@ -191,6 +193,22 @@ final class Scratch {
             elementwiseArgs = new ElementwiseArgs();
         }
         return elementwiseArgs;
+    }
+
+    /** This thread's padded arrays for the last elements of an optimizer update ({@link OptimizerTail}). */
+    OptimizerTail optimizerTail() {
+        if (optimizerTail == null) {
+            optimizerTail = new OptimizerTail();
+        }
+        return optimizerTail;
+    }
+
+    /** The reusable arguments of this thread's parallel dropout calls. */
+    DropoutArgs dropoutArgs() {
+        if (dropoutArgs == null) {
+            dropoutArgs = new DropoutArgs();
+        }
+        return dropoutArgs;
     }
 
     /** The reusable arguments of this thread's parallel softmax and softmax cross-entropy calls. */

@@ -286,7 +286,7 @@ public final class VectorKernels implements Kernels {
     @Override
     public void dropout(float rate, long seed, float[] x, int xOff, float[] mask, int maskOff, float[] y, int yOff,
                         int n) {
-        reference.dropout(rate, seed, x, xOff, mask, maskOff, y, yOff, n);
+        VectorDropout.dropout(rate, seed, x, xOff, mask, maskOff, y, yOff, n);
     }
 
     @Override

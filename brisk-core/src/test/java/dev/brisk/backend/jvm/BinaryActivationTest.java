@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A binary op and an activation in one call give, on each backend, the bits of the two separate kernels, at sizes
- * that end blocks, chunks and vectors early, with one thread and with two.
+ * that end blocks, chunks and vectors early, with one thread and with two (the scale: dropout's gradient).
  */
 class BinaryActivationTest {
     private static float[] separate(Kernels k, BinaryFn fn, UnaryFn act, float[] a, float[] b) {
@@ -37,7 +37,7 @@ class BinaryActivationTest {
                 float[] a = uniform(random, n, -2f, 2f);
                 float[] b = uniform(random, n, -2f, 2f);
                 for (BinaryFn fn : new BinaryFn[] {BinaryFn.ADD, BinaryFn.MUL}) {
-                    for (UnaryFn act : new UnaryFn[] {UnaryFn.RELU, UnaryFn.TANH, UnaryFn.LEAKY_RELU}) {
+                    for (UnaryFn act : new UnaryFn[] {UnaryFn.RELU, UnaryFn.TANH, UnaryFn.LEAKY_RELU, UnaryFn.SCALE}) {
                         float[] expected = separate(k, fn, act, a, b);
                         withBudgets(() -> assertArrayEquals(expected, fused(k, fn, act, a, b),
                                 k.name() + " " + fn + " " + act + " n=" + n));

@@ -14,6 +14,7 @@ import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.PoolGeometry;
 import dev.brisk.ops.ReduceFn;
 import dev.brisk.ops.UnaryFn;
+import dev.brisk.parallel.ThreadBudget;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -626,18 +627,41 @@ class VectorKernelsTest {
 
     @Test
     void dropoutMatchesReferenceExactly() {
-        withBudgets(() -> {
-            int n = 70001;
+        // Sizes around the vector length and the split, odd offsets, rates at and beside multiples of 2^-24 (where
+        // the integer keep test must agree with the float one), and inputs the division must carry through.
+        float[] rates = {0f, 0.3f, 0.5f, 0x1.0p-24f, 0x1.8p-24f, Math.nextDown(1f)};
+        for (int n : new int[] {1, 7, 8, 9, 17, 1003, 70001, 131075}) {
             float[] x = uniform(random, 3 + n, -1, 1);
-            float[] maskExpected = new float[1 + n];
-            float[] maskActual = new float[1 + n];
-            float[] expected = new float[2 + n];
-            float[] actual = new float[2 + n];
-            SCALAR.dropout(0.3f, 99L, x, 3, maskExpected, 1, expected, 2, n);
-            VECTOR.dropout(0.3f, 99L, x, 3, maskActual, 1, actual, 2, n);
-            assertArrayEquals(maskExpected, maskActual);
-            assertArrayEquals(expected, actual);
-        });
+            x[3] = Float.NaN;
+            x[3 + n / 2] = -0f;
+            x[2 + n] = Float.NEGATIVE_INFINITY;
+            for (float rate : rates) {
+                float[] maskExpected = new float[1 + n];
+                float[] expected = new float[2 + n];
+                ThreadBudget.set(1);
+                try {
+                    SCALAR.dropout(rate, 99L + n, x, 3, maskExpected, 1, expected, 2, n);
+                } finally {
+                    ThreadBudget.reset();
+                }
+                // The draws are a function of the element index alone: any thread count, any split, the same bits.
+                for (int threads : new int[] {1, 2, 3}) {
+                    float[] maskActual = new float[1 + n];
+                    float[] actual = new float[2 + n];
+                    ThreadBudget.set(threads);
+                    try {
+                        VECTOR.dropout(rate, 99L + n, x, 3, maskActual, 1, actual, 2, n);
+                    } finally {
+                        ThreadBudget.reset();
+                    }
+                    String name = "dropout n=" + n + " rate=" + rate + " threads=" + threads;
+                    assertArrayEquals(maskExpected, maskActual, name + " mask");
+                    assertArrayEquals(expected, actual, name);
+                }
+            }
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> VECTOR.dropout(1f, 1L, new float[4], 0, new float[4], 0, new float[4], 0, 4));
     }
 
     @Test

@@ -13,8 +13,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The vector kernels of SGD with a weight decay, Adagrad, Adadelta, Adamax, Nadam, Lion, AMSGrad and RMSprop with
- * momentum and centring give
+ * The vector kernels of Adam, SGD (plain and with a weight decay), Adagrad, Adadelta, Adamax, Nadam, Lion, AMSGrad
+ * and RMSprop (plain, with momentum and centring) give
  * the scalar reference's bits (the same operation order), at sizes below, at and above one vector and across the
  * parallel split, from offsets into larger arrays, over three steps with and without a weight decay.
  */
@@ -83,6 +83,16 @@ class VectorOptimizerStepsTest {
             check("ftrl power " + power, new float[][] {{0.1f, 1f}, {-1f, 1f}}, (k, g, s, n, d) -> k.ftrlStep(s[0], 3,
                     g, 2, s[1], 4, s[2], 5, n, 0.1f, power, 0.3f, 10.02f, 0.06f, d));
         }
+    }
+
+    /** Adam, SGD and RMSprop too: their tails and chunk ends run the same padded path as the others'. */
+    @Test
+    void adamSgdAndRmsprop() {
+        check("adam", 2, 0f, 0.01f, (k, g, s, n, d) -> k.adamStep(s[0], 3, g, 2, s[1], 4, s[2], 5, n, 1e-3f, 0.9f,
+                0.999f, 1e-7f, d));
+        check("sgd plain", 0, 0f, 0f, (k, g, s, n, d) -> k.sgdStep(s[0], 3, g, 2, null, 0, n, 0.01f, 0f, false, 0f));
+        check("rmsprop plain", 1, 0f, 0.01f, (k, g, s, n, d) -> k.rmspropStep(s[0], 3, g, 2, s[1], 4, n, 1e-3f, 0.9f,
+                1e-7f));
     }
 
     @Test
