@@ -15,6 +15,12 @@ import jdk.incubator.vector.VectorSpecies;
  * loop boxed a vector per row and ran five times slower.
  */
 final class VectorBatchNormRows {
+    /**
+     * Channels from which {@link #paramSums} walks row by row: the column walk keeps its sums in registers, which
+     * suits the convolutions' narrow rows, but on rows of a kilobyte or more (dense layers) each row of a run lands
+     * on its own page in each input, and a 1024-channel call ran five times slower than the row walk.
+     */
+    private static final int WIDE_ROW = 256;
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final int L = F.length();
 
@@ -65,6 +71,16 @@ final class VectorBatchNormRows {
      */
     static void paramSums(float[] dy, int dyOff, float[] gate, int gateOff, float[] x, int xOff, float[] mean,
                           int channels, int cv, float[] run, int r0, int r1) {
+        if (channels < WIDE_ROW) {
+            paramSumsByColumn(dy, dyOff, gate, gateOff, x, xOff, mean, channels, cv, run, r0, r1);
+        } else {
+            paramSumsByRow(dy, dyOff, gate, gateOff, x, xOff, mean, channels, cv, run, r0, r1);
+        }
+    }
+
+    /** {@link #paramSums} down each channel's column, the sums in registers: for rows that span few pages. */
+    private static void paramSumsByColumn(float[] dy, int dyOff, float[] gate, int gateOff, float[] x, int xOff,
+                                          float[] mean, int channels, int cv, float[] run, int r0, int r1) {
         for (int c = 0; c < cv; c += L) {
             FloatVector m = FloatVector.fromArray(F, mean, c);
             FloatVector s = FloatVector.zero(F);
@@ -76,6 +92,29 @@ final class VectorBatchNormRows {
             }
             s.intoArray(run, c);
             p.intoArray(run, channels + c);
+        }
+    }
+
+    /**
+     * {@link #paramSums} row by row, the running sums in {@code run} (in L1): the three inputs are read in address
+     * order, where the column walk touches a new page per row and input once rows are kilobytes wide. Each channel
+     * still adds its rows in order from zero, so the bits are the column walk's.
+     */
+    private static void paramSumsByRow(float[] dy, int dyOff, float[] gate, int gateOff, float[] x, int xOff,
+                                       float[] mean, int channels, int cv, float[] run, int r0, int r1) {
+        for (int c = 0; c < cv; c += L) {
+            FloatVector.zero(F).intoArray(run, c);
+            FloatVector.zero(F).intoArray(run, channels + c);
+        }
+        for (int r = r0; r < r1; r++) {
+            int row = r * channels;
+            for (int c = 0; c < cv; c += L) {
+                int i = row + c;
+                FloatVector g = gated(dy, dyOff + i, gate, gateOff + i);
+                FloatVector d = FloatVector.fromArray(F, x, xOff + i).sub(FloatVector.fromArray(F, mean, c));
+                FloatVector.fromArray(F, run, c).add(g).intoArray(run, c);
+                g.fma(d, FloatVector.fromArray(F, run, channels + c)).intoArray(run, channels + c);
+            }
         }
     }
 

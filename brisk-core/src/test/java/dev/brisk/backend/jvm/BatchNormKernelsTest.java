@@ -46,7 +46,8 @@ class BatchNormKernelsTest {
     @Test
     void vectorGivesTheScalarBitsWithAnyBudget() {
         Random random = new Random(5);
-        for (int[] size : new int[][] {{3000, 24}, {6272, 16}, {257, 5}, {1, 3}, {300, 40}, {513, 64}, {2, 32}}) {
+        for (int[] size : new int[][] {{3000, 24}, {6272, 16}, {257, 5}, {1, 3}, {300, 40}, {513, 64}, {2, 32},
+                {40, 1040}}) {
             int rows = size[0];
             int c = size[1];
             float[] x = uniform(random, rows * c, 2f, 4f);
