@@ -1,5 +1,6 @@
 package dev.brisk.backend;
 
+import dev.brisk.ops.AttentionGeometry;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.PoolGeometry;
@@ -1214,4 +1215,58 @@ public interface Kernels {
         RecurrentLoops.backward(this, ScalarRecurrentGates.INSTANCE, g, dy, dyOff, w, wOff, u, uOff, mask, maskOff,
                 state, stateOff, scratch, scratchOff, out, outOff, inputGradient);
     }
+
+    /**
+     * Scaled-dot-product attention ({@link dev.brisk.ops.OpType#ATTENTION}): per batch entry {@code b} and head
+     * {@code h}, {@code out_bh = softmax(q_bh k_bh^T + mask_b) v_bh}, where a causal geometry leaves keys after each
+     * query row out (probability 0), and each row's score maximum and reciprocal sum of exponentials are written to
+     * {@code stats}, from which the backward pass recomputes the probabilities.
+     * Each (batch entry, head) pair is computed by one thread in a fixed order, so the result has the same bits on
+     * any number of threads.
+     *
+     * @param g the sizes, layouts and causality
+     * @param q the queries {@code [B, T, H, D]}
+     * @param qOff index of their first element
+     * @param k the keys {@code [B, S, H, D]}
+     * @param kOff index of their first element
+     * @param v the values {@code [B, S, H, Dv]}
+     * @param vOff index of their first element
+     * @param mask the additive mask {@code [B, maskRows, S]}, or null without one
+     * @param maskOff index of its first element
+     * @param out receives the output {@code [B, T, H, Dv]}
+     * @param outOff index of its first element
+     * @param stats receives each row's score maximum and reciprocal sum of exponentials {@code [B, H, T, 2]}
+     * @param statsOff index of its first element
+     */
+    void attention(AttentionGeometry g, float[] q, int qOff, float[] k, int kOff, float[] v, int vOff, float[] mask,
+                   int maskOff, float[] out, int outOff, float[] stats, int statsOff);
+
+    /**
+     * The backward of {@link #attention}: recomputes each row's probabilities {@code P} from q, k, the mask and the
+     * saved row statistics, then {@code dV = P^T dO}, {@code dP = dO V^T}, {@code dS = P (dP - rowsum(dO out))},
+     * {@code dQ = dS K} and {@code dK = dS^T Q} per batch entry and head, each pair by one thread (no sums across
+     * threads), so the result has the same bits on any number of threads.
+     *
+     * @param g the sizes, layouts and causality
+     * @param q the queries
+     * @param qOff index of their first element
+     * @param k the keys
+     * @param kOff index of their first element
+     * @param v the values
+     * @param vOff index of their first element
+     * @param mask the additive mask, or null without one
+     * @param maskOff index of its first element
+     * @param out the forward output
+     * @param outOff index of its first element
+     * @param stats the forward call's row statistics
+     * @param statsOff index of its first element
+     * @param dOut the upstream gradient, shaped like the output
+     * @param dOutOff index of its first element
+     * @param grads receives the gradients of q, then of k ({@link AttentionGeometry#querySize} on), then of v
+     *     ({@code querySize + keySize} on)
+     * @param gradsOff index of the first element of q's gradient
+     */
+    void attentionBackward(AttentionGeometry g, float[] q, int qOff, float[] k, int kOff, float[] v, int vOff,
+                           float[] mask, int maskOff, float[] out, int outOff, float[] stats, int statsOff, float[] dOut,
+                           int dOutOff, float[] grads, int gradsOff);
 }

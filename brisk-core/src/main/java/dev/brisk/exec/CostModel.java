@@ -1,5 +1,6 @@
 package dev.brisk.exec;
 
+import dev.brisk.ops.AttentionAttrs;
 import dev.brisk.ops.Attrs;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.ops.MatMulAttrs;
@@ -60,6 +61,12 @@ final class CostModel {
             case CONV2D -> 2.0 * n.shape().size() * taps(n.input(1).shape()) / FLOPS_PER_NANO;
             case CONV2D_GRAD_INPUT -> 2.0 * n.input(0).shape().size() * taps(n.input(1).shape()) / FLOPS_PER_NANO;
             case CONV2D_GRAD_FILTER -> 2.0 * n.input(1).shape().size() * taps(n.shape()) / FLOPS_PER_NANO;
+            // Multiply-adds of the per-head products, run from registers and L1 like gemm's.
+            case ATTENTION, ATTENTION_GRAD -> {
+                Node forward = n.op() == OpType.ATTENTION ? n : n.input(1);
+                yield forward.attrs(AttentionAttrs.class).flops(forward.input(0).shape(),
+                        forward.input(1).shape().dim(1), forward.shape().dim(3), n != forward) / FLOPS_PER_NANO;
+            }
             // The logits and the probabilities kept beside them, and a float or two per row.
             case SPARSE_SOFTMAX_XENT, SPARSE_SOFTMAX_XENT_GRAD -> {
                 Shape logits = n.op() == OpType.SPARSE_SOFTMAX_XENT ? n.input(0).shape() : n.shape();

@@ -9,6 +9,7 @@ import dev.brisk.ops.AmsgradUpdate;
 import dev.brisk.ops.FtrlUpdate;
 import dev.brisk.ops.LionUpdate;
 import dev.brisk.ops.NadamUpdate;
+import dev.brisk.ops.AttentionGeometry;
 import dev.brisk.ops.AxisAttrs;
 import dev.brisk.ops.BatchNormAttrs;
 import dev.brisk.ops.BinaryAttrs;
@@ -140,7 +141,30 @@ public final class KernelBinder {
             case RECURRENT_SEQUENCE -> recurrent(node, in, buffers.auxOf(node), out, k);
             case RECURRENT_SEQUENCE_GRAD -> recurrentGrad(node, in, buffers.auxOf(ShapeInference.auxSource(node)),
                     buffers.auxOf(node), out, k);
+            case ATTENTION -> attention(node, in, buffers.auxOf(node), out, k);
+            case ATTENTION_GRAD -> attentionGrad(node, in, buffers.auxOf(ShapeInference.auxSource(node)), out, k);
         };
+    }
+
+    /** An ATTENTION: inputs q, k, v and optionally the mask; the row statistics go to its aux tensor. */
+    private static Instruction attention(Node node, Tensor[] in, Tensor stats, Tensor out, Kernels k) {
+        AttentionGeometry g = AttentionGeometry.of(node);
+        Tensor mask = in.length > 3 ? in[3] : null;
+        float[] maskData = mask == null ? null : mask.data();
+        int maskOff = mask == null ? 0 : mask.offset();
+        return () -> k.attention(g, in[0].data(), in[0].offset(), in[1].data(), in[1].offset(), in[2].data(),
+                in[2].offset(), maskData, maskOff, out.data(), out.offset(), stats.data(), stats.offset());
+    }
+
+    /** An ATTENTION_GRAD: inputs dy, the ATTENTION (its output), then its q, k, v and mask. */
+    private static Instruction attentionGrad(Node node, Tensor[] in, Tensor stats, Tensor out, Kernels k) {
+        AttentionGeometry g = AttentionGeometry.of(node.input(1));
+        Tensor mask = in.length > 5 ? in[5] : null;
+        float[] maskData = mask == null ? null : mask.data();
+        int maskOff = mask == null ? 0 : mask.offset();
+        return () -> k.attentionBackward(g, in[2].data(), in[2].offset(), in[3].data(), in[3].offset(), in[4].data(),
+                in[4].offset(), maskData, maskOff, in[1].data(), in[1].offset(), stats.data(), stats.offset(),
+                in[0].data(), in[0].offset(), out.data(), out.offset());
     }
 
     private static Instruction unary(UnaryAttrs a, Tensor x, Tensor y, Kernels k) {

@@ -152,6 +152,7 @@ public final class Autodiff {
             case LAYER_NORM -> layerNorm(g, n, dy, needed);
             case EMBEDDING_LOOKUP -> new Node[] {g.embeddingGrad(dy, in[1], in[0].shape()), null};
             case RECURRENT_SEQUENCE -> recurrent(g, n, dy, needed);
+            case ATTENTION -> attention(g, n, dy, needed);
             default -> throw new UnsupportedOperationException("no gradient rule for " + n.op()
                     + " (it is only used in backward passes or has no derivative)");
         };
@@ -170,6 +171,24 @@ public final class Autodiff {
         Node dgamma = any(needed, n, 2) ? g.reshape(g.slice(sums, 0, 1, 1), channels) : null;
         Node dbeta = any(needed, n, 3) ? g.reshape(g.slice(sums, 0, 0, 1), channels) : null;
         return new Node[] {dx, null, dgamma, dbeta};
+    }
+
+    /**
+     * An ATTENTION's gradients from one backward node that recomputes the probabilities, whose flat result holds the
+     * gradients of q, k and v, each sliced out and reshaped. The additive mask gets none (it is data, not a weight).
+     */
+    private static Node[] attention(Graph g, Node n, Node dy, boolean[] needed) {
+        Node packed = g.attentionGrad(dy, n);
+        Node[] out = new Node[n.inputs().size()];
+        int start = 0;
+        for (int i = 0; i < 3; i++) {
+            Shape shape = n.input(i).shape();
+            if (any(needed, n, i)) {
+                out[i] = g.reshape(g.slice(packed, 0, start, shape.size()), shape);
+            }
+            start += shape.size();
+        }
+        return out;
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.brisk.eager.EagerExecution;
 import dev.brisk.eager.EagerRunner;
 import dev.brisk.backend.KernelTimer;
 import dev.brisk.ops.Attrs;
+import dev.brisk.ops.AttentionAttrs;
 import dev.brisk.ops.AxisAttrs;
 import dev.brisk.ops.BatchNormAttrs;
 import dev.brisk.ops.BinaryAttrs;
@@ -977,6 +978,30 @@ public final class Graph {
      */
     public Node batchMatmul(Node a, Node b, boolean transA, boolean transB) {
         return op(OpType.BATCH_MATMUL, new MatMulAttrs(transA, transB), a, b);
+    }
+
+    /**
+     * Scaled-dot-product attention in one kernel: per batch entry and head, {@code softmax(q_h k_h^T + mask) v_h},
+     * reading the heads where the projections wrote them (no permutes) and keeping neither the scores nor the
+     * probabilities (the gradient recomputes them from each row's log-sum-exp). Scale {@code q} first.
+     *
+     * @param q the queries {@code [B, T, H, D]}
+     * @param k the keys {@code [B, S, H, D]}
+     * @param v the values {@code [B, S, H, Dv]}
+     * @param mask an additive mask {@code [B, T, S]} or {@code [B, 1, S]} (one row for every query), or null
+     * @param causal whether query row {@code i} attends only to keys {@code 0 .. i}
+     * @return the attended values {@code [B, T, H, Dv]}
+     */
+    public Node attention(Node q, Node k, Node v, Node mask, boolean causal) {
+        AttentionAttrs attrs = new AttentionAttrs(causal);
+        return mask == null ? op(OpType.ATTENTION, attrs, q, k, v) : op(OpType.ATTENTION, attrs, q, k, v, mask);
+    }
+
+    /** The packed gradients of an ATTENTION's q, k and v ({@link OpType#ATTENTION_GRAD}). */
+    Node attentionGrad(Node dy, Node attention) {
+        List<Node> in = new ArrayList<>(List.of(dy, attention));
+        in.addAll(attention.inputs());
+        return op(OpType.ATTENTION_GRAD, attention.attrs(), in.toArray(new Node[0]));
     }
 
     /**

@@ -4,5 +4,5 @@ package dev.brisk.ops;
 public sealed interface Attrs permits UnaryAttrs, BinaryAttrs, MatMulAttrs, ReduceAttrs, ShapeAttrs, SoftmaxAttrs,
         ConvAttrs, PoolAttrs, ConvGradAttrs, PoolGradAttrs, DropoutAttrs, UpdateAttrs, AxisAttrs, NoAttrs, FusedAttrs,
         BatchNormAttrs, PermuteAttrs, LayerNormAttrs, RecurrentAttrs, NoiseAttrs,
-        ImageAugmentAttrs {
+        ImageAugmentAttrs, AttentionAttrs {
 }

@@ -162,5 +162,22 @@ public enum OpType {
      * Backward of IMAGE_AUGMENT: inputs are its images, the upstream gradient and the step seed; it replays the
      * forward draws from the seed (nothing is kept between the passes).
      */
-    IMAGE_AUGMENT_GRAD
+    IMAGE_AUGMENT_GRAD,
+    /**
+     * Fused scaled-dot-product attention ({@link AttentionAttrs}): inputs are the queries {@code q [B, T, H, D]},
+     * keys {@code k [B, S, H, D]}, values {@code v [B, S, H, Dv]} (the projections' own layout, heads side by side
+     * in each row) and optionally an additive mask {@code [B, T, S]} or {@code [B, 1, S]}; the output
+     * {@code [B, T, H, Dv]} is {@code softmax(q_h k_h^T + mask) v_h} per batch entry and head. A causal node leaves
+     * key {@code j} out of query row {@code i} for {@code j > i} (probability exactly 0). The scale is the caller's:
+     * it multiplies {@code q} first. Keeps each row's score maximum and reciprocal sum of exponentials
+     * {@code [B, H, T, 2]} (its aux value) for the gradient, which recomputes the probabilities from them rather
+     * than keeping them.
+     */
+    ATTENTION,
+    /**
+     * Backward of ATTENTION: inputs are the upstream gradient, the ATTENTION node (whose output and row statistics it
+     * reads), then its q, k, v and mask. The result is flat: the gradient of q, then of k, then of v. The mask gets
+     * none.
+     */
+    ATTENTION_GRAD
 }

@@ -61,6 +61,8 @@ public final class ShapeInference {
             case NONZERO_MASK -> inputs.get(0).shape();
             case RECURRENT_SEQUENCE -> recurrent(inputs, (RecurrentAttrs) attrs);
             case RECURRENT_SEQUENCE_GRAD -> recurrentGrad(inputs, (RecurrentAttrs) attrs);
+            case ATTENTION -> AttentionShapes.forward(inputs);
+            case ATTENTION_GRAD -> AttentionShapes.backward(inputs);
         };
     }
 
@@ -101,7 +103,8 @@ public final class ShapeInference {
 
     /**
      * The shape of the value a node keeps beside its output for its gradient, or null for nodes that keep none:
-     * DROPOUT its mask, SPARSE_SOFTMAX_XENT its row probabilities, MAX_POOL the cell of each maximum.
+     * DROPOUT its mask, SPARSE_SOFTMAX_XENT its row probabilities, MAX_POOL the cell of each maximum, ATTENTION each
+     * query row's score maximum and reciprocal sum.
      *
      * @param node the node
      * @return the shape, or null
@@ -112,6 +115,7 @@ public final class ShapeInference {
             case SPARSE_SOFTMAX_XENT -> node.input(0).shape();
             case RECURRENT_SEQUENCE -> Shape.of(recurrentGeometry(node).stateSize());
             case RECURRENT_SEQUENCE_GRAD -> Shape.of(recurrentGeometry(node.input(1)).scratchSize());
+            case ATTENTION -> AttentionShapes.rowStatistics(node);
             default -> null;
         };
     }
@@ -128,7 +132,7 @@ public final class ShapeInference {
             case MAX_POOL_GRAD -> node.input(0);
             case DROPOUT_GRAD -> node.input(1);
             case SPARSE_SOFTMAX_XENT_GRAD -> node.input(2);
-            case RECURRENT_SEQUENCE_GRAD -> node.input(1);
+            case RECURRENT_SEQUENCE_GRAD, ATTENTION_GRAD -> node.input(1);
             default -> null;
         };
     }

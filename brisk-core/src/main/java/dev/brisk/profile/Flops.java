@@ -1,5 +1,6 @@
 package dev.brisk.profile;
 
+import dev.brisk.ops.AttentionAttrs;
 import dev.brisk.ops.AdadeltaUpdate;
 import dev.brisk.ops.AdagradUpdate;
 import dev.brisk.ops.AdamUpdate;
@@ -97,7 +98,14 @@ final class Flops {
             case EMBEDDING_GRAD -> n.input(0).shape().size(); // one add per upstream element
             case RECURRENT_SEQUENCE -> recurrent(n, false);
             case RECURRENT_SEQUENCE_GRAD -> recurrent(n.input(1), true);
+            case ATTENTION -> attention(n, false);
+            case ATTENTION_GRAD -> attention(n.input(1), true);
         };
+    }
+
+    private static long attention(Node forward, boolean gradient) {
+        return forward.attrs(AttentionAttrs.class).flops(forward.input(0).shape(), forward.input(1).shape().dim(1),
+                forward.shape().dim(3), gradient);
     }
 
     private static long matmul(Node n) {

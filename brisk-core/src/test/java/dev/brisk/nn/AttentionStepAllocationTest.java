@@ -10,12 +10,12 @@ import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A compiled train step of a transformer block (batched products, permutations, softmax, layer normalization,
- * attention dropout) allocates nothing once the JIT has compiled its kernels, on one thread or two. (Runs in a JVM
- * of its own with the other allocation tests: see the POM.)
+ * A compiled train step of a transformer block (the fused attention, or with attention dropout batched products,
+ * permutations, softmax and dropout; layer normalization) allocates nothing once the JIT has compiled its kernels,
+ * on one thread or two. (Runs in a JVM of its own with the other allocation tests: see the POM.)
  */
 class AttentionStepAllocationTest {
     @AfterEach
@@ -24,11 +24,13 @@ class AttentionStepAllocationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2})
-    void transformerBlockStepAllocatesNothing(int threads) {
+    @CsvSource({"1, 0.1", "2, 0.1", "1, 0", "2, 0"})
+    void transformerBlockStepAllocatesNothing(int threads, float dropout) {
         ThreadBudget.set(threads);
         RandomSeed.set(1);
-        Model model = AttentionTrainingTest.transformerBlock(0.1f);
+        // Without attention dropout the block trains through the fused ATTENTION op; with it, through the
+        // probabilities (batched products, permutes, softmax, dropout).
+        Model model = AttentionTrainingTest.transformerBlock(dropout);
         model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
         // Batches of 64 sequences: 128 attention products per step, split over the batch entries at two threads.
         Tensor[] xy = EagerVsCompiledTest.data(128, AttentionTrainingTest.TIME, AttentionTrainingTest.FEATURES);
@@ -36,9 +38,11 @@ class AttentionStepAllocationTest {
         Plan plan = model.trainPlan(64);
         assertNotNull(plan);
         long perStep = PlanAllocation.bytesPerStep(plan);
-        System.out.printf("transformer block step, %d thread(s): %d bytes allocated per step%n", threads, perStep);
+        System.out.printf("transformer block step, dropout %s, %d thread(s): %d bytes allocated per step%n", dropout,
+                threads, perStep);
         if (perStep != 0) {
-            fail("a compiled transformer-block step allocated " + perStep + " bytes at " + threads + " thread(s)");
+            fail("a compiled transformer-block step (attention dropout " + dropout + ") allocated " + perStep
+                    + " bytes at " + threads + " thread(s)");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.brisk.onnx;
 
+import dev.brisk.ops.AttentionAttrs;
 import dev.brisk.ops.Attrs;
 import dev.brisk.ops.AxisAttrs;
 import dev.brisk.ops.BatchNormAttrs;
@@ -65,6 +66,7 @@ final class KnownAttributes {
         KNOWN.put(OpType.RECURRENT_SEQUENCE, new Known(RecurrentAttrs.class,
                 List.of("cell", "units", "returnSequences", "goBackwards", "inputGradient", "returnState", "masked",
                         "initialState", "zeroOutputForMask", "outputInTimeOrder"), -1)); // 4 to 6 inputs: RecurrentTranslation checks
+        KNOWN.put(OpType.ATTENTION, new Known(AttentionAttrs.class, List.of("causal"), -1)); // 3 or 4 (a mask)
     }
 
     private KnownAttributes() {

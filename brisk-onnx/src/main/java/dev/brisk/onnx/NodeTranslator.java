@@ -139,6 +139,7 @@ final class NodeTranslator {
                 yield graph.node("Cast", base(n), List.of(real), attr("to", FLOAT));
             }
             case RECURRENT_SEQUENCE -> RecurrentTranslation.translate(this, n, layer);
+            case ATTENTION -> AttentionTranslation.translate(this, n);
             default -> throw new OnnxExportException(layer + ": op " + n.op() + " has no ONNX translation");
         };
     }

@@ -18,7 +18,7 @@ final class TrainingOps {
             OpType.CONV2D_GRAD_FILTER, OpType.MAX_POOL_GRAD, OpType.AVG_POOL_GRAD,
             OpType.DROPOUT, OpType.DROPOUT_GRAD, OpType.ASSIGN, OpType.UPDATE, OpType.LAYER_NORM_PARAM_GRAD,
             OpType.LAYER_NORM_GRAD, OpType.EMBEDDING_GRAD, OpType.RECURRENT_SEQUENCE_GRAD, OpType.RANDOM_NORMAL,
-            OpType.IMAGE_AUGMENT, OpType.IMAGE_AUGMENT_GRAD);
+            OpType.IMAGE_AUGMENT, OpType.IMAGE_AUGMENT_GRAD, OpType.ATTENTION_GRAD);
 
     private TrainingOps() {
     }

@@ -2,6 +2,7 @@ package dev.brisk.backend.jvm;
 
 import dev.brisk.backend.ElementwiseChain;
 import dev.brisk.backend.Kernels;
+import dev.brisk.ops.AttentionGeometry;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.PoolGeometry;
@@ -1110,6 +1111,21 @@ public final class ScalarKernels implements Kernels {
             dx[dxOff + at] = log ? (float) (dy[dyOff + at] - Math.exp(y[yOff + at]) * s)
                     : (float) (y[yOff + at] * (dy[dyOff + at] - s));
         }
+    }
+
+    @Override
+    public void attention(AttentionGeometry g, float[] q, int qOff, float[] k, int kOff, float[] v, int vOff,
+                          float[] mask, int maskOff, float[] out, int outOff, float[] stats, int statsOff) {
+        ScalarAttention.forward(g, q, qOff, k, kOff, v, vOff, mask, maskOff, out, outOff, stats, statsOff);
+    }
+
+    @Override
+    public void attentionBackward(AttentionGeometry g, float[] q, int qOff, float[] k, int kOff, float[] v, int vOff,
+                                  float[] mask, int maskOff, float[] out, int outOff, float[] stats, int statsOff,
+                                  float[] dOut, int dOutOff, float[] grads, int gradsOff) {
+        ScalarAttention.backward(g, q, qOff, k, kOff, v, vOff, mask, maskOff, out, outOff, stats, statsOff, dOut,
+                dOutOff,
+                grads, gradsOff);
     }
 
     @Override

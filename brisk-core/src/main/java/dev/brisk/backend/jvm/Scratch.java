@@ -39,6 +39,7 @@ final class Scratch {
     private ConvGeometry transposed;
     private int[] pooledIndex = new int[0];
     private float[] pooledCell = new float[0];
+    private float[] attention = new float[0];
 
     private Scratch() {
     }
@@ -281,5 +282,13 @@ final class Scratch {
             recurrentArgs = new RecurrentArgs();
         }
         return recurrentArgs;
+    }
+
+    /** One attention head's packed keys and values and a block of its scores and their gradients. */
+    float[] attention(int size) {
+        if (attention.length < size) {
+            attention = new float[size];
+        }
+        return attention;
     }
 }

@@ -3,6 +3,7 @@ package dev.brisk.backend.jvm;
 import dev.brisk.backend.ElementwiseChain;
 import dev.brisk.backend.Kernels;
 import dev.brisk.backend.RecurrentLoops;
+import dev.brisk.ops.AttentionGeometry;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.PoolGeometry;
@@ -365,6 +366,20 @@ public final class VectorKernels implements Kernels {
                                 float eps, float decay) {
         VectorOptimizers.rmspropFull(p, pOff, g, gOff, ms, msOff, mom, momOff, mg, mgOff, n, lr, rho, momentum, eps,
                 decay);
+    }
+
+    @Override
+    public void attention(AttentionGeometry g, float[] q, int qOff, float[] k, int kOff, float[] v, int vOff,
+                          float[] mask, int maskOff, float[] out, int outOff, float[] stats, int statsOff) {
+        VectorAttention.forward(g, q, qOff, k, kOff, v, vOff, mask, maskOff, out, outOff, stats, statsOff);
+    }
+
+    @Override
+    public void attentionBackward(AttentionGeometry g, float[] q, int qOff, float[] k, int kOff, float[] v, int vOff,
+                                  float[] mask, int maskOff, float[] out, int outOff, float[] stats, int statsOff,
+                                  float[] dOut, int dOutOff, float[] grads, int gradsOff) {
+        VectorAttention.backward(g, q, qOff, k, kOff, v, vOff, mask, maskOff, out, outOff, stats, statsOff, dOut,
+                dOutOff, grads, gradsOff);
     }
 
     /**

@@ -24,10 +24,12 @@ import java.util.List;
  * {@code value/bias [numHeads, valueDim]}, {@code attention_output/kernel [numHeads, valueDim, dq]} and
  * {@code attention_output/bias [dq]}; kernels Glorot uniform with Keras' fans for these shapes, biases zeros.
  *
- * <p>Projections are one 2-D matrix product over all {@code batch * T} rows each (a reshape, no copy), the heads
- * are split by a permutation of axes, and the scores and weighted values are batched products over
- * {@code batch * numHeads} entries. Masked scores get {@code -1e9} added before the softmax, as Keras does, so their
- * probabilities are exactly 0. Dropout, in training, drops attention probabilities.
+ * <p>Projections are one 2-D matrix product over all {@code batch * T} rows each (a reshape, no copy); the heads
+ * then go to one fused ATTENTION op ({@link Graph#attention}) that reads them in place and never stores the scores.
+ * Masked scores get {@code -1e9} added before the softmax, as Keras does, so their probabilities are exactly 0.
+ * Dropout, in training, drops attention probabilities: a layer with dropout keeps the unfused graph in training
+ * (heads split by permutes, scores and weighted values as batched products over {@code batch * numHeads} entries),
+ * since it needs the probabilities themselves.
  */
 public final class MultiHeadAttention extends Layer {
     /** What Keras adds to a masked score in float32. */
@@ -223,17 +225,12 @@ public final class MultiHeadAttention extends Layer {
         int t = query.shape().dim(1);
         int s = value.shape().dim(1);
         // Keras scales the projected query, before the scores.
-        Node q = heads(g, project(g, query, queryKernel, queryBias, keyDim, (float) (1 / Math.sqrt(keyDim))), batch,
-                t, keyDim);
-        Node k = heads(g, project(g, key, keyKernel, keyBias, keyDim, 1f), batch, s, keyDim);
-        Node v = heads(g, project(g, value, valueKernel, valueBias, valueDim, 1f), batch, s, valueDim);
-        Node scores = g.batchMatmul(q, k, false, true);
-        if (useCausalMask) {
-            scores = g.add(scores, g.constant(causalMask(t, s)));
-        }
+        Node q = project(g, query, queryKernel, queryBias, keyDim, (float) (1 / Math.sqrt(keyDim)));
+        Node k = project(g, key, keyKernel, keyBias, keyDim, 1f);
+        Node v = project(g, value, valueKernel, valueBias, valueDim, 1f);
         Node mask = attentionMaskInput ? inputs.get(sequences) : null;
         // Keras' implicit masks: padding masks of the query (rows), the value and the key (columns) are ANDed with
-        // the attention mask, as products of 0/1 floats.
+        // the attention mask, as products of 0/1 floats. A mask of columns alone stays [batch, 1, s].
         Node queryMask = g.maskOf(query);
         Node columnMask = g.maskOf(value);
         Node keyMask = key == value ? null : g.maskOf(key);
@@ -246,17 +243,12 @@ public final class MultiHeadAttention extends Layer {
         }
         if (columnMask != null) {
             Node columns = g.reshape(columnMask, Shape.of(batch, 1, s));
-            mask = mask == null ? g.mul(columns, g.constant(onesOf(batch, t, s))) : g.mul(mask, columns);
+            mask = mask == null ? columns : g.mul(mask, columns);
         }
-        if (mask != null) {
-            Node additive = g.scale(g.addScalar(mask, -1f), -MASKED);
-            scores = g.add(scores, g.reshape(additive, Shape.of(batch, 1, t, s)));
-        }
-        Node probs = g.softmax(scores);
-        if (ctx.training() && dropout > 0) {
-            probs = g.dropout(probs, dropout, ctx.seed(), salt);
-        }
-        Node attended = g.permute(g.batchMatmul(probs, v, false, false), 0, 2, 1, 3);
+        Node additive = mask == null ? null : g.scale(g.addScalar(mask, -1f), -MASKED);
+        Node attended = ctx.training() && dropout > 0
+                ? probabilitiesTimesValues(g, q, k, v, additive, ctx, batch, t, s)
+                : fused(g, q, k, v, additive, batch, t, s);
         Node rows = g.reshape(attended, Shape.of(batch * t, numHeads * valueDim));
         int dq = query.shape().dim(2);
         Node out = g.fusing(() -> {
@@ -268,6 +260,42 @@ public final class MultiHeadAttention extends Layer {
             g.setMask(y, queryMask);
         }
         return y;
+    }
+
+    /**
+     * The heads' attended values {@code [batch, t, heads, valueDim]} from one fused ATTENTION, which reads the
+     * projections in place and keeps no probabilities. With a mask as well, the causal mask joins it as -1e9 added
+     * to the later keys' scores, as the unfused graph adds it, so that a row the two masks hide together still
+     * gets Keras' uniform probabilities; alone it is the op's causal flag, whose kernel skips those scores.
+     */
+    private Node fused(Graph g, Node q, Node k, Node v, Node additive, int batch, int t, int s) {
+        boolean causalFlag = useCausalMask && additive == null;
+        if (useCausalMask && additive != null) {
+            additive = g.add(additive, g.constant(causalMask(t, s)));
+        }
+        return g.attention(g.reshape(q, Shape.of(batch, t, numHeads, keyDim)),
+                g.reshape(k, Shape.of(batch, s, numHeads, keyDim)), g.reshape(v, Shape.of(batch, s, numHeads,
+                        valueDim)), additive, causalFlag);
+    }
+
+    /**
+     * The heads' attended values {@code [batch, t, heads, valueDim]} from the probabilities themselves, which
+     * dropout in training needs: heads split by permutes, scores and weighted values as batched products.
+     */
+    private Node probabilitiesTimesValues(Graph g, Node qRows, Node kRows, Node vRows, Node additive,
+                                          CallContext ctx, int batch, int t, int s) {
+        Node q = heads(g, qRows, batch, t, keyDim);
+        Node k = heads(g, kRows, batch, s, keyDim);
+        Node v = heads(g, vRows, batch, s, valueDim);
+        Node scores = g.batchMatmul(q, k, false, true);
+        if (useCausalMask) {
+            scores = g.add(scores, g.constant(causalMask(t, s)));
+        }
+        if (additive != null) {
+            scores = g.add(scores, g.reshape(additive, Shape.of(batch, 1, additive.shape().dim(1), s)));
+        }
+        Node probs = g.dropout(g.softmax(scores), dropout, ctx.seed(), salt);
+        return g.permute(g.batchMatmul(probs, v, false, false), 0, 2, 1, 3);
     }
 
     /** Ones {@code [batch, t, s]}, kept for the shape last asked for, to broadcast a row or column mask to. */
