@@ -24,6 +24,9 @@ import jdk.incubator.vector.VectorSpecies;
  * the forward pass's bits. (A log-sum-exp alone would not do: for a row that a mask hides throughout, -1e9 plus the
  * log of the key count rounds back to -1e9 in float, and the recomputed probabilities would be 1 instead of
  * 1 / keys.)
+ *
+ * <p>Rows shorter than a vector (few keys, or a head depth below the lane count) take no vector at all: a vector
+ * accumulator whose loop never runs was, in some JVMs, compiled by C2 as a boxed object, one allocation per call.
  */
 final class VectorAttention {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -248,20 +251,25 @@ final class VectorAttention {
      */
     private static void normalize(float[] w, int x, int n, int width, float[] stats, int s, float[] lanes) {
         float max = rowMax(w, x, n);
-        FloatVector vmax = FloatVector.broadcast(S, max);
-        FloatVector vsum = FloatVector.zero(S);
-        int j = 0;
-        for (; j + L <= n; j += L) {
-            FloatVector e = VectorMath.exp(FloatVector.fromArray(S, w, x + j).sub(vmax));
-            e.intoArray(w, x + j);
-            vsum = vsum.add(e);
-        }
-        // The lanes are added in lane order, not with reduceLanes(ADD), whose order may change once C2 compiles
-        // the loop; a scalar sum of the row instead cost as much as the row's products (one add's latency each).
-        vsum.intoArray(lanes, 0);
         float sum = 0f;
-        for (int lane = 0; lane < L; lane++) {
-            sum += lanes[lane];
+        int j = 0;
+        if (n >= L) {
+            // Vectors only where a full one fits (see the class comment on rows shorter than a vector).
+            FloatVector vmax = FloatVector.broadcast(S, max);
+            FloatVector vsum = VectorMath.exp(FloatVector.fromArray(S, w, x).sub(vmax));
+            vsum.intoArray(w, x);
+            for (j = L; j + L <= n; j += L) {
+                FloatVector e = VectorMath.exp(FloatVector.fromArray(S, w, x + j).sub(vmax));
+                e.intoArray(w, x + j);
+                vsum = vsum.add(e);
+            }
+            // The lanes are added in lane order, not with reduceLanes(ADD), whose order may change once C2
+            // compiles the loop; a scalar sum of the row instead cost as much as the row's products (one add's
+            // latency each).
+            vsum.intoArray(lanes, 0);
+            for (int lane = 0; lane < L; lane++) {
+                sum += lanes[lane];
+            }
         }
         for (; j < n; j++) {
             float e = (float) Math.exp(w[x + j] - max);
@@ -310,12 +318,14 @@ final class VectorAttention {
                                       float rowDot) {
         float max = stats[s];
         float inv = stats[s + 1];
-        FloatVector vmax = FloatVector.broadcast(S, max);
         int j = 0;
-        for (; j + L <= n; j += L) {
-            FloatVector p = VectorMath.exp(FloatVector.fromArray(S, w, x + j).sub(vmax)).mul(inv);
-            p.intoArray(w, x + j);
-            p.mul(FloatVector.fromArray(S, w, d + j).sub(rowDot)).intoArray(w, d + j);
+        if (n >= L) {
+            FloatVector vmax = FloatVector.broadcast(S, max);
+            for (; j + L <= n; j += L) {
+                FloatVector p = VectorMath.exp(FloatVector.fromArray(S, w, x + j).sub(vmax)).mul(inv);
+                p.intoArray(w, x + j);
+                p.mul(FloatVector.fromArray(S, w, d + j).sub(rowDot)).intoArray(w, d + j);
+            }
         }
         for (; j < n; j++) {
             float p = (float) Math.exp(w[x + j] - max) * inv;
@@ -326,17 +336,23 @@ final class VectorAttention {
         Arrays.fill(w, d + n, d + width, 0f);
     }
 
-    /** A dot product: per lane in vectors, the lanes then added in lane order (as {@link #normalize}'s sum). */
+    /**
+     * A dot product: per lane in vectors, the lanes then added in lane order (as {@link #normalize}'s sum), then the
+     * tail one product at a time.
+     */
     private static float dot(float[] a, int aOff, float[] b, int bOff, int n, float[] lanes) {
-        FloatVector acc = FloatVector.zero(S);
-        int j = 0;
-        for (; j + L <= n; j += L) {
-            acc = FloatVector.fromArray(S, a, aOff + j).fma(FloatVector.fromArray(S, b, bOff + j), acc);
-        }
-        acc.intoArray(lanes, 0);
         float sum = 0f;
-        for (int lane = 0; lane < L; lane++) {
-            sum += lanes[lane];
+        int j = 0;
+        if (n >= L) {
+            // The first product starts the sum (fma onto a zero vector gives the same bits).
+            FloatVector acc = FloatVector.fromArray(S, a, aOff).mul(FloatVector.fromArray(S, b, bOff));
+            for (j = L; j + L <= n; j += L) {
+                acc = FloatVector.fromArray(S, a, aOff + j).fma(FloatVector.fromArray(S, b, bOff + j), acc);
+            }
+            acc.intoArray(lanes, 0);
+            for (int lane = 0; lane < L; lane++) {
+                sum += lanes[lane];
+            }
         }
         for (; j < n; j++) {
             sum = Math.fma(a[aOff + j], b[bOff + j], sum);
