@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * Binds every kernel call of a plan once, to the storage {@link BufferAssignment} and {@link AuxValues} chose: one
  * instruction per live node that runs, in plan order, where a fused chain binds at its last node
- * ({@link FusedBinder}) and nodes without a kernel call (variables, constants, inputs, reshapes) bind none.
+ * ({@link FusedBinder}) and nodes without a kernel call (variables, constants, inputs, views: {@link Views}) bind none.
  *
  * @param code the instructions, in plan order
  * @param nodes per instruction, the node it computes (a chain's description for a fused call)
@@ -17,13 +17,13 @@ import java.util.List;
  */
 record Binding(List<Instruction> code, List<Node> nodes, List<Tensor> outputs) {
     /** Binds the live nodes of {@code nodes} that run, reading and writing {@code buffers}. */
-    static Binding of(List<Node> nodes, boolean[] live, Fusion fusion, KernelBinder.Buffers buffers,
-                      Kernels kernels) {
+    static Binding of(List<Node> nodes, boolean[] live, Fusion fusion, Liveness liveness,
+                      KernelBinder.Buffers buffers, Kernels kernels) {
         List<Instruction> code = new ArrayList<>();
         List<Node> codeNodes = new ArrayList<>();
         List<Tensor> codeOutputs = new ArrayList<>();
         for (Node n : nodes) {
-            if (!live[n.id()] || fusion.absorbed(n)) {
+            if (!live[n.id()] || fusion.absorbed(n) || liveness.storageRoot(n) != n) {
                 continue;
             }
             Tensor out = buffers.valueOf(n);

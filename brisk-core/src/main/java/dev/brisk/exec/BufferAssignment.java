@@ -11,8 +11,8 @@ import java.util.TreeMap;
 
 /**
  * The tensor every live node that runs (is not folded into a fused chain) writes its value to. Variables and
- * constants are their own storage; an INPUT gets a tensor the caller fills before each run; a reshape is a view of
- * its input; ASSIGN and UPDATE have no value. Every other value takes a buffer from a pool, walking the nodes in
+ * constants are their own storage; an INPUT gets a tensor the caller fills before each run; a reshape or a
+ * leading-axis slice is a view of its input ({@link Views}); ASSIGN and UPDATE have no value. Every other value takes a buffer from a pool, walking the nodes in
  * plan order, and gives it back once its last reader ({@link Liveness}) has run, so values whose lifetimes do not
  * overlap share storage.
  */
@@ -43,7 +43,7 @@ final class BufferAssignment {
             if (!live[n.id()] || fusion.absorbed(n)) {
                 continue;
             }
-            Tensor value = switch (n.op()) {
+            Tensor value = liveness.storageRoot(n) != n ? view(n, values.get(n.input(0))) : switch (n.op()) {
                 case VARIABLE -> n.variable().value();
                 case CONSTANT -> n.value();
                 case INPUT -> {
@@ -51,7 +51,6 @@ final class BufferAssignment {
                     inputs.put(n, t);
                     yield t;
                 }
-                case RESHAPE -> values.get(n.input(0)).reshape(n.shape());
                 case ASSIGN, UPDATE -> null;
                 default -> {
                     float[] buf = pool.take(n.shape().size());
@@ -68,6 +67,11 @@ final class BufferAssignment {
             }
         }
         return new BufferAssignment(values, inputs, pool.totalFloats, pool.count);
+    }
+
+    /** View {@code n} ({@link Views}) of its input's tensor {@code in}. */
+    private static Tensor view(Node n, Tensor in) {
+        return Tensor.wrap(in.data(), in.offset() + Views.offsetOf(n), n.shape(), in.dtype());
     }
 
     /** The tensor {@code n}'s value lives in; null for a node folded into a chain, ASSIGN and UPDATE. */

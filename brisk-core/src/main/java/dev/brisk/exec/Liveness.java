@@ -1,14 +1,13 @@
 package dev.brisk.exec;
 
 import dev.brisk.ops.Node;
-import dev.brisk.ops.OpType;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The lifetime of every live value: the node whose storage it is (a reshape is a view of its input's storage, so
- * its root is its input's root) and the id of the last node that reads that storage. A read by a node folded into
+ * The lifetime of every live value: the node whose storage it is (a reshape or a leading-axis slice is a view of its input's
+ * storage, {@link Views}, so its root is its input's root) and the id of the last node that reads that storage. A read by a node folded into
  * a fused chain counts where the chain runs, since the chain's kernel call is what reads it. A plan output's
  * storage is read after the plan has run, so its last reader is {@link #PINNED}.
  */
@@ -32,7 +31,8 @@ final class Liveness {
             if (!live[n.id()]) {
                 continue;
             }
-            root.put(n, n.op() == OpType.RESHAPE ? root.get(n.input(0)) : n);
+            Node inRoot = n.inputs().isEmpty() ? null : root.get(n.input(0));
+            root.put(n, inRoot != null && Views.viewsInput(n, inRoot) ? inRoot : n);
             lastReader[n.id()] = n.id();
             int at = fusion.runsAt(n).id();
             for (Node in : n.inputs()) {
@@ -46,7 +46,7 @@ final class Liveness {
         return new Liveness(root, lastReader);
     }
 
-    /** The node that owns {@code n}'s storage: {@code n} itself, or for a reshape the node it views. */
+    /** The node that owns {@code n}'s storage: {@code n} itself, or for a view the node it views. */
     Node storageRoot(Node n) {
         return root.get(n);
     }

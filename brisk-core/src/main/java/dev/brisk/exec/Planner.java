@@ -43,7 +43,7 @@ public final class Planner {
         AuxValues aux = AuxValues.of(nodes, live, fusion);
         BufferAssignment values = BufferAssignment.of(nodes, live, fusion, liveness);
         KernelBinder.Buffers buffers = new Storage(values, aux);
-        Binding bound = Binding.of(nodes, live, fusion, buffers, kernels);
+        Binding bound = Binding.of(nodes, live, fusion, liveness, buffers, kernels);
         Schedule schedule = Scheduling.of(bound, buffers);
         Map<Node, Tensor> outs = new IdentityHashMap<>();
         for (Node o : outputs) {

@@ -28,10 +28,10 @@ class BindingTest {
         List<Node> outputs = List.of(sum);
         boolean[] live = LiveNodes.of(g.nodes(), outputs);
         Fusion fusion = Fusion.none();
-        BufferAssignment values = BufferAssignment.of(g.nodes(), live, fusion,
-                Liveness.of(g.nodes(), live, fusion, outputs));
+        Liveness liveness = Liveness.of(g.nodes(), live, fusion, outputs);
+        BufferAssignment values = BufferAssignment.of(g.nodes(), live, fusion, liveness);
         Planner.Storage storage = new Planner.Storage(values, AuxValues.of(g.nodes(), live, fusion));
-        Binding bound = Binding.of(g.nodes(), live, fusion, storage, k);
+        Binding bound = Binding.of(g.nodes(), live, fusion, liveness, storage, k);
 
         assertEquals(List.of(a, sum), bound.nodes(), "the input, variable and reshape call no kernel");
         assertEquals(2, bound.code().size());

@@ -48,6 +48,30 @@ class BufferAssignmentTest {
         assertEquals(2, values.bufferCount(), "a and the sum, which outlives the run");
     }
 
+    @Test
+    void aLeadingAxisSliceViewsItsInputAndKeepsItAliveWhileItIsRead() {
+        Graph g = Graph.symbolic(Backends.get());
+        Variable v = new Variable("v", Tensor.zeros(3, 4, 2), false);
+        Node x = g.input("x", Shape.of(3, 4, 2));
+        Node packed = g.scale(x, 2f);
+        Node second = g.slice(packed, 0, 1, 1);
+        Node single = g.slice(g.reshape(packed, Shape.of(1, 12, 2)), 1, 4, 4);
+        Node inner = g.slice(packed, 1, 1, 2);
+        Node ofVariable = g.slice(g.variable(v), 0, 1, 1);
+        Node later = g.scale(x, 3f);
+        Node sum = g.add(g.add(g.reshape(second, Shape.of(8)), g.reshape(single, Shape.of(8))),
+                g.reshape(ofVariable, Shape.of(8)));
+        BufferAssignment values = of(g, List.of(sum, g.add(inner, inner), later));
+        Tensor p = values.valueOf(packed);
+        assertSame(p.data(), values.valueOf(second).data(), "a slice of the leading axis views its input");
+        assertEquals(p.offset() + 8, values.valueOf(second).offset());
+        assertSame(p.data(), values.valueOf(single).data(), "axes of size 1 before the sliced one: still a view");
+        assertEquals(p.offset() + 8, values.valueOf(single).offset());
+        assertNotSame(p.data(), values.valueOf(inner).data(), "a slice of an inner axis is a copy");
+        assertNotSame(v.value().data(), values.valueOf(ofVariable).data(), "a variable's slice is a copy");
+        assertNotSame(p.data(), values.valueOf(later).data(), "the viewed buffer lives while its views are read");
+    }
+
     private static BufferAssignment of(Graph g, List<Node> outputs) {
         boolean[] live = LiveNodes.of(g.nodes(), outputs);
         Fusion fusion = Fusion.none();

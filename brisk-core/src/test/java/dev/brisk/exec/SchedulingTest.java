@@ -58,9 +58,9 @@ class SchedulingTest {
     private Planned plan(Graph g, List<Node> outputs) {
         boolean[] live = LiveNodes.of(g.nodes(), outputs);
         Fusion fusion = Fusion.none();
-        BufferAssignment values = BufferAssignment.of(g.nodes(), live, fusion,
-                Liveness.of(g.nodes(), live, fusion, outputs));
+        Liveness liveness = Liveness.of(g.nodes(), live, fusion, outputs);
+        BufferAssignment values = BufferAssignment.of(g.nodes(), live, fusion, liveness);
         Planner.Storage storage = new Planner.Storage(values, AuxValues.of(g.nodes(), live, fusion));
-        return new Planned(values, storage, Binding.of(g.nodes(), live, fusion, storage, k));
+        return new Planned(values, storage, Binding.of(g.nodes(), live, fusion, liveness, storage, k));
     }
 }
