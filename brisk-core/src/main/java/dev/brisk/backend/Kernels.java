@@ -86,6 +86,44 @@ public interface Kernels {
                             float[] c, int cOff, int ldc);
 
     /**
+     * {@code P = activation(op(A) op(B) + bias)} as {@link #gemmBiasActivation} computes it, then
+     * {@code C = fn(P, X)}, or {@code fn(X, P)} when not {@code productFirst}, in one call: the binary op applied to
+     * each block of C while it is in cache (a residual add, an activation's gradient on the product that made dy,
+     * or the sum of two gradient contributions), with the bits of {@link #gemmBiasActivation} then
+     * {@link #binary}.
+     *
+     * @param transA whether A is stored transposed
+     * @param transB whether B is stored transposed
+     * @param m rows of C
+     * @param n columns of C
+     * @param k the inner dimension
+     * @param a A's array
+     * @param aOff index of A's first element
+     * @param lda A's row stride as stored
+     * @param b B's array
+     * @param bOff index of B's first element
+     * @param ldb B's row stride as stored
+     * @param bias {@code n} biases, or null
+     * @param biasOff index of the first bias
+     * @param activation the activation, or null
+     * @param activationAlpha the activation's parameter
+     * @param fn the binary function
+     * @param alpha its parameter (as for {@link #binary})
+     * @param x the other operand's array, laid out as C
+     * @param xOff index of its first element
+     * @param productFirst whether the product is fn's first operand
+     * @param c C's array
+     * @param cOff index of C's first element
+     * @param ldc C's (and X's) row stride
+     */
+    void gemmBinary(boolean transA, boolean transB, int m, int n, int k,
+                    float[] a, int aOff, int lda,
+                    float[] b, int bOff, int ldb,
+                    float[] bias, int biasOff, UnaryFn activation, float activationAlpha,
+                    BinaryFn fn, float alpha, float[] x, int xOff, boolean productFirst,
+                    float[] c, int cOff, int ldc);
+
+    /**
      * {@code y[i] = fn(x[i])} for {@code i < n}; {@code x} and {@code y} may be the same range.
      *
      * @param fn the function

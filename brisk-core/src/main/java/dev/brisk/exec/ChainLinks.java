@@ -124,6 +124,19 @@ public final class ChainLinks {
         return perChannel ? other : null;
     }
 
+    /**
+     * True when {@code op} is a binary op that reads {@code product} (a product's value, or a reshape of it) as one
+     * operand and as its other operand a value of its own shape, read whole: the product's call can apply it to each
+     * block of the product while it is in cache ({@link Kernels#gemmBinary}), as an activation's gradient on the
+     * product that made dy, or a sum of two gradient contributions.
+     */
+    public static boolean combinesProduct(Node op, Node product) {
+        if (op.op() != OpType.BINARY || op.shape().size() < 2 || (op.input(0) == product) == (op.input(1) == product)) {
+            return false;
+        }
+        return op.input(0).shape().equals(op.shape()) && op.input(1).shape().equals(op.shape());
+    }
+
     /** True when {@code unary} is an activation applied elementwise to {@code x}, which the call computing x can do. */
     public static boolean activates(Node unary, Node x) {
         return unary.op() == OpType.UNARY && unary.input(0) == x && unary.shape().size() == x.shape().size();

@@ -32,6 +32,9 @@ public final class FusedBinder {
         Node a = g.anchor();
         Tensor first = buffers.valueOf(a.input(0));
         Tensor second = buffers.valueOf(a.input(1));
+        if (g.gate() != null && a.op() == OpType.MATMUL) {
+            return productBinary(g, first, second, g.bias() == null ? null : buffers.valueOf(g.bias()), out, buffers, k);
+        }
         if (g.gate() != null) {
             BinaryAttrs gate = g.gate().attrs(BinaryAttrs.class);
             Node pool = ShapeInference.auxSource(a);
@@ -138,6 +141,31 @@ public final class FusedBinder {
         }
         return () -> k.gemmBiasActivation(t.transA(), t.transB(), m, n, inner, a.data(), a.offset(), lda, b.data(),
                 b.offset(), ldb, bias.data(), bias.offset(), fn, alpha, c.data(), c.offset(), n);
+    }
+
+    /**
+     * A product with its bias and activation (each optional), then a binary op with an operand of its shape
+     * ({@link Kernels#gemmBinary}), into {@code c}.
+     */
+    private static Instruction productBinary(FusedChain g, Tensor a, Tensor b, Tensor bias, Tensor c,
+                                             KernelBinder.Buffers buffers, Kernels k) {
+        Node op = g.gate();
+        BinaryAttrs attrs = op.attrs(BinaryAttrs.class);
+        boolean productFirst = op.input(0) == g.nodes().get(g.nodes().size() - 2);
+        Tensor x = buffers.valueOf(productFirst ? op.input(1) : op.input(0));
+        UnaryFn fn = g.activation() == null ? null : g.activation().attrs(UnaryAttrs.class).fn();
+        float alpha = g.activation() == null ? 0f : g.activation().attrs(UnaryAttrs.class).alpha();
+        float[] biasData = bias == null ? null : bias.data();
+        int biasOff = bias == null ? 0 : bias.offset();
+        MatMulAttrs t = g.anchor().attrs(MatMulAttrs.class);
+        int m = g.anchor().shape().dim(0);
+        int n = g.anchor().shape().dim(1);
+        int inner = t.transA() ? a.shape().dim(0) : a.shape().dim(1);
+        int lda = a.shape().dim(1);
+        int ldb = b.shape().dim(1);
+        return () -> k.gemmBinary(t.transA(), t.transB(), m, n, inner, a.data(), a.offset(), lda, b.data(),
+                b.offset(), ldb, biasData, biasOff, fn, alpha, attrs.fn(), attrs.alpha(), x.data(), x.offset(),
+                productFirst, c.data(), c.offset(), n);
     }
 
     /** Max pooling's gradient from its {@code cells}, gated by {@code fn(gate, dx)}; a null gate: see Kernels. */

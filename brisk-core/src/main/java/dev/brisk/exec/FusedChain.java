@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * One fused chain, as the planner's fusion pass finds it and an eager graph builds it: {@code nodes} in the order
  * they compute (the anchor first); only the last one's value exists. {@code bias} (or null) is the bias the chain adds, {@code activation} (or null) its unary node, and
- * for a gated pooling gradient {@code gate} is the activation gradient's node.
+ * for a gated pooling gradient {@code gate} is the activation gradient's node, for a product the binary op applied
+ * to it ({@link dev.brisk.backend.Kernels#gemmBinary}).
  */
 public record FusedChain(List<Node> nodes, Node bias, Node activation, Node gate) {
     /** The product, convolution or pooling gradient the chain starts from. */

@@ -30,6 +30,9 @@ import java.util.Map;
  *       each chunk of rows while it is in cache; and backward, relu's gradient whose only readers are a batch
  *       normalization's two gradients: it gets no call, and each of them gates dy by relu's output as it reads it
  *       ({@link ChainLinks#gatesBatchNormGradient});</li>
+ *   <li>a matrix product's chain (bias and activation included) read, through reshapes, only by a binary op with an
+ *       operand of its shape (a residual add, an activation's gradient of dy, a sum of gradient contributions), as
+ *       {@link Kernels#gemmBinary};</li>
  *   <li>a binary op of two same-shape operands (a residual add), then an activation, as
  *       {@link Kernels#binaryActivation}, block by block in cache;</li>
  *   <li>last, from what those leave, any chain of unary and binary ops of one shape whose other operands are read
@@ -215,7 +218,51 @@ public final class Fusion {
                 chain.add(pool);
             }
         }
+        if (anchor.op() == OpType.MATMUL) {
+            FusedChain combined = combinedProduct(chain, bias, activation, readers, kept, found);
+            if (combined != null) {
+                return combined;
+            }
+        }
         return chain.size() == 1 ? null : new FusedChain(chain, bias, activation, null);
+    }
+
+    /**
+     * A product's chain (the product, then its bias and activation if it has them), any reshapes of its value that
+     * are each its one reader, then a binary op of that value and an operand of its shape
+     * ({@link ChainLinks#combinesProduct}): a residual add, an activation's gradient of the product that made dy, or
+     * the sum of two gradient contributions, applied to each block of the product in cache
+     * ({@link Kernels#gemmBinary}); the binary op is the chain's {@code gate}. Left to the other rules: a binary op
+     * that a general elementwise chain would take in (its operand or its reader continues one), one whose readers
+     * are batch normalization gradients that gate dy themselves, and one another product has taken.
+     */
+    private static FusedChain combinedProduct(List<Node> epilogue, Node bias, Node activation,
+                                              List<List<Node>> readers, boolean[] kept, Fusion found) {
+        List<Node> chain = new ArrayList<>(epilogue);
+        Node cur = chain.get(chain.size() - 1);
+        Node next = soleReader(cur, readers, kept);
+        while (next != null && next.op() == OpType.RESHAPE) {
+            chain.add(next);
+            cur = next;
+            next = soleReader(cur, readers, kept);
+        }
+        if (next == null || !ChainLinks.combinesProduct(next, cur) || found.groupOf.containsKey(next)) {
+            return null;
+        }
+        Node other = next.input(0) == cur ? next.input(1) : next.input(0);
+        Node after = soleReader(next, readers, kept);
+        Node before = soleReader(other, readers, kept);
+        if ((after != null && ChainLinks.continuesElementwise(after, next))
+                || (before == next && ChainLinks.elementwise(other) && ChainLinks.continuesElementwise(next, other))) {
+            return null;
+        }
+        for (Node r : readers.get(next.id())) {
+            if (ChainLinks.gatesBatchNormGradient(r, next)) {
+                return null;
+            }
+        }
+        chain.add(next);
+        return new FusedChain(chain, bias, activation, next);
     }
 
     /**
@@ -251,7 +298,7 @@ public final class Fusion {
      * it (the maximum, the cell it came from, is above zero), so that input is not read.
      */
     static boolean gatedByCells(FusedChain g) {
-        return ChainLinks.gatedByCells(g.anchor(), g.gate());
+        return g.anchor().op() == OpType.MAX_POOL_GRAD && ChainLinks.gatedByCells(g.anchor(), g.gate());
     }
 
     /** Max pooling's gradient whose one reader is an activation gradient taking it as the upstream gradient. */

@@ -1,5 +1,6 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.UnaryFn;
 
 /**
@@ -37,6 +38,15 @@ final class GemmArgs extends RegionTask<GemmArgs> {
     int biasOff;
     UnaryFn fn;
     float alpha;
+    /**
+     * The epilogue {@code C = binary(C, X)} (or {@code binary(X, C)} when not {@code productFirst}) with an operand
+     * X laid out as C (row stride {@code ldc}), after the bias and activation; a null {@code binary} skips it.
+     */
+    BinaryFn binary;
+    float binaryAlpha;
+    float[] operand;
+    int operandOff;
+    boolean productFirst;
     /** The grid split: C's register tiles down and across, and how many groups of them each way. */
     int rowTiles;
     int colTiles;
@@ -60,6 +70,11 @@ final class GemmArgs extends RegionTask<GemmArgs> {
         this.biasOff = 0;
         this.fn = null;
         this.alpha = 0f;
+        this.binary = null;
+        this.binaryAlpha = 0f;
+        this.operand = null;
+        this.operandOff = 0;
+        this.productFirst = true;
         return this;
     }
 
@@ -102,8 +117,23 @@ final class GemmArgs extends RegionTask<GemmArgs> {
         return this;
     }
 
+    /**
+     * The epilogue {@code C = fn(C, X)} ({@code fn(X, C)} when not {@code productFirst}), X at
+     * {@code operand[operandOff + i * ldc + j]}, applied after any bias and activation.
+     */
+    GemmArgs binary(BinaryFn fn, float alpha, float[] operand, int operandOff, boolean productFirst) {
+        this.binary = fn;
+        this.binaryAlpha = alpha;
+        this.operand = operand;
+        this.operandOff = operandOff;
+        this.productFirst = productFirst;
+        return this;
+    }
+
     @Override
     void clearReferences() {
+        operand = null;
+        binary = null;
         a = null;
         b = null;
         c = null;

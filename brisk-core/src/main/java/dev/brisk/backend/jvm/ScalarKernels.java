@@ -53,6 +53,22 @@ public final class ScalarKernels implements Kernels {
         biasActivation(c, cOff, ldc, m, n, bias, biasOff, fn, alpha);
     }
 
+    @Override
+    public void gemmBinary(boolean transA, boolean transB, int m, int n, int k, float[] a, int aOff, int lda,
+                           float[] b, int bOff, int ldb, float[] bias, int biasOff, UnaryFn activation,
+                           float activationAlpha, BinaryFn fn, float alpha, float[] x, int xOff,
+                           boolean productFirst, float[] c, int cOff, int ldc) {
+        gemmBiasActivation(transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, bias, biasOff, activation,
+                activationAlpha, c, cOff, ldc);
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                int at = cOff + i * ldc + j;
+                float o = x[xOff + i * ldc + j];
+                c[at] = productFirst ? binary(fn, alpha, c[at], o) : binary(fn, alpha, o, c[at]);
+            }
+        }
+    }
+
     /** {@code c[i][j] = fn(c[i][j] + bias[j])}, the reference of the fused epilogues. */
     private static void biasActivation(float[] c, int cOff, int ldc, int rows, int cols, float[] bias, int biasOff,
                                        UnaryFn fn, float alpha) {

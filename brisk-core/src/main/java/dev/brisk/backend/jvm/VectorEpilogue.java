@@ -87,6 +87,24 @@ final class VectorEpilogue {
         }
     }
 
+    /**
+     * {@code c[i][j] = fn(c[i][j], x[i][j])} (or {@code fn(x[i][j], c[i][j])} when not {@code productFirst}) for
+     * {@code i < rows}, {@code j < cols}, both with row stride {@code ldc}: a binary op of a product just computed
+     * and an operand of its shape, each row through the separate binary kernel's own row loop, so with its bits.
+     */
+    static void binary(BinaryFn fn, float alpha, float[] c, int ci, float[] x, int xi, int ldc, int rows, int cols,
+                       boolean productFirst) {
+        for (int i = 0; i < rows; i++) {
+            int o = ci + i * ldc;
+            int p = xi + i * ldc;
+            if (productFirst) {
+                VectorElementwise.row(fn, alpha, c, o, 1, x, p, 1, c, o, cols);
+            } else {
+                VectorElementwise.row(fn, alpha, x, p, 1, c, o, 1, c, o, cols);
+            }
+        }
+    }
+
     /** {@code dx[i] = fn(gate[i], dx[i])} for {@code i < n} (an activation's gradient applied in place). */
     static void gate(BinaryFn fn, float alpha, float[] gate, int gi, float[] dx, int di, int n) {
         int full = S.loopBound(n);

@@ -45,8 +45,8 @@ final class VectorGemm {
 
     /**
      * {@code C = op(A) op(B)} (or {@code +=}), then {@code C = fn(C + bias[j])} applied to each block of rows as
-     * soon as its last depth block is stored, while it is still in cache; a null {@code bias} or {@code fn} skips
-     * that part, and with both null this is plain gemm (see {@link dev.brisk.backend.Kernels#gemm} and
+     * soon as its last depth block is stored, while it is still in cache, then the binary epilogue
+     * ({@link GemmArgs#binary}) on the same block; a null {@code bias}, {@code fn} or binary skips that part, and with both null this is plain gemm (see {@link dev.brisk.backend.Kernels#gemm} and
      * {@link VectorEpilogue}). Split across the shared pool; {@code g} is the calling thread's
      * {@link GemmArgs#get()}, filled by the caller, and its array references are dropped on return.
      */
@@ -75,6 +75,7 @@ final class VectorGemm {
             if (g.bias != null || g.fn != null) {
                 VectorEpilogue.biasActivation(g.c, g.cOff, g.ldc, m, n, g.bias, g.biasOff, g.fn, g.alpha);
             }
+            binaryEpilogue(g, 0, m, 0, n);
             return;
         }
         if ((long) m * n * k < PARALLEL_MIN_MACS || Parallel.insideRegion() || Parallel.threads() == 1) {
@@ -215,8 +216,22 @@ final class VectorGemm {
                         VectorEpilogue.biasActivation(c, cOff + ic * ldc + jc, ldc, mb, nb, bias, biasOff + jc, fn,
                                 alpha);
                     }
+                    if (last) {
+                        binaryEpilogue(g, ic, ic + mb, jc, jc + nb);
+                    }
                 }
             }
+        }
+    }
+
+    /**
+     * The binary epilogue of {@code g} ({@link GemmArgs#binary}), if it has one, on rows {@code [i0, i1)} and
+     * columns {@code [j0, j1)} of C, just computed and still in cache.
+     */
+    static void binaryEpilogue(GemmArgs g, int i0, int i1, int j0, int j1) {
+        if (g.binary != null) {
+            VectorEpilogue.binary(g.binary, g.binaryAlpha, g.c, g.cOff + i0 * g.ldc + j0, g.operand,
+                    g.operandOff + i0 * g.ldc + j0, g.ldc, i1 - i0, j1 - j0, g.productFirst);
         }
     }
 

@@ -83,6 +83,7 @@ final class VectorGemmNarrow {
         if (epilogue && !perTile) {
             VectorEpilogue.biasActivation(c, cOff + i0 * ldc + j0, ldc, i1 - i0, cols, bias, biasOff + j0, fn, alpha);
         }
+        VectorGemm.binaryEpilogue(g, i0, i1, j0, j1);
     }
 
     /** Rows {@code [pc, pc+kb)} of op(B)'s columns {@code [j0, j0+cols)}, each padded with zeros to one vector. */

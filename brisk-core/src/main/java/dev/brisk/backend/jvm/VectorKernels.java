@@ -47,6 +47,24 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
+    public void gemmBinary(boolean transA, boolean transB, int m, int n, int k, float[] a, int aOff, int lda,
+                           float[] b, int bOff, int ldb, float[] bias, int biasOff, UnaryFn activation,
+                           float activationAlpha, BinaryFn fn, float alpha, float[] x, int xOff,
+                           boolean productFirst, float[] c, int cOff, int ldc) {
+        if ((long) m * n == 1) {
+            // The separate binary kernel computes a single element with the scalar formula: so does this call.
+            gemmBiasActivation(transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, bias, biasOff, activation,
+                    activationAlpha, c, cOff, ldc);
+            c[cOff] = productFirst ? ScalarKernels.binary(fn, alpha, c[cOff], x[xOff])
+                    : ScalarKernels.binary(fn, alpha, x[xOff], c[cOff]);
+            return;
+        }
+        VectorGemm.gemm(GemmArgs.get().product(transA, transB, m, n, k).a(a, aOff, lda).b(b, bOff, ldb)
+                .c(c, cOff, ldc).epilogue(bias, biasOff, activation, activationAlpha)
+                .binary(fn, alpha, x, xOff, productFirst));
+    }
+
+    @Override
     public void unary(UnaryFn fn, float alpha, float[] x, int xOff, float[] y, int yOff, int n) {
         VectorElementwise.unary(fn, alpha, x, xOff, y, yOff, n);
     }
