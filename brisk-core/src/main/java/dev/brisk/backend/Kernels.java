@@ -86,6 +86,39 @@ public interface Kernels {
                             float[] c, int cOff, int ldc);
 
     /**
+     * {@code Z = op(A) op(B) + bias} kept in C and {@code Y = fn(Z)} in {@code y}, in one call: for an activation
+     * whose gradient reads its input (gelu), the call that computes Z applies the activation to each block while it
+     * is in cache instead of a pass over Z of its own; the bits of {@link #gemmBiasActivation} with no activation,
+     * then {@link #unary}.
+     *
+     * @param transA whether A is stored transposed
+     * @param transB whether B is stored transposed
+     * @param m rows of C
+     * @param n columns of C
+     * @param k the inner dimension
+     * @param a A's array
+     * @param aOff index of A's first element
+     * @param lda A's row stride as stored
+     * @param b B's array
+     * @param bOff index of B's first element
+     * @param ldb B's row stride as stored
+     * @param bias {@code n} biases, or null
+     * @param biasOff index of the first bias
+     * @param fn the activation
+     * @param alpha the activation's parameter
+     * @param c Z's array
+     * @param cOff index of Z's first element
+     * @param y Y's array, laid out as Z
+     * @param yOff index of Y's first element
+     * @param ldc Z's (and Y's) row stride
+     */
+    void gemmBiasActivationKeepingInput(boolean transA, boolean transB, int m, int n, int k,
+                                        float[] a, int aOff, int lda,
+                                        float[] b, int bOff, int ldb,
+                                        float[] bias, int biasOff, UnaryFn fn, float alpha,
+                                        float[] c, int cOff, float[] y, int yOff, int ldc);
+
+    /**
      * {@code P = activation(op(A) op(B) + bias)} as {@link #gemmBiasActivation} computes it, then
      * {@code C = fn(P, X)}, or {@code fn(X, P)} when not {@code productFirst}, in one call: the binary op applied to
      * each block of C while it is in cache (a residual add, an activation's gradient on the product that made dy,

@@ -23,7 +23,7 @@ record Binding(List<Instruction> code, List<Node> nodes, List<Tensor> outputs) {
         List<Node> codeNodes = new ArrayList<>();
         List<Tensor> codeOutputs = new ArrayList<>();
         for (Node n : nodes) {
-            if (!live[n.id()] || fusion.absorbed(n) || liveness.storageRoot(n) != n) {
+            if (!live[n.id()] || fusion.absorbed(n) || fusion.writtenByChain(n) || liveness.storageRoot(n) != n) {
                 continue;
             }
             Tensor out = buffers.valueOf(n);

@@ -51,8 +51,13 @@ final class DependencyGraph {
             if (node.op() != OpType.UPDATE && node.op() != OpType.ASSIGN) {
                 w.add(outputs.get(i).data()); // a fused chain's node is made for the profile and has no buffer
             }
-            // A fused chain's node stands for its parts: a chain ending in max pooling writes the pool's cells.
+            // A fused chain's node stands for its parts: a chain ending in max pooling writes the pool's cells, and one
+            // that keeps an inner value (a pre-activation) writes its buffer.
             for (Node part : node.attrs() instanceof FusedAttrs fused ? fused.nodes() : List.of(node)) {
+                Tensor inner = part == node || !(node.attrs() instanceof FusedAttrs) ? null : buffers.valueOf(part);
+                if (inner != null && inner.data() != outputs.get(i).data()) {
+                    w.add(inner.data());
+                }
                 Tensor aux = ShapeInference.auxShape(part) == null ? null : buffers.auxOf(part);
                 if (aux != null) { // a MAX_POOL whose cells no gradient reads keeps none
                     w.add(aux.data());

@@ -32,8 +32,11 @@ public final class FusedBinder {
         Node a = g.anchor();
         Tensor first = buffers.valueOf(a.input(0));
         Tensor second = buffers.valueOf(a.input(1));
+        if (g.kept() != null) {
+            return keepingInput(g, first, second, bias(g, buffers), buffers.valueOf(g.kept()), out, k);
+        }
         if (g.gate() != null && a.op() == OpType.MATMUL) {
-            return productBinary(g, first, second, g.bias() == null ? null : buffers.valueOf(g.bias()), out, buffers, k);
+            return productBinary(g, first, second, bias(g, buffers), out, buffers, k);
         }
         if (g.gate() != null) {
             BinaryAttrs gate = g.gate().attrs(BinaryAttrs.class);
@@ -166,6 +169,27 @@ public final class FusedBinder {
         return () -> k.gemmBinary(t.transA(), t.transB(), m, n, inner, a.data(), a.offset(), lda, b.data(),
                 b.offset(), ldb, biasData, biasOff, fn, alpha, attrs.fn(), attrs.alpha(), x.data(), x.offset(),
                 productFirst, c.data(), c.offset(), n);
+    }
+
+    private static Tensor bias(FusedChain g, KernelBinder.Buffers buffers) {
+        return g.bias() == null ? null : buffers.valueOf(g.bias());
+    }
+
+    /** A product and its bias into {@code z}, which the chain keeps, and its activation into {@code y}. */
+    private static Instruction keepingInput(FusedChain g, Tensor a, Tensor b, Tensor bias, Tensor z, Tensor y,
+                                            Kernels k) {
+        MatMulAttrs t = g.anchor().attrs(MatMulAttrs.class);
+        UnaryAttrs act = g.activation().attrs(UnaryAttrs.class);
+        float[] biasData = bias == null ? null : bias.data();
+        int biasOff = bias == null ? 0 : bias.offset();
+        int m = z.shape().dim(0);
+        int n = z.shape().dim(1);
+        int inner = t.transA() ? a.shape().dim(0) : a.shape().dim(1);
+        int lda = a.shape().dim(1);
+        int ldb = b.shape().dim(1);
+        return () -> k.gemmBiasActivationKeepingInput(t.transA(), t.transB(), m, n, inner, a.data(), a.offset(),
+                lda, b.data(), b.offset(), ldb, biasData, biasOff, act.fn(), act.alpha(), z.data(), z.offset(),
+                y.data(), y.offset(), n);
     }
 
     /** Max pooling's gradient from its {@code cells}, gated by {@code fn(gate, dx)}; a null gate: see Kernels. */

@@ -10,9 +10,16 @@ import java.util.List;
  * One fused chain, as the planner's fusion pass finds it and an eager graph builds it: {@code nodes} in the order
  * they compute (the anchor first); only the last one's value exists. {@code bias} (or null) is the bias the chain adds, {@code activation} (or null) its unary node, and
  * for a gated pooling gradient {@code gate} is the activation gradient's node, for a product the binary op applied
- * to it ({@link dev.brisk.backend.Kernels#gemmBinary}).
+ * to it ({@link dev.brisk.backend.Kernels#gemmBinary}). {@code kept} (or null) is
+ * an inner node whose value the call writes too, in a buffer of its own: a product's pre-activation that the
+ * activation's gradient reads ({@link dev.brisk.backend.Kernels#gemmBiasActivationKeepingInput}).
  */
-public record FusedChain(List<Node> nodes, Node bias, Node activation, Node gate) {
+public record FusedChain(List<Node> nodes, Node bias, Node activation, Node gate, Node kept) {
+    /** A chain in which only the last node's value exists. */
+    public FusedChain(List<Node> nodes, Node bias, Node activation, Node gate) {
+        this(nodes, bias, activation, gate, null);
+    }
+
     /** The product, convolution or pooling gradient the chain starts from. */
     public Node anchor() {
         return nodes.get(0);

@@ -30,6 +30,8 @@ import java.util.Map;
  *       each chunk of rows while it is in cache; and backward, relu's gradient whose only readers are a batch
  *       normalization's two gradients: it gets no call, and each of them gates dy by relu's output as it reads it
  *       ({@link ChainLinks#gatesBatchNormGradient});</li>
+ *   <li>a matrix product, its bias, and an activation whose gradient reads the activation's input, which the call
+ *       writes too ({@link Kernels#gemmBiasActivationKeepingInput}): the activation's pass over it is saved;</li>
  *   <li>a matrix product's chain (bias and activation included) read, through reshapes, only by a binary op with an
  *       operand of its shape (a residual add, an activation's gradient of dy, a sum of gradient contributions), as
  *       {@link Kernels#gemmBinary};</li>
@@ -209,6 +211,9 @@ public final class Fusion {
         if (activation != null && ChainLinks.activates(activation, cur)) {
             chain.add(activation);
             cur = activation;
+        } else if (anchor.op() == OpType.MATMUL && (activation = keptActivation(cur, readers, kept)) != null) {
+            chain.add(activation);
+            return new FusedChain(chain, bias, activation, null, cur);
         } else {
             activation = null;
         }
@@ -225,6 +230,33 @@ public final class Fusion {
             }
         }
         return chain.size() == 1 ? null : new FusedChain(chain, bias, activation, null);
+    }
+
+    /**
+     * The activation of {@code z} (a product's value, or its bias add) that the product's call can apply while
+     * also writing {@code z}, which another reader needs (an activation's gradient reading its input, as gelu's
+     * does): z is no output, the activation is one of its readers, and every other one comes after it, so none
+     * reads z before the call has written it. Null when there is none.
+     */
+    private static Node keptActivation(Node z, List<List<Node>> readers, boolean[] kept) {
+        if (kept[z.id()]) {
+            return null;
+        }
+        Node activation = null;
+        for (Node r : readers.get(z.id())) {
+            if (activation == null && ChainLinks.activates(r, z)) {
+                activation = r;
+            }
+        }
+        if (activation == null) {
+            return null;
+        }
+        for (Node r : readers.get(z.id())) {
+            if (r != activation && r.id() < activation.id()) {
+                return null;
+            }
+        }
+        return activation;
     }
 
     /**
@@ -374,7 +406,13 @@ public final class Fusion {
      */
     boolean absorbed(Node n) {
         FusedChain g = groupOf.get(n);
-        return g != null && (g.last() != n || lastReader.containsKey(g));
+        return g != null && g.kept() != n && (g.last() != n || lastReader.containsKey(g));
+    }
+
+    /** True for an inner node of a chain whose call writes its value too ({@link FusedChain#kept}): a buffer, no call. */
+    boolean writtenByChain(Node n) {
+        FusedChain g = groupOf.get(n);
+        return g != null && g.kept() == n;
     }
 
     /** The chain that {@code n} ends and whose call makes it, or null. */

@@ -10,6 +10,7 @@ import dev.brisk.backend.jvm.VectorKernels;
 import dev.brisk.graph.Autodiff;
 import dev.brisk.graph.Graph;
 import dev.brisk.ops.Node;
+import dev.brisk.ops.OpType;
 import dev.brisk.ops.UnaryFn;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A product read, through reshapes, only by a binary op with an operand of its shape runs that op in the product's
  * call: a residual add after a dense layer's bias, and backward the activation's gradient on the product that made
- * dy, with the same bits as the unfused plan.
+ * dy; and an activation whose gradient reads its input runs in the call that writes that input. Same bits as the
+ * unfused plan.
  */
 class ProductBinaryFusionTest {
     /** Rows, features and hidden units: several vectors wide and not a multiple of one. */
@@ -86,6 +88,12 @@ class ProductBinaryFusionTest {
                     assertArrayEquals(expected.get(i), actual.get(i), what + ": output " + i);
                 }
                 List<String> names = FusionTest.fusedNames(fused);
+                // The first layer's product, bias and activation are one call, gelu's included, whose gradient
+                // reads the pre-activation: the call writes it too.
+                assertTrue(names.contains("MATMUL+BINARY+UNARY"), what + ": " + names);
+                for (Node n : fused.instructionNodes()) {
+                    assertTrue(n.op() != OpType.UNARY, what + ": a pass of its own for " + n);
+                }
                 // Forward: the second layer's product, bias and the residual add through the view back to rank 3.
                 assertTrue(names.contains("MATMUL+BINARY+RESHAPE+BINARY"), what + ": " + names);
                 // Backward: dy of the activation is the second layer's input gradient, viewed through the reshapes;

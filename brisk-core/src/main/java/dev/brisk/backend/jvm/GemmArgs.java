@@ -44,6 +44,12 @@ final class GemmArgs extends RegionTask<GemmArgs> {
      */
     BinaryFn binary;
     float binaryAlpha;
+    /**
+     * Where the activation's output goes, laid out as C, when C keeps the pre-activation {@code C + bias[j]} (for a
+     * gradient that reads it); null: the activation is applied to C in place.
+     */
+    float[] activated;
+    int activatedOff;
     float[] operand;
     int operandOff;
     boolean productFirst;
@@ -72,6 +78,8 @@ final class GemmArgs extends RegionTask<GemmArgs> {
         this.alpha = 0f;
         this.binary = null;
         this.binaryAlpha = 0f;
+        this.activated = null;
+        this.activatedOff = 0;
         this.operand = null;
         this.operandOff = 0;
         this.productFirst = true;
@@ -130,8 +138,16 @@ final class GemmArgs extends RegionTask<GemmArgs> {
         return this;
     }
 
+    /** The activation's output goes to {@code y} (laid out as C), and C keeps the pre-activation. */
+    GemmArgs activated(float[] y, int yOff) {
+        this.activated = y;
+        this.activatedOff = yOff;
+        return this;
+    }
+
     @Override
     void clearReferences() {
+        activated = null;
         operand = null;
         binary = null;
         a = null;

@@ -54,6 +54,20 @@ public final class ScalarKernels implements Kernels {
     }
 
     @Override
+    public void gemmBiasActivationKeepingInput(boolean transA, boolean transB, int m, int n, int k, float[] a,
+                                               int aOff, int lda, float[] b, int bOff, int ldb, float[] bias,
+                                               int biasOff, UnaryFn fn, float alpha, float[] c, int cOff, float[] y,
+                                               int yOff, int ldc) {
+        gemmBiasActivation(transA, transB, m, n, k, a, aOff, lda, b, bOff, ldb, bias, biasOff, null, 0f, c, cOff,
+                ldc);
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                y[yOff + i * ldc + j] = unary(fn, alpha, c[cOff + i * ldc + j]);
+            }
+        }
+    }
+
+    @Override
     public void gemmBinary(boolean transA, boolean transB, int m, int n, int k, float[] a, int aOff, int lda,
                            float[] b, int bOff, int ldb, float[] bias, int biasOff, UnaryFn activation,
                            float activationAlpha, BinaryFn fn, float alpha, float[] x, int xOff,

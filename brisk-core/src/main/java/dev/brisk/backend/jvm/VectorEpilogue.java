@@ -54,6 +54,21 @@ final class VectorEpilogue {
     }
 
     /**
+     * {@code z[i][j] = c[i][j] + bias[bi + j]} kept in C, and {@code y[i][j] = fn(z[i][j])}, both with row stride
+     * {@code ldc}: each row through the separate binary and unary kernels' own loops, so with their bits.
+     */
+    static void biasActivationKeeping(float[] c, int ci, int ldc, int rows, int cols, float[] bias, int bi,
+                                      UnaryFn fn, float alpha, float[] y, int yi) {
+        for (int i = 0; i < rows; i++) {
+            int o = ci + i * ldc;
+            if (bias != null) {
+                VectorElementwise.row(BinaryFn.ADD, 0f, c, o, 1, bias, bi, 1, c, o, cols);
+            }
+            VectorElementwise.unaryRange(fn, alpha, c, o, y, yi + i * ldc, cols);
+        }
+    }
+
+    /**
      * The common case written out: {@code c = c + bias[j]} (with a non-null {@code bias}) then relu (if
      * {@code relu}), one load and store per vector.
      */

@@ -72,9 +72,7 @@ final class VectorGemm {
                     Arrays.fill(g.c, g.cOff + i * g.ldc, g.cOff + i * g.ldc + n, 0f);
                 }
             }
-            if (g.bias != null || g.fn != null) {
-                VectorEpilogue.biasActivation(g.c, g.cOff, g.ldc, m, n, g.bias, g.biasOff, g.fn, g.alpha);
-            }
+            blockEpilogue(g, 0, m, 0, n);
             binaryEpilogue(g, 0, m, 0, n);
             return;
         }
@@ -143,7 +141,7 @@ final class VectorGemm {
         boolean epilogue = bias != null || fn != null;
         // A bias and relu are applied to each register tile right after it is stored (still in L1); other
         // functions in a pass over each block of rows (see VectorEpilogue).
-        boolean perTile = epilogue && (fn == null || fn == UnaryFn.RELU);
+        boolean perTile = epilogue && (fn == null || fn == UnaryFn.RELU) && g.activated == null;
         // Even block sizes: 784 = 3 x 262 rather than 2 x 320 + 144.
         int kc = ceilDiv(k, ceilDiv(k, KC));
         int nc = roundUp(ceilDiv(j1 - j0, ceilDiv(j1 - j0, NC)), NR);
@@ -213,14 +211,28 @@ final class VectorGemm {
                         }
                     }
                     if (epilogue && !perTile && last) {
-                        VectorEpilogue.biasActivation(c, cOff + ic * ldc + jc, ldc, mb, nb, bias, biasOff + jc, fn,
-                                alpha);
+                        blockEpilogue(g, ic, ic + mb, jc, jc + nb);
                     }
                     if (last) {
                         binaryEpilogue(g, ic, ic + mb, jc, jc + nb);
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * The bias and activation of {@code g} on rows {@code [i0, i1)} and columns {@code [j0, j1)} of C, in place or,
+     * when C keeps the pre-activation, into {@link GemmArgs#activated}; nothing when it has neither.
+     */
+    static void blockEpilogue(GemmArgs g, int i0, int i1, int j0, int j1) {
+        int at = i0 * g.ldc + j0;
+        if (g.activated != null) {
+            VectorEpilogue.biasActivationKeeping(g.c, g.cOff + at, g.ldc, i1 - i0, j1 - j0, g.bias, g.biasOff + j0,
+                    g.fn, g.alpha, g.activated, g.activatedOff + at);
+        } else if (g.bias != null || g.fn != null) {
+            VectorEpilogue.biasActivation(g.c, g.cOff + at, g.ldc, i1 - i0, j1 - j0, g.bias, g.biasOff + j0, g.fn,
+                    g.alpha);
         }
     }
 

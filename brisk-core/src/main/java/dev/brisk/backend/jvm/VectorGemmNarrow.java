@@ -48,7 +48,7 @@ final class VectorGemmNarrow {
         float alpha = g.alpha;
         int cols = j1 - j0;
         boolean epilogue = bias != null || fn != null;
-        boolean perTile = epilogue && (fn == null || fn == UnaryFn.RELU);
+        boolean perTile = epilogue && (fn == null || fn == UnaryFn.RELU) && g.activated == null;
         int kc = VectorGemm.ceilDiv(k, VectorGemm.ceilDiv(k, VectorGemm.KC));
         Scratch scratch = Scratch.get();
         float[] panel = scratch.packB(kc * MAX_COLS);
@@ -81,7 +81,7 @@ final class VectorGemmNarrow {
             }
         }
         if (epilogue && !perTile) {
-            VectorEpilogue.biasActivation(c, cOff + i0 * ldc + j0, ldc, i1 - i0, cols, bias, biasOff + j0, fn, alpha);
+            VectorGemm.blockEpilogue(g, i0, i1, j0, j1);
         }
         VectorGemm.binaryEpilogue(g, i0, i1, j0, j1);
     }

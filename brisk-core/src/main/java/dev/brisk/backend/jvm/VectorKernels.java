@@ -47,6 +47,15 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
+    public void gemmBiasActivationKeepingInput(boolean transA, boolean transB, int m, int n, int k, float[] a,
+                                               int aOff, int lda, float[] b, int bOff, int ldb, float[] bias,
+                                               int biasOff, UnaryFn fn, float alpha, float[] c, int cOff, float[] y,
+                                               int yOff, int ldc) {
+        VectorGemm.gemm(GemmArgs.get().product(transA, transB, m, n, k).a(a, aOff, lda).b(b, bOff, ldb)
+                .c(c, cOff, ldc).epilogue(bias, biasOff, fn, alpha).activated(y, yOff));
+    }
+
+    @Override
     public void gemmBinary(boolean transA, boolean transB, int m, int n, int k, float[] a, int aOff, int lda,
                            float[] b, int bOff, int ldb, float[] bias, int biasOff, UnaryFn activation,
                            float activationAlpha, BinaryFn fn, float alpha, float[] x, int xOff,

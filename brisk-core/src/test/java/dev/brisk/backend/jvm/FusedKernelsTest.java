@@ -203,6 +203,53 @@ class FusedKernelsTest {
         });
     }
 
+    /**
+     * A product with its bias, kept, and its activation written elsewhere in one call gives the bits of gemm with
+     * the bias and then the unary kernel, on narrow, wide, column-split and empty products, with one and two threads.
+     */
+    @Test
+    void gemmKeepingThePreActivationIsGemmWithBiasThenTheActivation() {
+        int[][] sizes = {{1, 1, 1}, {7, 5, 3}, {129, 7, 300}, {13, 17, 641}, {130, 150, 70}, {40, 512, 128},
+            {5, 10, 0}};
+        withBudgets(() -> {
+            for (int[] s : sizes) {
+                for (int flags = 0; flags < 4; flags++) {
+                    for (UnaryFn fn : ACTIVATIONS) {
+                        if (fn != null) {
+                            checkGemmKeeping(s[0], s[1], s[2], (flags & 1) != 0, (flags & 2) != 0, fn);
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    private void checkGemmKeeping(int m, int n, int k, boolean transB, boolean withBias, UnaryFn fn) {
+        int lda = k + 1;
+        int ldb = (transB ? k : n) + 2;
+        float[] a = uniform(random, 5 + m * lda, -1, 1);
+        float[] b = uniform(random, 7 + (transB ? n : k) * ldb, -1, 1);
+        float[] bias = withBias ? uniform(random, 2 + n, -1, 1) : null;
+        float[] z = new float[4 + m * n];
+        VECTOR.gemmBiasActivation(false, transB, m, n, k, a, 5, lda, b, 7, ldb, bias, 2, null, 0f, z, 4, n);
+        float[] y = new float[6 + m * n];
+        VECTOR.unary(fn, 0.1f, z, 4, y, 6, m * n);
+        float[] keptZ = uniform(random, 4 + m * n, -1, 1);
+        float[] keptY = uniform(random, 6 + m * n, -1, 1);
+        System.arraycopy(z, 0, keptZ, 0, 4);
+        System.arraycopy(y, 0, keptY, 0, 6);
+        VECTOR.gemmBiasActivationKeepingInput(false, transB, m, n, k, a, 5, lda, b, 7, ldb, bias, 2, fn, 0.1f, keptZ,
+                4, keptY, 6, n);
+        float[] refZ = new float[4 + m * n];
+        float[] refY = new float[6 + m * n];
+        SCALAR.gemmBiasActivationKeepingInput(false, transB, m, n, k, a, 5, lda, b, 7, ldb, bias, 2, fn, 0.1f, refZ,
+                4, refY, 6, n);
+        String what = "gemm " + m + "x" + n + "x" + k + " transB=" + transB + " bias=" + withBias + " keeping " + fn;
+        assertArrayEquals(z, keptZ, what + ": pre-activation");
+        assertArrayEquals(y, keptY, what + ": activation");
+        assertClose(what + " vs reference", refZ, keptZ, 1e-4f, 1e-5f * k + 1e-4f);
+    }
+
     private void checkGemmBinary(int m, int n, int k, boolean productFirst, boolean transB, boolean withBias,
                                  UnaryFn activation, BinaryFn fn) {
         int lda = k + 1;
