@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.brisk.losses.Losses;
 import dev.brisk.metrics.Metrics;
 import dev.brisk.nn.layers.Layers;
+import dev.brisk.nn.layers.MultiHeadAttention;
 import dev.brisk.nn.layers.Padding;
 import dev.brisk.ops.FusedAttrs;
 import dev.brisk.optimizers.Optimizers;
@@ -84,6 +85,37 @@ class FusedTrainingTest {
                 Layers.dense(16, Activation.HARD_SILU),
                 Layers.dense(12, Activation.SILU),
                 Layers.dense(3));
+    }
+
+    /**
+     * A transformer block as W4 has it, small: causal attention and a feed-forward Dense(gelu) then Dense over a
+     * rank-3 sequence, each with a residual add and layer normalization. The plan runs the residual adds and gelu's
+     * gradient in the products' calls, gelu in the call that keeps its input, and attention's packed gradient is
+     * read through views.
+     */
+    static Model feedForwardBlock() {
+        SymbolicTensor x = Input.of(AttentionTrainingTest.TIME, AttentionTrainingTest.FEATURES);
+        SymbolicTensor a = new MultiHeadAttention(2, 6, 6, 0f, true, true, false, null).apply(x, x);
+        SymbolicTensor h = Layers.layerNormalization().apply(Layers.add().apply(x, a));
+        SymbolicTensor f = Layers.dense(20, Activation.GELU).apply(h);
+        f = Layers.dense(AttentionTrainingTest.FEATURES).apply(f);
+        h = Layers.layerNormalization().apply(Layers.add().apply(h, f));
+        return Model.of(x, Layers.dense(3).apply(Layers.flatten().apply(h)));
+    }
+
+    @Test
+    void transformerBlockTrainsToTheSameWeightsWithItsProductEpiloguesFused() {
+        Model model = assertSameBits(FusedTrainingTest::feedForwardBlock,
+                EagerVsCompiledTest.data(90, AttentionTrainingTest.TIME, AttentionTrainingTest.FEATURES));
+        List<String> names = model.trainPlan(16).instructionNodes().stream()
+                .filter(n -> n.attrs() instanceof FusedAttrs)
+                .map(n -> ((FusedAttrs) n.attrs()).nodes().stream().map(p -> p.op().name()).toList().toString())
+                .toList();
+        assertTrue(names.contains("[MATMUL, BINARY, UNARY]"), "gelu with its kept input: " + names);
+        assertTrue(names.stream().anyMatch(s -> s.matches("\\[MATMUL, BINARY, (RESHAPE, )+BINARY]")),
+                "a residual add: " + names);
+        assertTrue(names.stream().anyMatch(s -> s.matches("\\[MATMUL, (RESHAPE, )+BINARY]")),
+                "gelu's gradient: " + names);
     }
 
     private static List<Tensor> train(Supplier<Model> make, boolean fuse, Tensor[] xy, Model[] keep) {
