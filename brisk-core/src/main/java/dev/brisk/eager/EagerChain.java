@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * A chain an eager graph holds back inside {@code Graph.fusing}: a product or convolution that may still be followed
- * by its bias add and activation (and a convolution by max pooling), or max pooling's gradient that may still be
+ * by its bias add and activation (and a convolution by max pooling, a product by a binary op with an operand of its
+ * shape, {@link ChainLinks#combinesProduct}), or max pooling's gradient that may still be
  * followed by an activation's gradient. The graph runs it as one fused kernel call once something reads its last
  * node (see {@link ChainLinks}), unless every reader reads it {@link #routes routed} from the pool's cells.
  */
@@ -38,7 +39,7 @@ final class EagerChain {
             }
             return false;
         }
-        if (pool != null) {
+        if (pool != null || gate != null) {
             return false;
         }
         // Only after no activation or relu: any other activation's gradient reads its output, which the pooled call
@@ -46,6 +47,13 @@ final class EagerChain {
         boolean reluOrNone = activation == null || ((UnaryAttrs) activation.attrs()).fn() == UnaryFn.RELU;
         if (reluOrNone && ChainLinks.poolsInCache(anchor, last(), activation, n, kernels)) {
             pool = n;
+            nodes.add(n);
+            return true;
+        }
+        // A binary op of the product's value and an operand of its shape, as a plan runs it in the gemm's epilogue
+        // (its operand must not be a value the fused call does not keep).
+        if (anchor.op() == OpType.MATMUL && ChainLinks.combinesProduct(n, last()) && !isReadInsideBy(n)) {
+            gate = n;
             nodes.add(n);
             return true;
         }

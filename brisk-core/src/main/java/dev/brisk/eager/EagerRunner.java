@@ -66,7 +66,8 @@ public final class EagerRunner {
      * Computes a chain built inside {@code Graph.fusing} as the one fused kernel call a compiled plan
      * makes for it (see {@link Fusion}), storing the result in the chain's last node only: a product or convolution
      * {@code nodes.get(0)}, then optionally the add of {@code bias} and the unary {@code activation}, and for a
-     * convolution optionally the max pooling of that (which keeps its cells); or max pooling's gradient, then the
+     * convolution optionally the max pooling of that (which keeps its cells), for a product optionally a binary op
+     * {@code gate} of that and an operand of its shape; or max pooling's gradient, then the
      * activation gradient {@code gate} taking it as its upstream gradient.
      */
     public static void runChain(List<Node> nodes, Node bias, Node activation, Node gate, Kernels kernels,

@@ -170,7 +170,8 @@ public final class ChainLinks {
      * not read.
      */
     public static boolean gatedByCells(Node poolGrad, Node gate) {
-        return gate != null && gate.attrs(BinaryAttrs.class).fn() == BinaryFn.RELU_GRAD
+        return gate != null && poolGrad.op() == OpType.MAX_POOL_GRAD
+                && gate.attrs(BinaryAttrs.class).fn() == BinaryFn.RELU_GRAD
                 && gate.input(0) == poolGrad.input(0).input(0);
     }
 

@@ -330,7 +330,7 @@ public final class Fusion {
      * it (the maximum, the cell it came from, is above zero), so that input is not read.
      */
     static boolean gatedByCells(FusedChain g) {
-        return g.anchor().op() == OpType.MAX_POOL_GRAD && ChainLinks.gatedByCells(g.anchor(), g.gate());
+        return ChainLinks.gatedByCells(g.anchor(), g.gate());
     }
 
     /** Max pooling's gradient whose one reader is an activation gradient taking it as the upstream gradient. */
