@@ -73,7 +73,7 @@ class VectorNarrowConvTest {
             dwReference[0] = 7f;
             float[] dw = uniform(random, 1 + dwSize, -1, 1);
             dw[0] = 7f;
-            VectorNarrowConv.filterGradient(g, 0, g.batch(), x, 3, dy, 2, dw, 1);
+            VectorNarrowFilterGradient.filterGradient(g, 0, g.batch(), x, 3, dy, 2, dw, 1);
             assertClose("filter gradient " + g, dwReference, dw, 1e-4f, 1e-4f);
             // Through the kernels, the batch split into slots per thread.
             withBudgets(() -> {
@@ -94,7 +94,7 @@ class VectorNarrowConvTest {
                     out[2] = 0f;
                     ThreadBudget.set(t);
                     try {
-                        VectorNarrowConv.backwardInput(g, dy, 2, w, 5, out, 3);
+                        VectorNarrowInputGradient.backwardInput(g, dy, 2, w, 5, out, 3);
                     } finally {
                         ThreadBudget.reset();
                     }
