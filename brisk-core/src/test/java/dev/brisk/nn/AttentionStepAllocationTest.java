@@ -9,7 +9,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A compiled train step of a transformer block (the fused attention, or with attention dropout batched products,
  * permutations, softmax and dropout; layer normalization) allocates nothing once the JIT has compiled its kernels,
- * on one thread or two. (Runs in a JVM of its own with the other allocation tests: see the POM.)
+ * on one thread or two, and so does one with a feed-forward block. (Runs in a JVM of its own with the other
+ * allocation tests: see the POM.)
  */
 class AttentionStepAllocationTest {
     @AfterEach
@@ -29,5 +30,19 @@ class AttentionStepAllocationTest {
         Tensor[] xy = EagerVsCompiledTest.data(128, AttentionTrainingTest.TIME, AttentionTrainingTest.FEATURES);
         PlanAllocation.assertStepAllocatesNothing(model, xy, 64,
                 "transformer-block step (attention dropout " + dropout + ")");
+    }
+
+    /**
+     * With a feed-forward Dense(gelu) then Dense and residual adds, whose gemms write gelu with its kept input, apply
+     * gelu's gradient and add the residual in their epilogues, and attention's packed gradient read through views.
+     */
+    @ParameterizedTest
+    @CsvSource({"1", "2"})
+    void feedForwardBlockStepAllocatesNothing(int threads) {
+        ThreadBudget.set(threads);
+        RandomSeed.set(1);
+        Model model = PlanAllocation.compiled(FusedTrainingTest.feedForwardBlock());
+        Tensor[] xy = EagerVsCompiledTest.data(128, AttentionTrainingTest.TIME, AttentionTrainingTest.FEATURES);
+        PlanAllocation.assertStepAllocatesNothing(model, xy, 64, "feed-forward transformer-block step");
     }
 }
