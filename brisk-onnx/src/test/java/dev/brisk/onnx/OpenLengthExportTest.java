@@ -119,6 +119,28 @@ class OpenLengthExportTest {
     }
 
     @Test
+    void twoInputsWithLengthsOfTheirOwn() throws Exception {
+        SymbolicTensor queries = Input.of(DType.INT32, Shape.OPEN);
+        SymbolicTensor context = Input.of(DType.INT32, Shape.OPEN);
+        SymbolicTensor q = Layers.embedding(VOCAB, 8, true).apply(queries);
+        SymbolicTensor c = Layers.lstm(8, true, false).apply(Layers.embedding(VOCAB, 8, true).apply(context));
+        SymbolicTensor attended = Layers.multiHeadAttention(2, 4).apply(q, c);
+        Model model = Model.of(List.of(queries, context), List.of(Layers.dense(3).apply(attended)));
+        byte[] onnx = OnnxExport.toBytes(model);
+        int[][] lengths = {{4, 9}, {11, 3}, {6, 6}};
+        for (int[] l : lengths) {
+            OnnxRuntimeCheck.assertSamePredictions(onnx, model, paddedIds(l[0], l[0]), paddedIds(l[1], 100 + l[1]));
+        }
+        ModelProto proto = ModelProto.parseFrom(onnx);
+        String first = model.inputs().get(0).layer().name();
+        String second = model.inputs().get(1).layer().name();
+        assertEquals(List.of("batch", second + "_axis1"), dimNames(proto.getGraph().getInput(1).getType()
+                .getTensorType().getShape()));
+        assertEquals(List.of("batch", first + "_axis1", "3"), dimNames(proto.getGraph().getOutput(0).getType()
+                .getTensorType().getShape()));
+    }
+
+    @Test
     void aDilatedConvolutionOverAnOpenLengthIsRefusedNamingTheLayer(@TempDir Path dir) {
         SymbolicTensor in = Input.of(DType.INT32, Shape.OPEN);
         SymbolicTensor x = Layers.embedding(VOCAB, 4).apply(in);
