@@ -6,6 +6,7 @@ import dev.brisk.ops.Node;
 import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -64,7 +65,7 @@ final class ConstantTranslation {
         long type = n.dtype() == DType.INT32 ? 6L : NodeTranslator.FLOAT; // TensorProto.INT32 or FLOAT
         String cast = g.node("Cast", b + "/ids", List.of(range), attr("to", type));
         long[] column = new long[dims.length];
-        java.util.Arrays.fill(column, 1);
+        Arrays.fill(column, 1);
         column[axis] = -1;
         String shaped = g.node("Reshape", b + "/along_axis", List.of(cast, g.int64s(column)));
         return g.node("Expand", b, List.of(shaped, t.shapes().shape(dims, layer)));

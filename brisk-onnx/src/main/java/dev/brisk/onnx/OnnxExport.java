@@ -125,7 +125,10 @@ public final class OnnxExport {
                 .build();
     }
 
-    /** A product of dynamic sizes as ONNX names it: {@code batch}, {@code length}, {@code batch*length}, {@code 2*length}. */
+    /**
+     * A product of dynamic sizes as the ONNX dimension's name: {@code batch}, {@code length}, {@code batch*length},
+     * {@code 2*length}.
+     */
     private static String dimName(SymbolicDim dim, InferenceTrace trace) {
         StringBuilder sb = new StringBuilder(dim.factor() == 1 ? "" : dim.factor() + "*");
         List<InferenceTrace.OpenAxis> symbols = trace.symbols();

@@ -171,13 +171,8 @@ final class OnnxGraph {
      * @return its value name
      */
     String int64Scalar(long value) {
-        return sharedConstants.computeIfAbsent("i64s:" + value, k -> {
-            String name = uniqueName("const_i64s_" + names.size());
-            ByteBuffer bytes = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(value);
-            constants.addInitializer(TensorProto.newBuilder().setName(name)
-                    .setDataType(TensorProto.DataType.INT64_VALUE).setRawData(ByteString.copyFrom(bytes.array())));
-            return name;
-        });
+        return scalar("i64s", value, TensorProto.DataType.INT64_VALUE,
+                ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(value));
     }
 
     /**
@@ -187,13 +182,8 @@ final class OnnxGraph {
      * @return its value name
      */
     String floatScalar(float value) {
-        return sharedConstants.computeIfAbsent("f32:" + Float.floatToRawIntBits(value), k -> {
-            String name = uniqueName("const_f32_" + names.size());
-            ByteBuffer bytes = ByteBuffer.allocate(Float.BYTES).order(ByteOrder.LITTLE_ENDIAN).putFloat(value);
-            constants.addInitializer(TensorProto.newBuilder().setName(name)
-                    .setDataType(TensorProto.DataType.FLOAT_VALUE).setRawData(ByteString.copyFrom(bytes.array())));
-            return name;
-        });
+        return scalar("f32", Float.floatToRawIntBits(value), TensorProto.DataType.FLOAT_VALUE,
+                ByteBuffer.allocate(Float.BYTES).order(ByteOrder.LITTLE_ENDIAN).putFloat(value));
     }
 
     /**
@@ -203,11 +193,16 @@ final class OnnxGraph {
      * @return its value name
      */
     String int32Scalar(int value) {
-        return sharedConstants.computeIfAbsent("i32:" + value, k -> {
-            String name = uniqueName("const_i32_" + names.size());
-            ByteBuffer bytes = ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(value);
-            constants.addInitializer(TensorProto.newBuilder().setName(name)
-                    .setDataType(TensorProto.DataType.INT32_VALUE).setRawData(ByteString.copyFrom(bytes.array())));
+        return scalar("i32", value, TensorProto.DataType.INT32_VALUE,
+                ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(value));
+    }
+
+    /** A scalar initializer of {@code type} holding {@code bytes}, written once per kind and value bits. */
+    private String scalar(String kind, long bits, int type, ByteBuffer bytes) {
+        return sharedConstants.computeIfAbsent(kind + ":" + bits, k -> {
+            String name = uniqueName("const_" + kind + "_" + names.size());
+            constants.addInitializer(TensorProto.newBuilder().setName(name).setDataType(type)
+                    .setRawData(ByteString.copyFrom(bytes.array())));
             return name;
         });
     }

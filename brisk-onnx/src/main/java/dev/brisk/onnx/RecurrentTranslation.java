@@ -3,12 +3,16 @@ package dev.brisk.onnx;
 import static dev.brisk.onnx.OnnxGraph.attr;
 import static dev.brisk.onnx.OnnxGraph.ints;
 
+import dev.brisk.onnx.proto.AttributeProto;
+import dev.brisk.onnx.proto.TypeProto;
+import dev.brisk.onnx.proto.ValueInfoProto;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.RecurrentAttrs;
 import dev.brisk.ops.RecurrentCell;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -102,7 +106,7 @@ final class RecurrentTranslation {
             }
         }
         // out: the sequence [batch, steps, units] or the last output [batch, units]; then the final states.
-        List<String> result = new ArrayList<>(mask == null ? operator(x, h0, c0) : unrolled(x, mask, h0, c0));
+        List<String> result = new ArrayList<>(mask == null ? operator(x, h0, c0) : scanned(x, mask, h0, c0));
         if (a.goBackwards() && a.returnSequences() && a.outputInTimeOrder()) {
             // Bidirectional's backward layer: the sequence flipped back into the input's time order.
             result.set(0, reversedSteps(result.get(0), "time_order"));
@@ -179,7 +183,7 @@ final class RecurrentTranslation {
      * whether it is real; Scan runs it for however many steps the input has. Returns the output, then the final h
      * (and c).
      */
-    private List<String> unrolled(String x, String mask, String h0, String c0) {
+    private List<String> scanned(String x, String mask, String h0, String c0) {
         RecurrentCell cell = a.cell();
         boolean lstm = cell == RecurrentCell.LSTM;
         boolean gru = cell == RecurrentCell.GRU;
@@ -211,7 +215,7 @@ final class RecurrentTranslation {
         String realNow = body.node("Unsqueeze", p + "/real", List.of(realIn, g.int64s(1)));
         String seen = body.node("Or", p + "/seen", List.of(seenBefore, realNow));
         long[] split = new long[gates];
-        java.util.Arrays.fill(split, units);
+        Arrays.fill(split, units);
         String hu = body.node("MatMul", p + "/h_recurrent", List.of(h, recurrent));
         String newH;
         String newC = null;
@@ -262,10 +266,12 @@ final class RecurrentTranslation {
         }
         bodyIn.addAll(List.of(seenBefore, xs, realIn));
         for (String in : bodyIn) {
-            body.proto().addInput(valueType(in, in.equals(seenBefore) || in.equals(realIn) ? BOOL : NodeTranslator.FLOAT));
+            boolean bool = in.equals(seenBefore) || in.equals(realIn);
+            body.proto().addInput(valueType(in, bool ? BOOL : NodeTranslator.FLOAT));
         }
+        String seenOut = bodyOut.get(lstm ? 2 : 1);
         for (String out : bodyOut) {
-            body.proto().addOutput(valueType(out, out.equals(bodyOut.get(lstm ? 2 : 1)) ? BOOL : NodeTranslator.FLOAT));
+            body.proto().addOutput(valueType(out, out.equals(seenOut) ? BOOL : NodeTranslator.FLOAT));
         }
         body.proto().setName(b + "/step_body");
 
@@ -276,13 +282,13 @@ final class RecurrentTranslation {
         }
         scanIn.addAll(List.of(noneSeen, xw, real));
         int states = lstm ? 3 : 2;
-        var scanAttrs = new java.util.ArrayList<>(List.of(attr("body", body.proto().build()),
+        List<AttributeProto> scanAttrs = new ArrayList<>(List.of(attr("body", body.proto().build()),
                 attr("num_scan_inputs", 2L), ints("scan_input_axes", 1, 1)));
         if (a.returnSequences()) {
             scanAttrs.add(ints("scan_output_axes", 1));
         }
         List<String> outs = g.nodeWithOutputs("Scan", b + "/scan", scanIn, states + (a.returnSequences() ? 1 : 0),
-                scanAttrs.toArray(new dev.brisk.onnx.proto.AttributeProto[0]));
+                scanAttrs.toArray(new AttributeProto[0]));
         String finalH = outs.get(0);
         String finalSeen = outs.get(states - 1);
         List<String> result = new ArrayList<>();
@@ -296,10 +302,10 @@ final class RecurrentTranslation {
     }
 
     /** A subgraph input or output: its name and element type, shape left to the runtime. */
-    private static dev.brisk.onnx.proto.ValueInfoProto valueType(String name, long type) {
-        return dev.brisk.onnx.proto.ValueInfoProto.newBuilder().setName(name)
-                .setType(dev.brisk.onnx.proto.TypeProto.newBuilder().setTensorType(
-                        dev.brisk.onnx.proto.TypeProto.Tensor.newBuilder().setElemType((int) type)))
+    private static ValueInfoProto valueType(String name, long type) {
+        return ValueInfoProto.newBuilder().setName(name)
+                .setType(TypeProto.newBuilder().setTensorType(
+                        TypeProto.Tensor.newBuilder().setElemType((int) type)))
                 .build();
     }
 

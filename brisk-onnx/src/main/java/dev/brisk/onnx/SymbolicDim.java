@@ -3,8 +3,8 @@ package dev.brisk.onnx;
 /**
  * One dimension of a traced shape as the exported model sees it: a fixed size, or a product of the model's dynamic
  * sizes (the batch size and each open sequence length, see {@link InferenceTrace}) times a factor, such as
- * {@code batch * length} for a Dense layer's rows over a sequence; or irregular, a size that changes with a dynamic size
- * but is not such a product (a pooled length, {@code floor(length / 2)}), which the exporter can carry through
+ * {@code batch * length} for a Dense layer's rows over a sequence; or irregular, a size that changes with a dynamic
+ * size but is not such a product (a pooled length, {@code floor(length / 2)}), which the exporter can carry through
  * operators that compute it themselves but cannot write out.
  *
  * @param value the size in the first trace

@@ -30,19 +30,8 @@ final class TargetShapes {
     static String reshape(NodeTranslator t, Node n, String layer) {
         List<int[]> targets = targets(t, n);
         SymbolicDim[] dims = t.trace().dims(n, targets);
-        boolean[] copies = sameAsInput(t, n, targets, 0);
         long[] literal = new long[dims.length];
-        List<Integer> left = new ArrayList<>();
-        for (int i = 0; i < dims.length; i++) {
-            literal[i] = dims[i].value();
-            if (!dims[i].isFixed()) {
-                if (copies[i]) {
-                    literal[i] = 0;
-                } else {
-                    left.add(i);
-                }
-            }
-        }
+        List<Integer> left = literal(dims, sameAsInput(t, n, targets, 0), 0, literal);
         // One size left to infer: -1. Several: the irregular one (at most one) or the last is -1, the rest computed.
         int inferred = -1;
         for (int i : left) {
@@ -72,20 +61,26 @@ final class TargetShapes {
     static String expand(NodeTranslator t, Node n, String layer) {
         List<int[]> targets = targets(t, n);
         SymbolicDim[] dims = t.trace().dims(n, targets);
-        boolean[] kept = sameAsInput(t, n, targets, dims.length - n.input(0).shape().rank());
         long[] literal = new long[dims.length];
+        // Expand's 1 broadcasts: the output keeps the input's size there.
+        List<Integer> left = literal(dims, sameAsInput(t, n, targets, dims.length - n.input(0).shape().rank()), 1,
+                literal);
+        return write(t, dims, literal, left, layer);
+    }
+
+    /**
+     * Fills {@code literal} with the fixed sizes, and {@code inputsOwn} where a dynamic size is the input's own;
+     * returns the axes left, whose sizes are dynamic and not the input's.
+     */
+    private static List<Integer> literal(SymbolicDim[] dims, boolean[] fromInput, long inputsOwn, long[] literal) {
         List<Integer> left = new ArrayList<>();
         for (int i = 0; i < dims.length; i++) {
-            literal[i] = dims[i].value();
-            if (!dims[i].isFixed()) {
-                if (kept[i]) {
-                    literal[i] = 1; // broadcasting keeps the input's size
-                } else {
-                    left.add(i);
-                }
+            literal[i] = dims[i].isFixed() ? dims[i].value() : inputsOwn;
+            if (!dims[i].isFixed() && !fromInput[i]) {
+                left.add(i);
             }
         }
-        return write(t, dims, literal, left, layer);
+        return left;
     }
 
     private static List<int[]> targets(NodeTranslator t, Node n) {

@@ -69,7 +69,8 @@ class OpenLengthExportTest {
             SymbolicTensor e = Layers.embedding(VOCAB, 6, masked).apply(in);
             SymbolicTensor seq = Layers.lstm(5, true, false).apply(e);
             SymbolicTensor perStep = Layers.dense(2).apply(seq);
-            SymbolicTensor last = Layers.gru(4).apply(Layers.bidirectional(Layers.simpleRnn(3, true, false)).apply(seq));
+            SymbolicTensor both = Layers.bidirectional(Layers.simpleRnn(3, true, false)).apply(seq);
+            SymbolicTensor last = Layers.gru(4).apply(both);
             Model model = Model.of(List.of(in), List.of(perStep, Layers.dense(3).apply(last)));
             ModelProto proto = assertSameAtEveryLength(model);
             assertEquals(List.of("batch", "length"), dimNames(proto.getGraph().getInput(0).getType().getTensorType()
