@@ -284,10 +284,10 @@ final class VectorAttention {
         }
         float max = vmax.reduceLanes(VectorOperators.MAX);
         FloatVector bmax = FloatVector.broadcast(S, max);
-        FloatVector vsum = VectorMath.exp(tail.sub(bmax)).blend(0f, past);
+        FloatVector vsum = VectorMath.expNonPositive(tail.sub(bmax)).blend(0f, past);
         vsum.intoArray(w, x + last);
         for (int j = 0; j < last; j += L) {
-            FloatVector e = VectorMath.exp(FloatVector.fromArray(S, w, x + j).sub(bmax));
+            FloatVector e = VectorMath.expNonPositive(FloatVector.fromArray(S, w, x + j).sub(bmax));
             e.intoArray(w, x + j);
             vsum = vsum.add(e);
         }
@@ -327,12 +327,12 @@ final class VectorAttention {
         float inv = stats[s + 1];
         int last = padded(n) - L;
         for (int j = 0; j < last; j += L) {
-            FloatVector p = VectorMath.exp(FloatVector.fromArray(S, w, x + j).sub(vmax)).mul(inv);
+            FloatVector p = VectorMath.expNonPositive(FloatVector.fromArray(S, w, x + j).sub(vmax)).mul(inv);
             p.intoArray(w, x + j);
             p.mul(FloatVector.fromArray(S, w, d + j).sub(rowDot)).intoArray(w, d + j);
         }
         VectorMask<Float> past = S.indexInRange(last, n).not();
-        FloatVector p = VectorMath.exp(FloatVector.fromArray(S, w, x + last).sub(vmax)).mul(inv).blend(0f, past);
+        FloatVector p = VectorMath.expNonPositive(FloatVector.fromArray(S, w, x + last).sub(vmax)).mul(inv).blend(0f, past);
         p.intoArray(w, x + last);
         p.mul(FloatVector.fromArray(S, w, d + last).sub(rowDot)).blend(0f, past).intoArray(w, d + last);
         if (last + L < width) {
