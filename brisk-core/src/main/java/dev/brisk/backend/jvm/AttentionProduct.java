@@ -51,7 +51,9 @@ final class AttentionProduct {
             int ai = aOff + i * aRow;
             int ci = cOff + i * ldc;
             int j = 0;
-            for (; j + 2 * L <= n && j < colEnd; j += 2 * L) {
+            // With the eight-row tile, a causal band's last vector alone takes the one-vector tile (half the work of
+            // a two-vector tile on the diagonal).
+            for (; j + 2 * L <= n && (MR == 8 ? j + L < colEnd : j < colEnd); j += 2 * L) {
                 if (rows == MR && MR == 8) {
                     tile8(a, ai, aRow, aCol, b, bOff + j, ldb, c, ci + j, ldc, p0, p1, accumulate);
                 } else if (rows == MR) {
@@ -63,6 +65,10 @@ final class AttentionProduct {
                 }
             }
             for (; j + L <= n && j < colEnd; j += L) {
+                if (rows == MR && MR == 8) {
+                    tile8x1(a, ai, aRow, aCol, b, bOff + j, ldb, c, ci + j, ldc, p0, p1, accumulate);
+                    continue;
+                }
                 for (int r = 0; r < rows; r++) {
                     vector1(a, ai + r * aRow, aCol, b, bOff + j, ldb, c, ci + r * ldc + j, p0, p1, accumulate);
                 }
@@ -259,6 +265,58 @@ final class AttentionProduct {
         c61.intoArray(c, cj + 6 * ldc + L);
         c70.intoArray(c, cj + 7 * ldc);
         c71.intoArray(c, cj + 7 * ldc + L);
+    }
+
+    /** Eight rows by one vector of C over inner indexes {@code [p0, p1)}: eight independent FMA chains. */
+    private static void tile8x1(float[] a, int ai, int aRow, int aCol, float[] b, int bj, int ldb, float[] c, int cj,
+                                int ldc, int p0, int p1, boolean accumulate) {
+        FloatVector c0;
+        FloatVector c1;
+        FloatVector c2;
+        FloatVector c3;
+        FloatVector c4;
+        FloatVector c5;
+        FloatVector c6;
+        FloatVector c7;
+        if (accumulate) {
+            c0 = FloatVector.fromArray(S, c, cj);
+            c1 = FloatVector.fromArray(S, c, cj + ldc);
+            c2 = FloatVector.fromArray(S, c, cj + 2 * ldc);
+            c3 = FloatVector.fromArray(S, c, cj + 3 * ldc);
+            c4 = FloatVector.fromArray(S, c, cj + 4 * ldc);
+            c5 = FloatVector.fromArray(S, c, cj + 5 * ldc);
+            c6 = FloatVector.fromArray(S, c, cj + 6 * ldc);
+            c7 = FloatVector.fromArray(S, c, cj + 7 * ldc);
+        } else {
+            c0 = FloatVector.zero(S);
+            c1 = c0;
+            c2 = c0;
+            c3 = c0;
+            c4 = c0;
+            c5 = c0;
+            c6 = c0;
+            c7 = c0;
+        }
+        for (int p = p0; p < p1; p++) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bj + p * ldb);
+            int ap = ai + p * aCol;
+            c0 = FloatVector.broadcast(S, a[ap]).fma(b0, c0);
+            c1 = FloatVector.broadcast(S, a[ap + aRow]).fma(b0, c1);
+            c2 = FloatVector.broadcast(S, a[ap + 2 * aRow]).fma(b0, c2);
+            c3 = FloatVector.broadcast(S, a[ap + 3 * aRow]).fma(b0, c3);
+            c4 = FloatVector.broadcast(S, a[ap + 4 * aRow]).fma(b0, c4);
+            c5 = FloatVector.broadcast(S, a[ap + 5 * aRow]).fma(b0, c5);
+            c6 = FloatVector.broadcast(S, a[ap + 6 * aRow]).fma(b0, c6);
+            c7 = FloatVector.broadcast(S, a[ap + 7 * aRow]).fma(b0, c7);
+        }
+        c0.intoArray(c, cj);
+        c1.intoArray(c, cj + ldc);
+        c2.intoArray(c, cj + 2 * ldc);
+        c3.intoArray(c, cj + 3 * ldc);
+        c4.intoArray(c, cj + 4 * ldc);
+        c5.intoArray(c, cj + 5 * ldc);
+        c6.intoArray(c, cj + 6 * ldc);
+        c7.intoArray(c, cj + 7 * ldc);
     }
 
     /** One row by two vectors of C. */
