@@ -23,9 +23,9 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>The forward pass multiplies the rows' exponentials {@code e^(s - max)} by the values and scales each output row
  * by its reciprocal sum afterwards (a multiply per output element, not per score). It keeps each row's score maximum
  * and reciprocal sum of exponentials rather than the probabilities; the backward pass recomputes the probabilities
- * from them with the same operations, so their exponentials have the forward pass's bits. (A log-sum-exp alone would not do: for a row that a mask hides throughout, -1e9 plus the
- * log of the key count rounds back to -1e9 in float, and the recomputed probabilities would be 1 instead of
- * 1 / keys.)
+ * from them with the same operations, so their exponentials have the forward pass's bits. (A log-sum-exp alone would
+ * not do: for a row that a mask hides throughout, -1e9 plus the log of the key count rounds back to -1e9 in float,
+ * and the recomputed probabilities would be 1 instead of 1 / keys.)
  *
  * <p>The blocks of scores have rows padded to whole vectors ({@link #padded}), so a row of scores is taken in whole
  * vectors, the last one's lanes past the row's end replaced in registers. A row of another operand shorter than a
@@ -259,9 +259,12 @@ final class VectorAttention {
         }
     }
 
-    /** A row of {@code keys} scores padded to whole vectors: the stride of the score blocks. */
+    /**
+     * A row of {@code keys} scores padded to whole vectors, at least one (an empty row is one vector of padding): the
+     * stride of the score blocks.
+     */
     private static int padded(int keys) {
-        return (keys + L - 1) / L * L;
+        return Math.max(L, (keys + L - 1) / L * L);
     }
 
     /**
@@ -332,7 +335,8 @@ final class VectorAttention {
             p.mul(FloatVector.fromArray(S, w, d + j).sub(rowDot)).intoArray(w, d + j);
         }
         VectorMask<Float> past = S.indexInRange(last, n).not();
-        FloatVector p = VectorMath.expNonPositive(FloatVector.fromArray(S, w, x + last).sub(vmax)).mul(inv).blend(0f, past);
+        FloatVector p = VectorMath.expNonPositive(FloatVector.fromArray(S, w, x + last).sub(vmax)).mul(inv)
+                .blend(0f, past);
         p.intoArray(w, x + last);
         p.mul(FloatVector.fromArray(S, w, d + last).sub(rowDot)).blend(0f, past).intoArray(w, d + last);
         if (last + L < width) {
