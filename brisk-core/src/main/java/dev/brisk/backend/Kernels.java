@@ -659,7 +659,8 @@ public interface Kernels {
 
     /**
      * Inverted dropout: {@code y = x * mask / (1 - rate)} with a Bernoulli mask written to {@code mask}
-     * (1 kept, 0 dropped), drawn from a generator seeded by {@code seed} so a step can be replayed.
+     * (1 kept, 0 dropped), drawn from a generator seeded by {@code seed} so a step can be replayed. A kept element is
+     * the quotient {@code x / (1 - rate)}, as Keras' JAX backend computes it, not the product by its reciprocal.
      *
      * @param rate the fraction dropped, from 0 to 1 (exclusive)
      * @param seed the generator's seed

@@ -1,6 +1,5 @@
 package dev.brisk.metrics;
 
-import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 
 /**
@@ -58,21 +57,7 @@ public final class F1Score implements Metric {
     /** Adds one batch, each row's counts multiplied by its sample's weight (times its step's mask value). */
     @Override
     public void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
-        if (sampleWeights == null) {
-            update(yTrue, yPred, mask);
-            return;
-        }
-        RowWeights w = RowWeights.of(name, yPred, mask, sampleWeights);
-        if (yPred.shape().rank() > 2) {
-            // One row a step, as the weights are given.
-            int width = yPred.shape().dim(-1);
-            int steps = yPred.size() / width;
-            boolean sparse = yTrue.size() == steps && width > 1;
-            add(yTrue.reshape(sparse ? Shape.of(steps) : Shape.of(steps, width)),
-                    yPred.reshape(Shape.of(steps, width)), w);
-        } else {
-            add(yTrue, yPred, w);
-        }
+        RowWeights.updateByRows(this, yTrue, yPred, mask, sampleWeights, this::add);
     }
 
     private void add(Tensor yTrue, Tensor yPred, RowWeights weights) {

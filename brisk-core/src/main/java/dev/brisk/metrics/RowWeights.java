@@ -1,5 +1,6 @@
 package dev.brisk.metrics;
 
+import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 
 /**
@@ -80,6 +81,34 @@ final class RowWeights {
         } else {
             weighted.add(yTrue, yPred, of(metric.name(), yPred, mask, sampleWeights));
         }
+    }
+
+    /**
+     * As {@link #update}, for a metric that reads its batch as a matrix of rows (one class score a column): with
+     * weights, a sequence output's steps become its rows, as the weights are given one a row. The predictions are
+     * reshaped to {@code (steps, width)}; the targets to {@code (steps)} when they hold one class index a step, else
+     * as the predictions.
+     *
+     * @param metric the metric updated, named in errors
+     * @param yTrue the batch's targets
+     * @param yPred the batch's predictions
+     * @param mask 1 for real steps and 0 for padding, or null
+     * @param sampleWeights one weight per sample, shape {@code (batch)}, or null
+     * @param weighted how the metric adds a batch of rows with weights
+     * @throws IllegalArgumentException naming the metric and the shapes when the weights or mask do not fit
+     */
+    static void updateByRows(Metric metric, Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights,
+            WeightedAdd weighted) {
+        update(metric, yTrue, yPred, mask, sampleWeights, (t, p, w) -> {
+            if (p.shape().rank() > 2) {
+                int width = p.shape().dim(-1);
+                int steps = p.size() / width;
+                weighted.add(t.reshape(t.size() == steps ? Shape.of(steps) : Shape.of(steps, width)),
+                        p.reshape(Shape.of(steps, width)), w);
+            } else {
+                weighted.add(t, p, w);
+            }
+        });
     }
 
     /** The weight of row {@code r}. */

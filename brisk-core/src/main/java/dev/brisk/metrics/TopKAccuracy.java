@@ -1,6 +1,5 @@
 package dev.brisk.metrics;
 
-import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 
 /**
@@ -45,18 +44,7 @@ public final class TopKAccuracy implements Metric {
     /** Adds one batch, each row counting its sample's weight (times its step's mask value). */
     @Override
     public void update(Tensor yTrue, Tensor yPred, Tensor mask, Tensor sampleWeights) {
-        if (sampleWeights == null) {
-            update(yTrue, yPred, mask);
-        } else if (yPred.shape().rank() > 2) {
-            // One row a step, as the weights are given.
-            int width = yPred.shape().dim(-1);
-            int steps = yPred.size() / width;
-            RowWeights w = RowWeights.of(name, yPred, mask, sampleWeights);
-            count(yTrue.reshape(sparse ? Shape.of(steps) : Shape.of(steps, width)),
-                    yPred.reshape(Shape.of(steps, width)), w);
-        } else {
-            count(yTrue, yPred, RowWeights.of(name, yPred, mask, sampleWeights));
-        }
+        RowWeights.updateByRows(this, yTrue, yPred, mask, sampleWeights, this::count);
     }
 
     private void count(Tensor yTrue, Tensor yPred, RowWeights weights) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -184,6 +185,43 @@ class WeightedMetricsTest {
         Metric top = Metrics.sparseTopKCategoricalAccuracy(1).create(SPARSE);
         top.update(labels, pred, mask, Tensor.of(new float[] {0.5f, 2f}, 2));
         assertEquals((0.5 + 2) / (0.5 + 0.5 + 2), top.result(), 1e-9);
+    }
+
+    /**
+     * With weights, a sequence output's steps are the rows of the metrics that read a matrix of rows (F1, top-k):
+     * updating with {@code (batch, steps, classes)} predictions, sample weights and a mask gives what the flattened
+     * {@code (batch steps, classes)} rows give with each step's weight (its sample's times its mask value), for class
+     * index and one-hot targets alike.
+     */
+    @Test
+    void aSequencesStepsAreRowsOfTheRowMetrics() {
+        Tensor pred = uniform(7, 0, 1, 2, 3, 4);
+        float[] classes = {0, 3, 2, 1, 1, 0};
+        Tensor sparse = Tensor.of(classes, 2, 3);
+        Tensor oneHot = Tensor.zeros(2, 3, 4);
+        for (int s = 0; s < classes.length; s++) {
+            oneHot.set(s * 4 + (int) classes[s], 1);
+        }
+        Tensor mask = Tensor.of(new float[] {1, 1, 0, 1, 0, 1}, 2, 3);
+        Tensor sampleWeights = Tensor.of(new float[] {0.5f, 2f}, 2);
+        Tensor stepWeights = Tensor.of(new float[] {0.5f, 0.5f, 0, 2f, 0, 2f}, 6);
+        List<Supplier<Metric>> metrics = List.of(
+                () -> Metrics.f1Score(F1Score.Average.MACRO).create(SPARSE),
+                () -> Metrics.f1Score(F1Score.Average.WEIGHTED, 0.4f).create(SPARSE),
+                () -> Metrics.sparseTopKCategoricalAccuracy(2).create(SPARSE));
+        for (Supplier<Metric> make : metrics) {
+            Metric steps = make.get();
+            steps.update(sparse, pred, mask, sampleWeights);
+            Metric rows = make.get();
+            rows.update(sparse.reshape(Shape.of(6)), pred.reshape(Shape.of(6, 4)), null, stepWeights);
+            assertEquals(rows.result(), steps.result(), 1e-12, steps.name() + " with class indexes");
+        }
+        Metric steps = Metrics.f1Score(F1Score.Average.MICRO).create(SPARSE);
+        steps.update(oneHot, pred, mask, sampleWeights);
+        Metric rows = Metrics.f1Score(F1Score.Average.MICRO).create(SPARSE);
+        rows.update(oneHot.reshape(Shape.of(6, 4)), pred.reshape(Shape.of(6, 4)), null, stepWeights);
+        assertEquals(rows.result(), steps.result(), 1e-12, "f1_score with one-hot targets");
+        assertTrue(steps.result() > 0 && steps.result() < 1, "a score between the extremes: " + steps.result());
     }
 
     @Test

@@ -1,11 +1,5 @@
 package dev.brisk.nn;
 
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.fail;
-
-import dev.brisk.exec.Plan;
-import dev.brisk.losses.Losses;
-import dev.brisk.optimizers.Optimizers;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
@@ -30,20 +24,10 @@ class AttentionStepAllocationTest {
         RandomSeed.set(1);
         // Without attention dropout the block trains through the fused ATTENTION op; with it, through the
         // probabilities (batched products, permutes, softmax, dropout).
-        Model model = AttentionTrainingTest.transformerBlock(dropout);
-        model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
+        Model model = PlanAllocation.compiled(AttentionTrainingTest.transformerBlock(dropout));
         // Batches of 64 sequences: 128 attention products per step, split over the batch entries at two threads.
         Tensor[] xy = EagerVsCompiledTest.data(128, AttentionTrainingTest.TIME, AttentionTrainingTest.FEATURES);
-        model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(64).verbose(0));
-        Plan plan = model.trainPlan(64);
-        assertNotNull(plan);
-        long perStep = PlanAllocation.bytesPerStep(plan);
-        System.out.printf("transformer block step, dropout %s, %d thread(s): %d bytes allocated per step%n", dropout,
-                threads, perStep);
-        if (perStep != 0) {
-            fail("a compiled transformer-block step (attention dropout " + dropout + ") allocated " + perStep
-                    + " bytes at " + threads + " thread(s)");
-        }
+        PlanAllocation.assertStepAllocatesNothing(model, xy, 64,
+                "transformer-block step (attention dropout " + dropout + ")");
     }
-
 }

@@ -1,11 +1,7 @@
 package dev.brisk.nn;
 
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.fail;
-
-import dev.brisk.exec.Plan;
+import dev.brisk.api.ConvolutionVariantsFitTest;
 import dev.brisk.parallel.ThreadBudget;
-import dev.brisk.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,17 +19,7 @@ class ConvolutionVariantsStepAllocationTest {
 
     @Test
     void convolutionVariantsStepAllocatesNothing() {
-        Model model = dev.brisk.api.ConvolutionVariantsFitTest.build();
-        Tensor[] d = dev.brisk.api.ConvolutionVariantsFitTest.data();
-        int rows = 32;
-        model.fit(d[0], d[1], Fit.epochs(1).batchSize(rows).verbose(0));
-        Plan plan = model.trainPlan(rows);
-        assertNotNull(plan);
-        long perStep = PlanAllocation.bytesPerStep(plan);
-        System.out.printf("convolution variants step: %d bytes allocated per step%n", perStep);
-        if (perStep != 0) {
-            fail("a compiled convolution-variants step allocated " + perStep + " bytes"
-                    + PlanAllocation.allocatingInstructions(plan));
-        }
+        PlanAllocation.assertStepAllocatesNothing(ConvolutionVariantsFitTest.build(),
+                ConvolutionVariantsFitTest.data(), 32, "convolution-variants step");
     }
 }

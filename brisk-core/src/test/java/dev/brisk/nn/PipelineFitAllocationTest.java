@@ -13,7 +13,6 @@ import dev.brisk.losses.Losses;
 import dev.brisk.nn.layers.Layers;
 import dev.brisk.optimizers.Optimizers;
 import dev.brisk.parallel.ThreadBudget;
-import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -49,8 +48,6 @@ class PipelineFitAllocationTest {
 
     /** Bytes allocated per step in the middle of each epoch after the first, the fewest over the epochs. */
     private static final class StepAllocation extends Callback {
-        private final com.sun.management.ThreadMXBean bean =
-                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         private final int from = SAMPLES / BATCH / 4;
         private final int to = SAMPLES / BATCH - from;
         private int epoch;
@@ -69,22 +66,11 @@ class PipelineFitAllocationTest {
                 return;
             }
             if (batch == from) {
-                ids = Thread.getAllStackTraces().keySet().stream()
-                        .filter(t -> t == Thread.currentThread() || t.getName().startsWith("brisk-"))
-                        .mapToLong(Thread::threadId)
-                        .toArray();
-                before = allocated();
+                ids = PlanAllocation.threads("brisk-");
+                before = PlanAllocation.allocated(ids);
             } else if (batch == to) {
-                best = Math.min(best, (allocated() - before) / (to - from));
+                best = Math.min(best, (PlanAllocation.allocated(ids) - before) / (to - from));
             }
-        }
-
-        private long allocated() {
-            long sum = 0;
-            for (long id : ids) {
-                sum += Math.max(0, bean.getThreadAllocatedBytes(id));
-            }
-            return sum;
         }
     }
 

@@ -1,12 +1,6 @@
 package dev.brisk.nn;
 
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.fail;
-
-import dev.brisk.exec.Plan;
-import dev.brisk.losses.Losses;
 import dev.brisk.nn.layers.Layers;
-import dev.brisk.optimizers.Optimizers;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Tensor;
@@ -31,24 +25,13 @@ class RecurrentStepAllocationTest {
     void recurrentTrainStepAllocatesNothingOnTwoThreads() {
         ThreadBudget.set(2);
         RandomSeed.set(1);
-        Model model = Sequential.of(
+        Model model = PlanAllocation.compiled(Sequential.of(
                 Layers.input(6, 5),
                 Layers.simpleRnn(16, true, true),
                 Layers.lstm(32, true, false),
                 Layers.gru(16),
-                Layers.dense(3));
-        model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
-        Tensor[] xy = EagerVsCompiledTest.data(64, 6, 5);
-        model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(32).verbose(0));
-        Plan plan = model.trainPlan(32);
-        assertNotNull(plan);
-        long perStep = PlanAllocation.bytesPerStep(plan);
-        System.out.printf("compiled recurrent step, 2 threads: %d bytes allocated per step%n", perStep);
-        if (perStep != 0) {
-            ThreadBudget.set(1);
-            fail("a compiled recurrent step allocated " + perStep + " bytes; on one thread:"
-                    + PlanAllocation.allocatingInstructions(plan));
-        }
+                Layers.dense(3)));
+        PlanAllocation.assertStepAllocatesNothing(model, EagerVsCompiledTest.data(64, 6, 5), 32, "recurrent step");
     }
 
     /**
@@ -66,19 +49,9 @@ class RecurrentStepAllocationTest {
         SymbolicTensor dec = Layers.bidirectional(Layers.gru(16, false, true)).apply(enc.get(0));
         SymbolicTensor steps = Layers.timeDistributed(Layers.dense(32)).apply(enc.get(0));
         SymbolicTensor last = Layers.lstm(32, false, false).apply(steps, enc.get(1), enc.get(2));
-        Model model = Model.of(in, Layers.dense(3).apply(Layers.add().apply(last, Layers.dense(32).apply(dec))));
-        model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
-        Tensor[] xy = SequenceModelTest.sequences(64, 3);
-        model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(32).verbose(0));
-        Plan plan = model.trainPlan(32);
-        assertNotNull(plan);
-        long perStep = PlanAllocation.bytesPerStep(plan);
-        System.out.printf("compiled masked, stateful recurrent step, 2 threads: %d bytes allocated per step%n",
-                perStep);
-        if (perStep != 0) {
-            ThreadBudget.set(1);
-            fail("a compiled masked recurrent step allocated " + perStep + " bytes; on one thread:"
-                    + PlanAllocation.allocatingInstructions(plan));
-        }
+        Model model = PlanAllocation.compiled(
+                Model.of(in, Layers.dense(3).apply(Layers.add().apply(last, Layers.dense(32).apply(dec)))));
+        PlanAllocation.assertStepAllocatesNothing(model, SequenceModelTest.sequences(64, 3), 32,
+                "masked, stateful recurrent step");
     }
 }

@@ -1,13 +1,7 @@
 package dev.brisk.nn;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-
-import dev.brisk.exec.Plan;
-import dev.brisk.losses.Losses;
 import dev.brisk.nn.layers.Layers;
 import dev.brisk.nn.layers.Padding;
-import dev.brisk.optimizers.Optimizers;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Tensor;
@@ -43,14 +37,8 @@ class SequenceStepAllocationTest {
         Tensor[] xy = SequenceModelTest.sequences(64, 1);
         for (Model model : new Model[] {masked, convolutional}) {
             RandomSeed.set(1);
-            model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
-            model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(32).verbose(0));
-            Plan plan = model.trainPlan(32);
-            assertNotNull(plan);
-            long perStep = PlanAllocation.bytesPerStep(plan);
-            System.out.printf("compiled sequence step, 1 thread: %d kernels, %d bytes allocated per step%n",
-                    plan.instructionCount(), perStep);
-            assertEquals(0, perStep, "bytes allocated per compiled step");
+            PlanAllocation.assertStepAllocatesNothing(PlanAllocation.compiled(model), xy, 32,
+                    "sequence step (" + (model == masked ? "masked" : "convolutional") + ")");
         }
     }
 }

@@ -2,12 +2,8 @@ package dev.brisk.nn;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.brisk.exec.Plan;
-import dev.brisk.losses.Losses;
 import dev.brisk.nn.layers.Layers;
-import dev.brisk.optimizers.Optimizers;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.tensor.Tensor;
 import java.nio.file.Path;
@@ -27,29 +23,25 @@ class StepAllocationTest {
 
     private static Model cnn() {
         RandomSeed.set(1);
-        Model model = Sequential.of(
+        return PlanAllocation.compiled(Sequential.of(
                 Layers.input(10, 10, 1),
                 Layers.conv2d(4, 3, Activation.RELU),
                 Layers.maxPooling2d(2),
                 Layers.flatten(),
                 Layers.dense(32, Activation.RELU),
-                Layers.dense(5));
-        model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
-        return model;
+                Layers.dense(5)));
     }
 
     /** A convolution whose 64K outputs a step normalizes: big enough for the kernels to split over two threads. */
     private static Model batchNormalizedCnn() {
         RandomSeed.set(1);
-        Model model = Sequential.of(
+        return PlanAllocation.compiled(Sequential.of(
                 Layers.input(10, 10, 1),
                 Layers.conv2d(32, 3, Activation.LINEAR),
                 Layers.batchNormalization(),
                 Layers.maxPooling2d(2),
                 Layers.flatten(),
-                Layers.dense(5));
-        model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
-        return model;
+                Layers.dense(5)));
     }
 
     /**
@@ -58,15 +50,13 @@ class StepAllocationTest {
      */
     private static Model siluCnn() {
         RandomSeed.set(1);
-        Model model = Sequential.of(
+        return PlanAllocation.compiled(Sequential.of(
                 Layers.input(10, 10, 1),
                 Layers.conv2d(32, 3, Activation.SILU),
                 Layers.maxPooling2d(2),
                 Layers.flatten(),
                 Layers.dense(16, Activation.HARD_SILU),
-                Layers.dense(5));
-        model.compile(Optimizers.adam(1e-3f), Losses.sparseCategoricalCrossentropy(true));
-        return model;
+                Layers.dense(5)));
     }
 
     private static Tensor[] data() {
@@ -77,68 +67,33 @@ class StepAllocationTest {
         return xy;
     }
 
-    private static Plan trainedPlan() {
-        return trainedPlan(cnn());
-    }
-
-    private static Plan trainedPlan(Model model) {
-        Tensor[] xy = data();
-        model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(32).verbose(0));
-        Plan plan = model.trainPlan(32);
-        assertNotNull(plan);
-        return plan;
-    }
-
     @Test
     void compiledTrainStepAllocatesNothingOnOneThread() {
         ThreadBudget.set(1);
-        Plan plan = trainedPlan();
-        long perStep = PlanAllocation.bytesPerStep(plan);
-        System.out.printf("compiled step, 1 thread: %d kernels, %d planned bytes, %d bytes allocated per step%n",
-                plan.instructionCount(), plan.plannedFloats() * 4, perStep);
-        if (perStep != 0) {
-            fail("a compiled step allocated " + perStep + " bytes" + PlanAllocation.allocatingInstructions(plan));
-        }
+        PlanAllocation.assertStepAllocatesNothing(cnn(), data(), 32, "train step");
     }
 
     @Test
     void compiledTrainStepAllocatesNothingOnTwoThreads() {
         ThreadBudget.set(2);
-        Plan plan = trainedPlan();
-        long perStep = PlanAllocation.bytesPerStep(plan);
+        Model model = cnn();
+        Tensor[] xy = data();
+        model.fit(xy[0], xy[1], Fit.epochs(1).batchSize(32).verbose(0));
         assertTrue(PlanAllocation.stepThreads().length >= 2, "the pool's workers are counted");
-        System.out.printf("compiled step, 2 threads: %d bytes allocated per step (caller and workers)%n", perStep);
-        if (perStep != 0) {
-            ThreadBudget.set(1);
-            fail("a compiled step allocated " + perStep + " bytes across the pool; on one thread:"
-                    + PlanAllocation.allocatingInstructions(plan));
-        }
+        PlanAllocation.assertAllocatesNothing(model.trainPlan(32), "train step");
     }
 
     @Test
     void batchNormalizationStepAllocatesNothingOnTwoThreads() {
         ThreadBudget.set(2);
-        Plan plan = trainedPlan(batchNormalizedCnn());
-        long perStep = PlanAllocation.bytesPerStep(plan);
-        System.out.printf("compiled step with batch normalization, 2 threads: %d bytes allocated per step%n", perStep);
-        if (perStep != 0) {
-            ThreadBudget.set(1);
-            fail("a compiled step with batch normalization allocated " + perStep + " bytes across the pool; on one "
-                    + "thread:" + PlanAllocation.allocatingInstructions(plan));
-        }
+        PlanAllocation.assertStepAllocatesNothing(batchNormalizedCnn(), data(), 32,
+                "train step with batch normalization");
     }
 
     @Test
     void elementwiseChainsAllocateNothingOnTwoThreads() {
         ThreadBudget.set(2);
-        Plan plan = trainedPlan(siluCnn());
-        long perStep = PlanAllocation.bytesPerStep(plan);
-        System.out.printf("compiled step with elementwise chains, 2 threads: %d bytes allocated per step%n", perStep);
-        if (perStep != 0) {
-            ThreadBudget.set(1);
-            fail("a compiled step with elementwise chains allocated " + perStep + " bytes across the pool; on one "
-                    + "thread:" + PlanAllocation.allocatingInstructions(plan));
-        }
+        PlanAllocation.assertStepAllocatesNothing(siluCnn(), data(), 32, "train step with elementwise chains");
     }
 
     @Test
@@ -148,10 +103,6 @@ class StepAllocationTest {
         Tensor[] xy = data();
         model.fit(xy[0], xy[1], Fit.epochs(2).batchSize(32).verbose(0).profile(tmp.resolve("t.json"), 2, 3));
         assertNotNull(model.lastProfile());
-        long perStep = PlanAllocation.bytesPerStep(model.trainPlan(32));
-        if (perStep != 0) {
-            fail("after a profiled fit, an unprofiled step allocated " + perStep + " bytes"
-                    + PlanAllocation.allocatingInstructions(model.trainPlan(32)));
-        }
+        PlanAllocation.assertAllocatesNothing(model.trainPlan(32), "unprofiled train step after a profiled fit");
     }
 }

@@ -757,7 +757,16 @@ public final class ScalarKernels implements Kernels {
         }
     }
 
-    /** Dropout over elements {@code [i0, i1)}; also {@link VectorDropout}'s tail, so the two share these bits. */
+    /**
+     * Dropout over elements {@code [i0, i1)}; also {@link VectorDropout}'s tail, so the two share these bits.
+     *
+     * <p>A kept element is {@code x / keep}, one rounding, as Keras 3's JAX backend computes it
+     * ({@code inputs / keep_prob}, whose gradient divides too). The gradient here is the compiled step's
+     * {@code DROPOUT_GRAD}, {@code dy * mask * (1 / keep)}: PyTorch's rule, which multiplies by the rounded
+     * {@code 1 / keep} in both passes. The two passes are left different on purpose: a quotient and a product by the
+     * rounded reciprocal differ in the last bit for about a quarter of normal draws at rate 0.1, so making either pass
+     * the other's operation would change the bits of every seeded run that trains through dropout.
+     */
     static void dropoutRange(float rate, long key, float keep, float[] x, int xOff, float[] mask, int maskOff,
                              float[] y, int yOff, int i0, int i1) {
         for (int i = i0; i < i1; i++) {

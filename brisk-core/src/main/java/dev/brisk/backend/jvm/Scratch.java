@@ -125,7 +125,8 @@ final class Scratch {
 
     /**
      * Keeps {@code t}, the convolution whose forward pass is {@code g}'s input gradient
-     * ({@link VectorNarrowConv#backwardInput}), so that the next call with the same geometry allocates nothing.
+     * ({@link VectorNarrowInputGradient#backwardInput}), so that the next call with the same geometry allocates
+     * nothing.
      */
     void transposed(ConvGeometry g, ConvGeometry t) {
         transposedOf = g;

@@ -177,13 +177,13 @@ final class VectorConv {
 
     /**
      * The input gradient: a product with the transposed kernel into columns, scattered back by col2im; one vector
-     * of input channels at stride 1 as a convolution of dy ({@link VectorNarrowConv#backwardInput}).
+     * of input channels at stride 1 as a convolution of dy ({@link VectorNarrowInputGradient#backwardInput}).
      */
     static void backwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff) {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         if (!isPointwise(g) && VectorNarrowConv.inputGradientApplies(g)) {
-            VectorNarrowConv.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
+            VectorNarrowInputGradient.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
             return;
         }
         if (isPointwise(g)) {
@@ -292,7 +292,7 @@ final class VectorConv {
     /**
      * {@code dw = sum over images [n0, n1) of columns^T dy}, on the calling thread; a shallow kernel directly
      * ({@link VectorDirectFilterGradient}), to the same bits; one vector of output channels directly too
-     * ({@link VectorNarrowConv#filterGradient}), summed per image.
+     * ({@link VectorNarrowFilterGradient#filterGradient}), summed per image.
      */
     private static void filterGradient(ConvGeometry g, int n0, int n1, float[] x, int xOff, float[] dy, int dyOff,
                                        PoolGeometry pool, float[] cells, int cellsOff, float[] dw, int dwOff) {
@@ -300,7 +300,7 @@ final class VectorConv {
             VectorDirectFilterGradient.filterGradient(g, n0, n1, chunkRows(g), x, xOff, dy, dyOff, pool, cells,
                     cellsOff, dw, dwOff);
         } else if (pool == null && VectorNarrowConv.filterGradientApplies(g)) {
-            VectorNarrowConv.filterGradient(g, n0, n1, x, xOff, dy, dyOff, dw, dwOff);
+            VectorNarrowFilterGradient.filterGradient(g, n0, n1, x, xOff, dy, dyOff, dw, dwOff);
         } else {
             filterGradientViaColumns(g, n0, n1, chunkRows(g), x, xOff, dy, dyOff, dw, dwOff);
         }

@@ -29,8 +29,8 @@ import jdk.incubator.vector.VectorSpecies;
  *       image's output pixels from zero, then added to the images before it in order
  *       ({@link #filterGradientApplies}).</li>
  * </ul>
- * This class holds the forward kernels and the rules for which convolutions come here; {@link VectorConv} calls all
- * three passes through it.
+ * This class holds the forward kernels and the rules for which convolutions take the three passes; {@link VectorConv}
+ * asks the rules here and calls each pass's class.
  * Each image is computed on one thread with a fixed order, so the result does not depend on how the images are
  * split across threads (the filter gradient's batch split is {@link VectorConv#backwardFilter}'s).
  */
@@ -81,17 +81,6 @@ final class VectorNarrowConv {
     /** Whether the filter gradient runs here: one vector of output channels, rows of at least a few pixels. */
     static boolean filterGradientApplies(ConvGeometry g) {
         return narrow(g.outChannels()) && g.outW() >= 4;
-    }
-
-    /** {@code dx = conv2d_backward_input(dy, w)}, dx overwritten, by {@link VectorNarrowInputGradient}. */
-    static void backwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff) {
-        VectorNarrowInputGradient.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
-    }
-
-    /** {@code dw} summed over images {@code [n0, n1)}, by {@link VectorNarrowFilterGradient}. */
-    static void filterGradient(ConvGeometry g, int n0, int n1, float[] x, int xOff, float[] dy, int dyOff,
-                               float[] dw, int dwOff) {
-        VectorNarrowFilterGradient.filterGradient(g, n0, n1, x, xOff, dy, dyOff, dw, dwOff);
     }
 
     /** {@code y = conv2d(x, w) (+ bias)}, then relu if {@code relu}; a null {@code bias} adds nothing. */

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.brisk.parallel.ThreadBudget;
 import java.util.Random;
 
-/** Random inputs, tolerant comparisons and thread-budget sweeps for the kernel tests. */
+/** Random inputs, tolerant and bit-exact comparisons and thread-budget sweeps for the kernel tests. */
 final class Arrays2 {
     private Arrays2() {
     }
@@ -44,6 +44,18 @@ final class Arrays2 {
                     : Math.abs(a - e) <= abs + rel * Math.abs(e);
             if (!ok) {
                 fail(what + ": element " + i + " is " + a + ", expected " + e);
+            }
+        }
+    }
+
+    /** Fails unless the two arrays hold the same bits (so -0 is not 0), naming the first index that differs. */
+    static void assertSameBits(String what, float[] expected, float[] actual) {
+        if (expected.length != actual.length) {
+            fail(what + ": lengths differ, " + expected.length + " vs " + actual.length);
+        }
+        for (int i = 0; i < expected.length; i++) {
+            if (Float.floatToRawIntBits(expected[i]) != Float.floatToRawIntBits(actual[i])) {
+                fail(what + ": element " + i + " is " + actual[i] + ", expected " + expected[i]);
             }
         }
     }

@@ -1,9 +1,9 @@
 package dev.brisk.backend.jvm;
 
 import static dev.brisk.backend.jvm.Arrays2.assertClose;
+import static dev.brisk.backend.jvm.Arrays2.assertSameBits;
 import static dev.brisk.backend.jvm.Arrays2.uniform;
 import static dev.brisk.backend.jvm.Arrays2.withBudgets;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -80,11 +80,6 @@ class VectorDirectFilterGradientTest {
         float[] direct = columns.clone();
         VectorConv.filterGradientViaColumns(g, 0, g.batch(), chunk, x, 3, dy, 1, columns, 6);
         VectorDirectFilterGradient.filterGradient(g, 0, g.batch(), chunk, x, 3, dy, 1, direct, 6);
-        for (int i = 0; i < columns.length; i++) {
-            int index = i;
-            assertEquals(Float.floatToRawIntBits(columns[i]), Float.floatToRawIntBits(direct[i]),
-                    () -> "dw " + g + " chunk " + chunk + ": element " + index + " is " + direct[index]
-                            + ", im2col gives " + columns[index]);
-        }
+        assertSameBits("dw " + g + " chunk " + chunk + " vs im2col", columns, direct);
     }
 }

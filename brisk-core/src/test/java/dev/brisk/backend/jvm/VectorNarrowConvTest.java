@@ -1,18 +1,17 @@
 package dev.brisk.backend.jvm;
 
 import static dev.brisk.backend.jvm.Arrays2.assertClose;
+import static dev.brisk.backend.jvm.Arrays2.assertSameBits;
 import static dev.brisk.backend.jvm.Arrays2.uniform;
 import static dev.brisk.backend.jvm.ConvProblem.geometry;
 import static dev.brisk.backend.jvm.Arrays2.withBudgets;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.backend.Kernels;
 import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.PoolGeometry;
-import dev.brisk.ops.UnaryFn;
 import dev.brisk.parallel.ThreadBudget;
 import java.util.Random;
 import jdk.incubator.vector.FloatVector;
@@ -74,7 +73,7 @@ class VectorNarrowConvTest {
             dwReference[0] = 7f;
             float[] dw = uniform(random, 1 + dwSize, -1, 1);
             dw[0] = 7f;
-            VectorNarrowConv.filterGradient(g, 0, g.batch(), x, 3, dy, 2, dw, 1);
+            VectorNarrowFilterGradient.filterGradient(g, 0, g.batch(), x, 3, dy, 2, dw, 1);
             assertClose("filter gradient " + g, dwReference, dw, 1e-4f, 1e-4f);
             // Through the kernels, the batch split into slots per thread.
             withBudgets(() -> {
@@ -95,7 +94,7 @@ class VectorNarrowConvTest {
                     out[2] = 0f;
                     ThreadBudget.set(t);
                     try {
-                        VectorNarrowConv.backwardInput(g, dy, 2, w, 5, out, 3);
+                        VectorNarrowInputGradient.backwardInput(g, dy, 2, w, 5, out, 3);
                     } finally {
                         ThreadBudget.reset();
                     }
@@ -126,34 +125,20 @@ class VectorNarrowConvTest {
     }
 
     private void forward(ConvGeometry g, boolean withBias, boolean relu) {
-        int oc = g.outChannels();
-        int rows = g.batch() * g.outH() * g.outW();
         ConvProblem p = ConvProblem.of(random, g, withBias, relu);
-        float[] x = p.x();
-        float[] w = p.w();
-        float[] bias = p.bias();
-        UnaryFn fn = p.fn();
-        float[] columns = uniform(random, 1 + rows * oc, -1, 1);
-        float[] narrow = columns.clone();
-        float[] reference = columns.clone();
-        VectorConv.viaColumns(g, x, 3, w, 5, bias, 2, fn, 0f, columns, 1);
-        VectorNarrowConv.conv2d(g, x, 3, w, 5, bias, 2, relu, narrow, 1);
-        SCALAR.conv2dBiasActivation(g, x, 3, w, 5, bias, 2, fn, 0f, reference, 1);
-        String what = "conv2d " + g + " bias=" + withBias + " relu=" + relu;
-        assertClose(what + " vs reference", reference, narrow, 1e-4f, 1e-4f);
-        pooledAgrees(g, x, w, bias, relu, narrow);
-        if (VectorNarrowConv.byRows(g)) {
-            return;
-        }
-        for (int i = 0; i < columns.length; i++) {
-            int index = i;
-            assertEquals(Float.floatToRawIntBits(columns[i]), Float.floatToRawIntBits(narrow[i]),
-                    () -> what + ": element " + index + " is " + narrow[index] + ", im2col gives " + columns[index]);
+        float[] out = uniform(random, 1 + p.outputSize(), -1, 1);
+        float[] narrow = out.clone();
+        VectorNarrowConv.conv2d(g, p.x(), 3, p.w(), 5, p.bias(), 2, relu, narrow, 1);
+        assertClose(p + " vs reference", p.reference(out), narrow, 1e-4f, 1e-4f);
+        pooledAgrees(p, narrow);
+        if (!VectorNarrowConv.byRows(g)) {
+            assertSameBits(p + " vs im2col", p.viaColumns(out), narrow);
         }
     }
 
-    /** The fused convolution and 2x2 max pooling gives the pooling of the unfused output, bit for bit. */
-    private void pooledAgrees(ConvGeometry g, float[] x, float[] w, float[] bias, boolean relu, float[] y) {
+    /** The fused convolution and 2x2 max pooling gives the pooling of the unfused output {@code y}, bit for bit. */
+    private static void pooledAgrees(ConvProblem c, float[] y) {
+        ConvGeometry g = c.g();
         PoolGeometry p = new PoolGeometry(g.batch(), g.outH(), g.outW(), g.outChannels(), 2, 2, 2, 2, 0, 0,
                 g.outH() / 2, g.outW() / 2);
         int size = g.batch() * p.outH() * p.outW() * g.outChannels();
@@ -162,7 +147,7 @@ class VectorNarrowConvTest {
         new VectorKernels().maxPool2d(p, y, 1, expected, 0, expectedCells, 0);
         float[] pooled = new float[size];
         float[] cells = new float[size];
-        VectorConv.conv2dMaxPool(g, x, 3, w, 5, bias, 2, relu ? UnaryFn.RELU : null, 0f, p, pooled, 0, cells, 0);
+        VectorConv.conv2dMaxPool(g, c.x(), 3, c.w(), 5, c.bias(), 2, c.fn(), 0f, p, pooled, 0, cells, 0);
         assertArrayEquals(expected, pooled, "pooled " + g);
         assertArrayEquals(expectedCells, cells, "pooled cells " + g);
     }
