@@ -110,7 +110,7 @@ final class LanguageModelRun {
                 loss, bitsPerChar, (long) heldOut.size() * window, heldOut.size());
         out.printf(Locale.ROOT, "training: %.0f tokens/s (%.1f windows/s), last epoch%n", tokensPerSecond,
                 samplesPerSecond);
-        String sample = TextSampler.generate(model, corpus.vocabulary(), SAMPLE_SEED, SAMPLE_LENGTH,
+        String sample = TextSampler.generate(model, corpus.vocabulary(), SAMPLE_SEED, SAMPLE_LENGTH, window,
                 new SplittableRandom(RandomSeed.next()));
         out.printf(Locale.ROOT, "sample (temperature %.1f):%n%s%n", TextSampler.TEMPERATURE, sample);
 

@@ -7,6 +7,7 @@ import dev.brisk.nn.Sequential;
 import dev.brisk.nn.SymbolicTensor;
 import dev.brisk.nn.layers.Layers;
 import dev.brisk.tensor.DType;
+import dev.brisk.tensor.Shape;
 
 /**
  * The character-level language models of W4 (docs/workloads.md): each maps a window of {@code steps} character ids,
@@ -39,7 +40,15 @@ final class LanguageModels {
      * last block's output does not otherwise get.
      */
     static Model transformer(int vocabulary, int steps) {
-        SymbolicTensor ids = Input.of(DType.INT32, steps);
+        return transformer(vocabulary, steps, false);
+    }
+
+    /**
+     * W4's transformer, with its length left open ({@code Shape.OPEN}) when {@code openLength}: it then takes any
+     * window up to {@code steps} characters, the positions its positional embedding has.
+     */
+    static Model transformer(int vocabulary, int steps, boolean openLength) {
+        SymbolicTensor ids = Input.of(DType.INT32, openLength ? Shape.OPEN : steps);
         SymbolicTensor tokens = Layers.embedding(vocabulary, WIDTH).apply(ids);
         SymbolicTensor positions = Layers.embedding(steps, WIDTH).apply(Layers.positions().apply(ids));
         SymbolicTensor x = Layers.add().apply(tokens, positions);
@@ -58,8 +67,13 @@ final class LanguageModels {
 
     /** W4's GRU variant: token embedding, {@code GRU(256)} returning every step's state, {@code Dense(vocabulary)}. */
     static Model gru(int vocabulary, int steps) {
+        return gru(vocabulary, steps, false);
+    }
+
+    /** W4's GRU variant, with its length left open ({@code Shape.OPEN}) when {@code openLength}. */
+    static Model gru(int vocabulary, int steps, boolean openLength) {
         return Sequential.of(
-                Layers.input(DType.INT32, steps),
+                Layers.input(DType.INT32, openLength ? Shape.OPEN : steps),
                 Layers.embedding(vocabulary, WIDTH),
                 Layers.gru(GRU_UNITS, true, false),
                 Layers.dense(vocabulary));

@@ -156,6 +156,11 @@ record UserData(Tensor x, Tensor y, List<String> featureNames, List<String> note
             throw new UsageException("--data " + dir + " holds images, but the model's input is " + shape
                     + "; images need (height, width, 1, 3 or 4 channels)");
         }
+        if (shape.isOpen()) {
+            throw new UsageException("--data " + dir + " holds images, which are resized to the model's input size,"
+                    + " but the model's input " + shape + " leaves its height or width open (None); give them in"
+                    + " the InputLayer's batch_shape");
+        }
         ImageDirectory.ColorMode mode = shape.dim(2) == 1 ? ImageDirectory.ColorMode.GRAYSCALE
                 : shape.dim(2) == 3 ? ImageDirectory.ColorMode.RGB : ImageDirectory.ColorMode.RGBA;
         ImageDirectory images = ImageDirectory.of(dir).imageSize(shape.dim(0), shape.dim(1)).colorMode(mode);
@@ -192,5 +197,32 @@ record UserData(Tensor x, Tensor y, List<String> featureNames, List<String> note
 
     int size() {
         return x.shape().dim(0);
+    }
+
+    /**
+     * The features as INT32 ids, for a model whose input takes token ids ({@code Input(dtype="int32")}, an Embedding's
+     * input): every value must be a whole number (a CSV's and an NPY file's ids are read as numbers), else the row and
+     * feature are named.
+     *
+     * @param input the model input's name, for the error
+     * @return this data with INT32 features of the same shape
+     * @throws IllegalArgumentException naming the first value that is no integer id
+     */
+    UserData withIntegerFeatures(String input) {
+        int n = x.size();
+        int perRow = n / Math.max(1, x.shape().dim(0));
+        int[] ids = new int[n];
+        for (int i = 0; i < n; i++) {
+            float v = x.get(i);
+            if (v != Math.rint(v) || Math.abs(v) > 1 << 24) {
+                String feature = featureNames.isEmpty() ? "element " + i % perRow
+                        : "feature '" + featureNames.get(i % perRow) + "'";
+                throw new IllegalArgumentException("--data row " + (i / perRow + 1) + ", " + feature + ": " + v
+                        + " is not a token id; the model's input '" + input + "' is int32, so every feature must be a"
+                        + " whole number (at most 2^24, the largest a float reads exactly)");
+            }
+            ids[i] = (int) v;
+        }
+        return new UserData(Tensor.ofInts(ids, x.shape().dims()), y, featureNames, notes);
     }
 }

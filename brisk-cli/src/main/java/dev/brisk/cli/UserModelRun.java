@@ -10,9 +10,11 @@ import dev.brisk.data.preprocessing.Normalization;
 import dev.brisk.keras.KerasJson;
 import dev.brisk.keras.KerasModels;
 import dev.brisk.nn.Fit;
+import dev.brisk.nn.InputLayer;
 import dev.brisk.nn.Model;
 import dev.brisk.parallel.ThreadBudget;
 import dev.brisk.nn.RandomSeed;
+import dev.brisk.tensor.DType;
 import dev.brisk.tensor.Shape;
 import dev.brisk.tensor.Tensor;
 import java.io.IOException;
@@ -65,6 +67,15 @@ final class UserModelRun {
         Shape input = model.inputs().isEmpty() ? Shape.of() : model.inputs().get(0).shape();
         UserData data = UserData.load(o.data, o.label, new UserData.Missing(o.fillValue, o.missing, o.indicateMissing),
                 o.textColumns, input, RandomSeed.next());
+        InputLayer first = model.inputs().isEmpty() ? null : (InputLayer) model.inputs().get(0).layer();
+        if (first != null && first.dtype() == DType.INT32) {
+            // Token ids: a CSV's or NPY file's numbers as the int32 the input takes (Keras casts them the same way).
+            if (o.normalize) {
+                throw new UsageException("--normalize standardizes features, but the model's input '" + first.name()
+                        + "' takes int32 token ids; leave out --normalize");
+            }
+            data = data.withIntegerFeatures(first.name());
+        }
         data.notes().forEach(out::println);
         int n = data.size();
         int at = (int) Math.floor(n * (1.0 - o.validationSplit));

@@ -12,9 +12,7 @@ import dev.brisk.ops.OpType;
 import dev.brisk.ops.PermuteAttrs;
 import dev.brisk.ops.ReduceAttrs;
 import dev.brisk.ops.ReduceFn;
-import dev.brisk.ops.ShapeAttrs;
 import dev.brisk.ops.SoftmaxAttrs;
-import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -33,11 +31,12 @@ final class NodeTranslator {
     private final InferenceTrace trace;
     private final OnnxGraph graph;
     private final Map<Node, String> values = new IdentityHashMap<>();
-    private String batchSize;
+    private final RuntimeShapes shapes;
 
     NodeTranslator(InferenceTrace trace, OnnxGraph graph) {
         this.trace = trace;
         this.graph = graph;
+        this.shapes = new RuntimeShapes(this);
     }
 
     /**
@@ -78,6 +77,10 @@ final class NodeTranslator {
         return trace;
     }
 
+    RuntimeShapes shapes() {
+        return shapes;
+    }
+
     /** The value name of input {@code i} of {@code n}. */
     String in(Node n, int i) {
         return value(n.input(i));
@@ -112,12 +115,15 @@ final class NodeTranslator {
     }
 
     private String op(Node n, String layer) {
+        if (MeanScale.varies(trace, n)) {
+            return MeanScale.translate(this, n, layer);
+        }
         return switch (n.op()) {
             case UNARY -> ElementwiseTranslation.unary(this, n, layer);
             case BINARY -> ElementwiseTranslation.binary(this, n, layer);
             case MATMUL, BATCH_MATMUL -> matmul(n);
-            case RESHAPE -> graph.node("Reshape", base(n), List.of(in(n, 0), shapeOf(n, false)));
-            case BROADCAST_TO -> graph.node("Expand", base(n), List.of(in(n, 0), shapeOf(n, true)));
+            case RESHAPE -> graph.node("Reshape", base(n), List.of(in(n, 0), TargetShapes.reshape(this, n, layer)));
+            case BROADCAST_TO -> graph.node("Expand", base(n), List.of(in(n, 0), TargetShapes.expand(this, n, layer)));
             case CONCAT -> concat(n);
             case SLICE -> slice(n);
             case TRANSPOSE -> graph.node("Transpose", base(n), List.of(in(n, 0)),
@@ -145,31 +151,7 @@ final class NodeTranslator {
     }
 
     private String constant(Node n) {
-        Tensor value = n.value();
-        Node twin = trace.twin(n);
-        int[] factors = trace.batchFactors(n, n.shape().dims(), twin.shape().dims());
-        if (!batchDependent(factors)) {
-            return graph.initializer(base(n), value);
-        }
-        // A constant as large as the batch (Conv1D's causal zero steps, position ids): the same row for every batch
-        // entry, written once and expanded to the batch at run time.
-        if (factors[0] != 1) {
-            throw new OnnxExportException(trace.describe(n) + ": a constant of shape " + n.shape() + " depends on"
-                    + " the batch size in an axis other than the first; it cannot be exported");
-        }
-        for (Tensor t : new Tensor[] {value, twin.value()}) {
-            int row = t.size() / t.shape().dim(0);
-            for (int i = row; i < t.size(); i++) {
-                if (Float.floatToRawIntBits(t.get(i)) != Float.floatToRawIntBits(t.get(i % row))) {
-                    throw new OnnxExportException(trace.describe(n) + ": a constant of shape " + n.shape()
-                            + " depends on the batch size and differs from one batch entry to the next; it cannot be"
-                            + " exported");
-                }
-            }
-        }
-        Tensor first = Tensor.wrap(value.data(), value.offset(), value.shape().withDim(0, 1), value.dtype());
-        return graph.node("Expand", base(n), List.of(graph.initializer(base(n) + "/row", first),
-                shape(n.shape().dims(), factors)));
+        return ConstantTranslation.translate(this, n);
     }
 
     private String matmul(Node n) {
@@ -244,64 +226,6 @@ final class NodeTranslator {
         String centered = graph.node("Sub", b + "/centered", List.of(in(n, 0), mean));
         String scaled = graph.node("Mul", b + "/scaled", List.of(centered, scale));
         return graph.node("Add", b, List.of(scaled, in(n, 3)));
-    }
-
-    /**
-     * The target shape of a RESHAPE ({@code expand} false) or BROADCAST_TO as an int64 value: fixed dims as they
-     * are, the one that scales with the batch size as {@code -1} for a reshape, or computed from the batch size.
-     */
-    private String shapeOf(Node n, boolean expand) {
-        int[] dims = n.attrs(ShapeAttrs.class).shape().dims();
-        int[] twin = trace.twin(n).attrs(ShapeAttrs.class).shape().dims();
-        int[] factors = trace.batchFactors(n, dims, twin);
-        if (!expand) {
-            long[] target = new long[dims.length];
-            int inferred = 0;
-            for (int i = 0; i < dims.length; i++) {
-                target[i] = factors[i] != 0 ? -1 : dims[i];
-                inferred += factors[i] != 0 ? 1 : 0;
-            }
-            if (inferred <= 1) {
-                return graph.int64s(target);
-            }
-        }
-        return shape(dims, factors);
-    }
-
-    /** A shape as an int64 value computed at run time: each batch-dependent dim is the batch size times its factor. */
-    String shape(int[] dims, int[] factors) {
-        if (!batchDependent(factors)) {
-            long[] fixed = new long[dims.length];
-            for (int i = 0; i < dims.length; i++) {
-                fixed[i] = dims[i];
-            }
-            return graph.int64s(fixed);
-        }
-        List<String> parts = new ArrayList<>();
-        for (int i = 0; i < dims.length; i++) {
-            parts.add(factors[i] == 0 ? graph.int64s(dims[i])
-                    : factors[i] == 1 ? batchSize()
-                    : graph.node("Mul", "batch_times_" + factors[i], List.of(batchSize(), graph.int64s(factors[i]))));
-        }
-        return graph.node("Concat", "shape", parts, attr("axis", 0L));
-    }
-
-    /** The batch size as a 1-element int64 value: the first dim of the first model input. */
-    private String batchSize() {
-        if (batchSize == null) {
-            batchSize = graph.node("Shape", "batch_size", List.of(value(trace.inputs().get(0))), attr("start", 0L),
-                    attr("end", 1L));
-        }
-        return batchSize;
-    }
-
-    private static boolean batchDependent(int[] factors) {
-        for (int f : factors) {
-            if (f != 0) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The permutation that swaps the last two of {@code rank} axes. */

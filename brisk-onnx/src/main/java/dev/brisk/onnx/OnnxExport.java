@@ -23,7 +23,10 @@ import java.util.Set;
  * <p>What is written: the graph {@code predict} runs (dropout off, batch normalization with its moving statistics),
  * translated op by op into ONNX operators of opset {@value #OPSET} (IR version {@value #IR_VERSION}), with the weights
  * as initializers. The inputs and outputs keep the model's names and shapes, Brisk's layouts (images NHWC, sequences
- * {@code (batch, steps, features)}, token ids int32) and take any batch size (the dynamic dimension {@code batch}).
+ * {@code (batch, steps, features)}, token ids int32) and take any batch size (the dynamic dimension {@code batch});
+ * an axis the model leaves open ({@code Shape.OPEN}, Keras' {@code None}) takes any length (the dynamic dimension
+ * {@code length}), as {@code torch.onnx.export}'s {@code dynamic_axes} does: every size that depends on it is computed
+ * from the input's shape at run time. A layer that cannot be written for any length is refused, naming it.
  * Anything the exporter cannot translate exactly (an op, an element function, an attribute field it does not know)
  * is an {@link OnnxExportException} naming the layer; no file is written then.
  *
@@ -36,6 +39,11 @@ public final class OnnxExport {
     public static final int IR_VERSION = 8;
     /** The name of the dynamic batch dimension of the inputs and outputs. */
     public static final String BATCH = "batch";
+    /**
+     * The name of the dynamic dimension of a model's open axis ({@code Shape.OPEN}, Keras' {@code None}) when it
+     * has one; with several, each is named after its input and axis, {@code tokens_axis1}.
+     */
+    public static final String LENGTH = "length";
 
     private OnnxExport() {
     }
@@ -100,16 +108,14 @@ public final class OnnxExport {
     }
 
     private static ValueInfoProto valueInfo(String name, Node n, InferenceTrace trace) {
-        int[] dims = n.shape().dims();
-        int[] factors = trace.batchFactors(n, dims, trace.twin(n).shape().dims());
         TensorShapeProto.Builder shape = TensorShapeProto.newBuilder();
-        for (int i = 0; i < dims.length; i++) {
+        for (SymbolicDim dim : trace.dims(n)) {
             TensorShapeProto.Dimension.Builder d = TensorShapeProto.Dimension.newBuilder();
-            if (factors[i] == 0) {
-                d.setDimValue(dims[i]);
-            } else {
-                d.setDimParam(factors[i] == 1 ? BATCH : BATCH + "*" + factors[i]);
-            }
+            if (dim.isFixed()) {
+                d.setDimValue(dim.value());
+            } else if (dim.isProduct()) {
+                d.setDimParam(dimName(dim, trace));
+            } // an irregular size (a pooled length) is left unnamed: ONNX's unknown dimension
             shape.addDim(d);
         }
         int type = n.dtype() == DType.INT32 ? TensorProto.DataType.INT32_VALUE : TensorProto.DataType.FLOAT_VALUE;
@@ -117,6 +123,23 @@ public final class OnnxExport {
                 .setType(TypeProto.newBuilder().setTensorType(
                         TypeProto.Tensor.newBuilder().setElemType(type).setShape(shape)))
                 .build();
+    }
+
+    /**
+     * A product of dynamic sizes as the ONNX dimension's name: {@code batch}, {@code length}, {@code batch*length},
+     * {@code 2*length}.
+     */
+    private static String dimName(SymbolicDim dim, InferenceTrace trace) {
+        StringBuilder sb = new StringBuilder(dim.factor() == 1 ? "" : dim.factor() + "*");
+        List<InferenceTrace.OpenAxis> symbols = trace.symbols();
+        String sep = "";
+        for (int j = 0; j < symbols.size(); j++) {
+            if ((dim.symbols() & 1 << j) != 0) {
+                sb.append(sep).append(symbols.get(j).name());
+                sep = "*";
+            }
+        }
+        return sb.toString();
     }
 
     private static String producerVersion() {

@@ -16,4 +16,14 @@ public final class OnnxExportException extends IllegalArgumentException {
     public OnnxExportException(String message) {
         super(message);
     }
+
+    /**
+     * An export error with its cause.
+     *
+     * @param message what cannot be exported, naming the model or layer
+     * @param cause the error that stopped the export
+     */
+    public OnnxExportException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -22,8 +22,30 @@ import java.util.Set;
  */
 final class OnnxGraph {
     private final GraphProto.Builder graph = GraphProto.newBuilder();
-    private final Set<String> names = new HashSet<>();
-    private final Map<String, String> sharedConstants = new HashMap<>();
+    /** Where initializers go: this graph's own, or the main graph's for a subgraph. */
+    private final GraphProto.Builder constants;
+    private final Set<String> names;
+    private final Map<String, String> sharedConstants;
+
+    /** The main graph. */
+    OnnxGraph() {
+        this.constants = graph;
+        this.names = new HashSet<>();
+        this.sharedConstants = new HashMap<>();
+    }
+
+    /**
+     * A subgraph (a Scan's body) inside {@code outer}: its nodes are its own, while its weights and constants are the
+     * main graph's initializers, read from the outer scope as ONNX allows, and its value names are unique among the
+     * main graph's too.
+     *
+     * @param outer the graph it belongs to
+     */
+    OnnxGraph(OnnxGraph outer) {
+        this.constants = outer.constants;
+        this.names = outer.names;
+        this.sharedConstants = outer.sharedConstants;
+    }
 
     /**
      * The graph built so far.
@@ -95,7 +117,7 @@ final class OnnxGraph {
      */
     String initializer(String base, Tensor value) {
         String name = uniqueName(base);
-        graph.addInitializer(tensor(name, value));
+        constants.addInitializer(tensor(name, value));
         return name;
     }
 
@@ -113,7 +135,7 @@ final class OnnxGraph {
         for (float v : values) {
             bytes.putFloat(v);
         }
-        graph.addInitializer(TensorProto.newBuilder().setName(name).setDataType(TensorProto.DataType.FLOAT_VALUE)
+        constants.addInitializer(TensorProto.newBuilder().setName(name).setDataType(TensorProto.DataType.FLOAT_VALUE)
                 .addAllDims(boxed(dims)).setRawData(ByteString.copyFrom(bytes.array())));
         return name;
     }
@@ -135,11 +157,22 @@ final class OnnxGraph {
             for (long v : values) {
                 bytes.putLong(v);
             }
-            graph.addInitializer(TensorProto.newBuilder().setName(name)
+            constants.addInitializer(TensorProto.newBuilder().setName(name)
                     .setDataType(TensorProto.DataType.INT64_VALUE).addDims(values.length)
                     .setRawData(ByteString.copyFrom(bytes.array())));
             return name;
         });
+    }
+
+    /**
+     * An int64 scalar constant (Range's bounds), shared by every node that needs the same value.
+     *
+     * @param value the value
+     * @return its value name
+     */
+    String int64Scalar(long value) {
+        return scalar("i64s", value, TensorProto.DataType.INT64_VALUE,
+                ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(value));
     }
 
     /**
@@ -149,13 +182,8 @@ final class OnnxGraph {
      * @return its value name
      */
     String floatScalar(float value) {
-        return sharedConstants.computeIfAbsent("f32:" + Float.floatToRawIntBits(value), k -> {
-            String name = uniqueName("const_f32_" + names.size());
-            ByteBuffer bytes = ByteBuffer.allocate(Float.BYTES).order(ByteOrder.LITTLE_ENDIAN).putFloat(value);
-            graph.addInitializer(TensorProto.newBuilder().setName(name)
-                    .setDataType(TensorProto.DataType.FLOAT_VALUE).setRawData(ByteString.copyFrom(bytes.array())));
-            return name;
-        });
+        return scalar("f32", Float.floatToRawIntBits(value), TensorProto.DataType.FLOAT_VALUE,
+                ByteBuffer.allocate(Float.BYTES).order(ByteOrder.LITTLE_ENDIAN).putFloat(value));
     }
 
     /**
@@ -165,11 +193,16 @@ final class OnnxGraph {
      * @return its value name
      */
     String int32Scalar(int value) {
-        return sharedConstants.computeIfAbsent("i32:" + value, k -> {
-            String name = uniqueName("const_i32_" + names.size());
-            ByteBuffer bytes = ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(value);
-            graph.addInitializer(TensorProto.newBuilder().setName(name)
-                    .setDataType(TensorProto.DataType.INT32_VALUE).setRawData(ByteString.copyFrom(bytes.array())));
+        return scalar("i32", value, TensorProto.DataType.INT32_VALUE,
+                ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(value));
+    }
+
+    /** A scalar initializer of {@code type} holding {@code bytes}, written once per kind and value bits. */
+    private String scalar(String kind, long bits, int type, ByteBuffer bytes) {
+        return sharedConstants.computeIfAbsent(kind + ":" + bits, k -> {
+            String name = uniqueName("const_" + kind + "_" + names.size());
+            constants.addInitializer(TensorProto.newBuilder().setName(name).setDataType(type)
+                    .setRawData(ByteString.copyFrom(bytes.array())));
             return name;
         });
     }
@@ -220,6 +253,11 @@ final class OnnxGraph {
     static AttributeProto attr(String name, String value) {
         return AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.STRING)
                 .setS(ByteString.copyFromUtf8(value)).build();
+    }
+
+    static AttributeProto attr(String name, GraphProto value) {
+        return AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.GRAPH).setG(value)
+                .build();
     }
 
     static AttributeProto ints(String name, long... values) {

@@ -3,20 +3,25 @@ package dev.brisk.onnx;
 import static dev.brisk.onnx.OnnxGraph.attr;
 import static dev.brisk.onnx.OnnxGraph.ints;
 
+import dev.brisk.onnx.proto.AttributeProto;
+import dev.brisk.onnx.proto.TypeProto;
+import dev.brisk.onnx.proto.ValueInfoProto;
 import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.RecurrentAttrs;
 import dev.brisk.ops.RecurrentCell;
 import dev.brisk.tensor.Tensor;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * SimpleRNN, LSTM and GRU (one RECURRENT_SEQUENCE node each): without a mask as ONNX's RNN, LSTM and GRU operators;
- * with a mask as the recurrence written out step by step, since ONNX's operators know only a length per sequence
+ * with a mask as a Scan whose body is one step of the cell, since ONNX's operators know only a length per sequence
  * (padding at the end), while a Keras mask may leave out any steps (padding at the start, Keras'
- * {@code pad_sequences} default, among them).
+ * {@code pad_sequences} default, among them). Both run for however many steps the input has, so an open sequence
+ * length exports as it is.
  *
  * <p>Weights for the operators: Keras' kernel {@code [inputs, gates * units]} and recurrent kernel
  * {@code [units, gates * units]} become ONNX's {@code W [1, gates * units, inputs]} and {@code R [1, gates * units,
@@ -41,6 +46,8 @@ import java.util.Locale;
 final class RecurrentTranslation {
     /** For each ONNX LSTM gate (i, o, f, c), the index of the same gate in Keras' order (i, f, c, o). */
     private static final int[] LSTM_GATES = {0, 3, 1, 2};
+    /** ONNX's data type number for bool ({@code TensorProto.BOOL}). */
+    private static final long BOOL = 9;
 
     private final NodeTranslator t;
     private final OnnxGraph g;
@@ -99,7 +106,7 @@ final class RecurrentTranslation {
             }
         }
         // out: the sequence [batch, steps, units] or the last output [batch, units]; then the final states.
-        List<String> result = new ArrayList<>(mask == null ? operator(x, h0, c0) : unrolled(x, mask, h0, c0));
+        List<String> result = new ArrayList<>(mask == null ? operator(x, h0, c0) : scanned(x, mask, h0, c0));
         if (a.goBackwards() && a.returnSequences() && a.outputInTimeOrder()) {
             // Bidirectional's backward layer: the sequence flipped back into the input's time order.
             result.set(0, reversedSteps(result.get(0), "time_order"));
@@ -109,8 +116,7 @@ final class RecurrentTranslation {
         }
         List<String> row = new ArrayList<>();
         row.add(a.returnSequences()
-                ? g.node("Reshape", b + "/sequence_row", List.of(result.get(0),
-                        g.int64s(-1, (long) n.input(0).shape().dim(1) * units)))
+                ? g.node("Reshape", b + "/sequence_row", List.of(result.get(0), g.int64s(0, -1)))
                 : result.get(0));
         row.addAll(result.subList(1, result.size()));
         return g.node("Concat", b, row, attr("axis", 1L));
@@ -171,10 +177,14 @@ final class RecurrentTranslation {
         return result;
     }
 
-    /** The recurrence written out step by step, for a mask: the output, then the final h (and c). */
-    private List<String> unrolled(String x, String mask, String h0, String c0) {
+    /**
+     * The recurrence as a Scan over the steps, for a mask: the body is one step of the cell on the state
+     * {@code h} (and LSTM's {@code c}) and whether a real step has been seen yet, given the step's {@code x W + b} and
+     * whether it is real; Scan runs it for however many steps the input has. Returns the output, then the final h
+     * (and c).
+     */
+    private List<String> scanned(String x, String mask, String h0, String c0) {
         RecurrentCell cell = a.cell();
-        int steps = n.input(0).shape().dim(1);
         boolean lstm = cell == RecurrentCell.LSTM;
         boolean gru = cell == RecurrentCell.GRU;
         String kernel = t.value(n.input(1));
@@ -187,73 +197,116 @@ final class RecurrentTranslation {
         // x W + b for every step at once: [batch, steps, gates * units].
         String xw = g.node("Add", b + "/xw", List.of(g.node("MatMul", b + "/x_kernel", List.of(x, kernel)),
                 inputBias));
-        String real = g.node("Cast", b + "/real", List.of(mask), attr("to", 9L)); // BOOL: nonzero is a real step
-        String zeros = g.node("Expand", b + "/zeros", List.of(g.floatScalar(0f),
-                t.shape(new int[] {InferenceTrace.BATCH_A, units}, new int[] {1, 0})));
-        String h = h0 != null ? h0 : zeros;
-        String c = lstm ? (c0 != null ? c0 : zeros) : null;
-        String seen = null;
-        List<String> outputs = new ArrayList<>();
+        String real = g.node("Cast", b + "/real", List.of(mask), attr("to", BOOL)); // nonzero is a real step
+        SymbolicDim batch = new SymbolicDim(InferenceTrace.BATCH_A, 1, 1);
+        String zeros = g.node("Expand", b + "/zeros", List.of(g.floatScalar(0f), t.shapes().shape(
+                new SymbolicDim[] {batch, new SymbolicDim(units, units, 0)}, t.trace().describe(n))));
+        String noneSeen = g.node("Cast", b + "/none_seen", List.of(g.node("Expand", b + "/zero_column", List.of(
+                g.floatScalar(0f), t.shapes().shape(new SymbolicDim[] {batch, new SymbolicDim(1, 1, 0)},
+                t.trace().describe(n))))), attr("to", BOOL));
+
+        OnnxGraph body = new OnnxGraph(g);
+        String p = b + "/step";
+        String h = body.uniqueName(p + "/h_prev");
+        String c = lstm ? body.uniqueName(p + "/c_prev") : null;
+        String seenBefore = body.uniqueName(p + "/seen_prev");
+        String xs = body.uniqueName(p + "/xw");
+        String realIn = body.uniqueName(p + "/real_in");
+        String realNow = body.node("Unsqueeze", p + "/real", List.of(realIn, g.int64s(1)));
+        String seen = body.node("Or", p + "/seen", List.of(seenBefore, realNow));
         long[] split = new long[gates];
-        java.util.Arrays.fill(split, units);
-        for (int s = 0; s < steps; s++) {
-            String p = b + "/step" + s;
-            String realNow = g.node("Unsqueeze", p + "/real", List.of(
-                    g.node("Gather", p + "/mask", List.of(real, g.int32Scalar(s)), attr("axis", 1L)), g.int64s(1)));
-            seen = seen == null ? realNow : g.node("Or", p + "/seen", List.of(seen, realNow));
-            String xs = g.node("Gather", p + "/xw", List.of(xw, g.int32Scalar(s)), attr("axis", 1L));
-            String hu = g.node("MatMul", p + "/h_recurrent", List.of(h, recurrent));
-            String newH;
-            String newC = null;
-            if (gru) {
-                hu = g.node("Add", p + "/h_recurrent_bias", List.of(hu, recurrentBias));
-                List<String> xg = g.nodeWithOutputs("Split", p + "/x_gates", List.of(xs, g.int64s(split)), 3,
-                        attr("axis", 1L));
-                List<String> hg = g.nodeWithOutputs("Split", p + "/h_gates", List.of(hu, g.int64s(split)), 3,
-                        attr("axis", 1L));
-                String z = g.node("Sigmoid", p + "/z", List.of(g.node("Add", p + "/z_in", List.of(xg.get(0),
-                        hg.get(0)))));
-                String r = g.node("Sigmoid", p + "/r", List.of(g.node("Add", p + "/r_in", List.of(xg.get(1),
-                        hg.get(1)))));
-                String candidate = g.node("Tanh", p + "/candidate", List.of(g.node("Add", p + "/candidate_in",
-                        List.of(xg.get(2), g.node("Mul", p + "/reset", List.of(r, hg.get(2)))))));
-                // h = z h + (1 - z) candidate
-                newH = g.node("Add", p + "/h_new", List.of(g.node("Mul", p + "/keep", List.of(z, h)),
-                        g.node("Mul", p + "/take", List.of(g.node("Sub", p + "/one_minus_z",
-                                List.of(g.floatScalar(1f), z)), candidate))));
-            } else if (lstm) {
-                String zsum = g.node("Add", p + "/gates_in", List.of(xs, hu));
-                List<String> gs = g.nodeWithOutputs("Split", p + "/gates", List.of(zsum, g.int64s(split)), 4,
-                        attr("axis", 1L));
-                String i = g.node("Sigmoid", p + "/i", List.of(gs.get(0)));
-                String f = g.node("Sigmoid", p + "/f", List.of(gs.get(1)));
-                String candidate = g.node("Tanh", p + "/candidate", List.of(gs.get(2)));
-                String o = g.node("Sigmoid", p + "/o", List.of(gs.get(3)));
-                newC = g.node("Add", p + "/c_new", List.of(g.node("Mul", p + "/forget", List.of(f, c)),
-                        g.node("Mul", p + "/input", List.of(i, candidate))));
-                newH = g.node("Mul", p + "/h_new", List.of(o, g.node("Tanh", p + "/c_tanh", List.of(newC))));
-            } else {
-                newH = g.node("Tanh", p + "/h_new", List.of(g.node("Add", p + "/h_in", List.of(xs, hu))));
-            }
-            // A masked step keeps the state.
-            h = g.node("Where", p + "/h", List.of(realNow, newH, h));
-            if (lstm) {
-                c = g.node("Where", p + "/c", List.of(realNow, newC, c));
-            }
-            if (a.returnSequences()) {
-                String shown = a.zeroOutputForMask() ? realNow : seen;
-                outputs.add(g.node("Unsqueeze", p + "/output", List.of(
-                        g.node("Where", p + "/shown", List.of(shown, h, zeros)), g.int64s(1))));
-            }
+        Arrays.fill(split, units);
+        String hu = body.node("MatMul", p + "/h_recurrent", List.of(h, recurrent));
+        String newH;
+        String newC = null;
+        if (gru) {
+            hu = body.node("Add", p + "/h_recurrent_bias", List.of(hu, recurrentBias));
+            List<String> xg = body.nodeWithOutputs("Split", p + "/x_gates", List.of(xs, g.int64s(split)), 3,
+                    attr("axis", 1L));
+            List<String> hg = body.nodeWithOutputs("Split", p + "/h_gates", List.of(hu, g.int64s(split)), 3,
+                    attr("axis", 1L));
+            String z = body.node("Sigmoid", p + "/z", List.of(body.node("Add", p + "/z_in", List.of(xg.get(0),
+                    hg.get(0)))));
+            String r = body.node("Sigmoid", p + "/r", List.of(body.node("Add", p + "/r_in", List.of(xg.get(1),
+                    hg.get(1)))));
+            String candidate = body.node("Tanh", p + "/candidate", List.of(body.node("Add", p + "/candidate_in",
+                    List.of(xg.get(2), body.node("Mul", p + "/reset", List.of(r, hg.get(2)))))));
+            // h = z h + (1 - z) candidate
+            newH = body.node("Add", p + "/h_new", List.of(body.node("Mul", p + "/keep", List.of(z, h)),
+                    body.node("Mul", p + "/take", List.of(body.node("Sub", p + "/one_minus_z",
+                            List.of(g.floatScalar(1f), z)), candidate))));
+        } else if (lstm) {
+            String zsum = body.node("Add", p + "/gates_in", List.of(xs, hu));
+            List<String> gs = body.nodeWithOutputs("Split", p + "/gates", List.of(zsum, g.int64s(split)), 4,
+                    attr("axis", 1L));
+            String i = body.node("Sigmoid", p + "/i", List.of(gs.get(0)));
+            String f = body.node("Sigmoid", p + "/f", List.of(gs.get(1)));
+            String candidate = body.node("Tanh", p + "/candidate", List.of(gs.get(2)));
+            String o = body.node("Sigmoid", p + "/o", List.of(gs.get(3)));
+            newC = body.node("Add", p + "/c_new", List.of(body.node("Mul", p + "/forget", List.of(f, c)),
+                    body.node("Mul", p + "/input", List.of(i, candidate))));
+            newH = body.node("Mul", p + "/h_new", List.of(o, body.node("Tanh", p + "/c_tanh", List.of(newC))));
+        } else {
+            newH = body.node("Tanh", p + "/h_new", List.of(body.node("Add", p + "/h_in", List.of(xs, hu))));
         }
-        List<String> result = new ArrayList<>();
-        result.add(a.returnSequences() ? g.node("Concat", b + "/output", outputs, attr("axis", 1L))
-                : g.node("Where", b + "/output", List.of(seen, h, zeros)));
-        result.add(h);
+        // A masked step keeps the state.
+        List<String> bodyOut = new ArrayList<>();
+        bodyOut.add(body.node("Where", p + "/h", List.of(realNow, newH, h)));
         if (lstm) {
-            result.add(c);
+            bodyOut.add(body.node("Where", p + "/c", List.of(realNow, newC, c)));
+        }
+        bodyOut.add(body.node("Identity", p + "/seen_out", List.of(seen)));
+        if (a.returnSequences()) {
+            String shown = a.zeroOutputForMask() ? realNow : seen;
+            bodyOut.add(body.node("Where", p + "/shown", List.of(shown, bodyOut.get(0), zeros)));
+        }
+        List<String> bodyIn = new ArrayList<>(List.of(h));
+        if (lstm) {
+            bodyIn.add(c);
+        }
+        bodyIn.addAll(List.of(seenBefore, xs, realIn));
+        for (String in : bodyIn) {
+            boolean bool = in.equals(seenBefore) || in.equals(realIn);
+            body.proto().addInput(valueType(in, bool ? BOOL : NodeTranslator.FLOAT));
+        }
+        String seenOut = bodyOut.get(lstm ? 2 : 1);
+        for (String out : bodyOut) {
+            body.proto().addOutput(valueType(out, out.equals(seenOut) ? BOOL : NodeTranslator.FLOAT));
+        }
+        body.proto().setName(b + "/step_body");
+
+        List<String> scanIn = new ArrayList<>();
+        scanIn.add(h0 != null ? h0 : zeros);
+        if (lstm) {
+            scanIn.add(c0 != null ? c0 : zeros);
+        }
+        scanIn.addAll(List.of(noneSeen, xw, real));
+        int states = lstm ? 3 : 2;
+        List<AttributeProto> scanAttrs = new ArrayList<>(List.of(attr("body", body.proto().build()),
+                attr("num_scan_inputs", 2L), ints("scan_input_axes", 1, 1)));
+        if (a.returnSequences()) {
+            scanAttrs.add(ints("scan_output_axes", 1));
+        }
+        List<String> outs = g.nodeWithOutputs("Scan", b + "/scan", scanIn, states + (a.returnSequences() ? 1 : 0),
+                scanAttrs.toArray(new AttributeProto[0]));
+        String finalH = outs.get(0);
+        String finalSeen = outs.get(states - 1);
+        List<String> result = new ArrayList<>();
+        result.add(a.returnSequences() ? outs.get(states)
+                : g.node("Where", b + "/output", List.of(finalSeen, finalH, zeros)));
+        result.add(finalH);
+        if (lstm) {
+            result.add(outs.get(1));
         }
         return result;
+    }
+
+    /** A subgraph input or output: its name and element type, shape left to the runtime. */
+    private static ValueInfoProto valueType(String name, long type) {
+        return ValueInfoProto.newBuilder().setName(name)
+                .setType(TypeProto.newBuilder().setTensorType(
+                        TypeProto.Tensor.newBuilder().setElemType((int) type)))
+                .build();
     }
 
     private String reversedSteps(String value, String name) {

@@ -10,6 +10,7 @@ import dev.brisk.ops.Node;
 import dev.brisk.ops.OpType;
 import dev.brisk.ops.PoolAttrs;
 import dev.brisk.ops.PoolGeometry;
+import dev.brisk.onnx.proto.AttributeProto;
 import java.util.List;
 
 /**
@@ -35,12 +36,12 @@ final class SpatialTranslation {
         ConvGeometry geo = ConvGeometry.of(n.input(0).shape(), n.input(1).shape(), a);
         String x = g.node("Transpose", b + "/nchw", List.of(t.in(n, 0)), ints("perm", TO_NCHW));
         String w = g.node("Transpose", b + "/oihw", List.of(t.in(n, 1)), ints("perm", KERNEL_TO_OIHW));
-        int padBottom = Math.max(0, (geo.outH() - 1) * geo.strideH() + geo.kernelH() - geo.height() - geo.padTop());
-        int padRight = Math.max(0, (geo.outW() - 1) * geo.strideW() + geo.kernelW() - geo.width() - geo.padLeft());
+        long[] pads = pads(geo.padTop(), geo.padLeft(), geo.outH(), geo.outW(), geo.strideH(), geo.strideW(),
+                geo.kernelH(), geo.kernelW(), geo.height(), geo.width());
         String y = g.node("Conv", b + "/conv", List.of(x, w),
                 ints("kernel_shape", geo.kernelH(), geo.kernelW()),
                 ints("strides", geo.strideH(), geo.strideW()),
-                ints("pads", geo.padTop(), geo.padLeft(), padBottom, padRight),
+                padding(t, n, pads, a.same()),
                 ints("dilations", 1, 1));
         return g.node("Transpose", b, List.of(y), ints("perm", TO_NHWC));
     }
@@ -57,6 +58,12 @@ final class SpatialTranslation {
         String b = t.base(n);
         ConvGradAttrs a = n.attrs(ConvGradAttrs.class);
         ConvGeometry geo = ConvGeometry.of(a.resultShape(), n.input(1).shape(), a.conv());
+        for (Node v : t.trace().variants(n)) {
+            if (!v.attrs(ConvGradAttrs.class).resultShape().dropFirst().equals(a.resultShape().dropFirst())) {
+                throw new OnnxExportException(t.trace().describe(n) + ": a transposed convolution over an open axis"
+                        + " has no ONNX translation for any length (build the model for one size to export it)");
+            }
+        }
         String x = g.node("Transpose", b + "/nchw", List.of(t.in(n, 0)), ints("perm", TO_NCHW));
         String w = g.node("Transpose", b + "/iohw", List.of(t.in(n, 1)), ints("perm", KERNEL_TO_OIHW));
         int endH = (geo.outH() - 1) * geo.strideH() + geo.kernelH() - geo.height() - geo.padTop();
@@ -76,15 +83,34 @@ final class SpatialTranslation {
         PoolAttrs a = n.attrs(PoolAttrs.class);
         PoolGeometry geo = PoolGeometry.of(n.input(0).shape(), a);
         String x = g.node("Transpose", b + "/nchw", List.of(t.in(n, 0)), ints("perm", TO_NCHW));
-        int padBottom = Math.max(0, (geo.outH() - 1) * geo.strideH() + geo.poolH() - geo.height() - geo.padTop());
-        int padRight = Math.max(0, (geo.outW() - 1) * geo.strideW() + geo.poolW() - geo.width() - geo.padLeft());
+        long[] all = pads(geo.padTop(), geo.padLeft(), geo.outH(), geo.outW(), geo.strideH(), geo.strideW(),
+                geo.poolH(), geo.poolW(), geo.height(), geo.width());
         var kernel = ints("kernel_shape", geo.poolH(), geo.poolW());
         var strides = ints("strides", geo.strideH(), geo.strideW());
-        var pads = ints("pads", geo.padTop(), geo.padLeft(), padBottom, padRight);
+        var pads = padding(t, n, all, a.same());
         String y = n.op() == OpType.MAX_POOL
                 ? g.node("MaxPool", b + "/pool", List.of(x), kernel, strides, pads)
                 // Brisk's average divides by the cells inside the image, as ONNX's count_include_pad=0 does.
                 : g.node("AveragePool", b + "/pool", List.of(x), kernel, strides, pads, attr("count_include_pad", 0L));
         return g.node("Transpose", b, List.of(y), ints("perm", TO_NHWC));
+    }
+
+    /** Explicit pads (top, left, bottom, right): what the output needs beyond the input, before and after. */
+    private static long[] pads(int top, int left, int outH, int outW, int strideH, int strideW, int kernelH,
+                               int kernelW, int height, int width) {
+        int bottom = Math.max(0, (outH - 1) * strideH + kernelH - height - top);
+        int right = Math.max(0, (outW - 1) * strideW + kernelW - width - left);
+        return new long[] {top, left, bottom, right};
+    }
+
+    /**
+     * The padding attribute: explicit {@code pads} over an image of fixed size; "same" padding over an open axis
+     * (whose pads change with its length) as {@code auto_pad=SAME_UPPER}, which pads {@code total / 2} before and the
+     * rest after, as TensorFlow and Brisk do, at whatever length runs. "valid" padding is no padding at any length.
+     */
+    private static AttributeProto padding(NodeTranslator t, Node n, long[] pads, boolean same) {
+        SymbolicDim[] in = t.trace().dims(n.input(0));
+        boolean open = !in[1].isFixed() || !in[2].isFixed();
+        return same && open ? attr("auto_pad", "SAME_UPPER") : ints("pads", pads);
     }
 }

@@ -154,15 +154,6 @@ class LayerExportTest {
     }
 
     @Test
-    void anOpenSequenceLengthIsRefusedNamingTheInput(@TempDir Path dir) {
-        Model model = Sequential.of(new dev.brisk.nn.InputLayer(Shape.of(Shape.OPEN, 3), "ids"), Layers.lstm(2));
-        Path file = dir.resolve("m.onnx");
-        OnnxExportException e = assertThrows(OnnxExportException.class, () -> OnnxExport.export(model, file));
-        assertTrue(e.getMessage().contains("input 'ids' has an open axis (None, None, 3)"), e.getMessage());
-        assertFalse(Files.exists(file));
-    }
-
-    @Test
     void exportWritesTheFile(@TempDir Path dir) throws Exception {
         Model model = Sequential.of(Layers.input(4), Layers.dense(2));
         Path file = dir.resolve("sub/m.onnx");

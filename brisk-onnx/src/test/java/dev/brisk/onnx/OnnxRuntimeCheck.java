@@ -49,7 +49,16 @@ final class OnnxRuntimeCheck {
      * @return the largest relative difference seen
      */
     static double assertSamePredictions(Model model, Tensor... inputs) throws OrtException {
-        byte[] onnx = OnnxExport.toBytes(model);
+        return assertSamePredictions(OnnxExport.toBytes(model), model, inputs);
+    }
+
+    /**
+     * Runs an exported model (one file, for inputs of several shapes) in ONNX Runtime on {@code inputs} and asserts
+     * every output equals {@code model.predict(inputs)} within {@link #RELATIVE}.
+     *
+     * @return the largest relative difference seen
+     */
+    static double assertSamePredictions(byte[] onnx, Model model, Tensor... inputs) throws OrtException {
         Tensor[] expected = model.predict(inputs, inputs[0].shape().dim(0));
         Map<String, float[]> actual = run(onnx, model, inputs);
         List<String> names = new ArrayList<>(actual.keySet());
