@@ -36,12 +36,14 @@ final class ScalarAttention {
                     stats[st] = (float) max;
                     stats[st + 1] = (float) (1 / sum);
                     int oi = outOff + ((b * g.queries() + i) * g.heads() + h) * dv;
+                    // The exponentials times the values, then divided by their sum once per output element, as the
+                    // vector kernel does.
                     for (int c = 0; c < dv; c++) {
                         double acc = 0;
                         for (int j = 0; j < n; j++) {
-                            acc += Math.exp(scores[j] - max) / sum * v[vOff + ((b * g.keys() + j) * g.heads() + h) * dv + c];
+                            acc += Math.exp(scores[j] - max) * v[vOff + ((b * g.keys() + j) * g.heads() + h) * dv + c];
                         }
-                        out[oi + c] = (float) acc;
+                        out[oi + c] = (float) (acc / sum);
                     }
                 }
             }

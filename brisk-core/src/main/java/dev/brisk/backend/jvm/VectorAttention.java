@@ -9,6 +9,7 @@ import static dev.brisk.backend.jvm.AttentionProduct.product;
 import dev.brisk.ops.AttentionGeometry;
 import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -19,19 +20,26 @@ import jdk.incubator.vector.VectorSpecies;
  * scratch that stays in L1 and L2, normalized in place and multiplied by the values, so the scores never reach
  * memory. A causal pair computes only the scores on and below the diagonal (to the register tile).
  *
- * <p>The forward pass keeps each row's score maximum and reciprocal sum of exponentials rather than the
- * probabilities; the backward pass recomputes the probabilities from them with the same operations, so they have
- * the forward pass's bits. (A log-sum-exp alone would not do: for a row that a mask hides throughout, -1e9 plus the
- * log of the key count rounds back to -1e9 in float, and the recomputed probabilities would be 1 instead of
- * 1 / keys.)
+ * <p>The forward pass multiplies the rows' exponentials {@code e^(s - max)} by the values and scales each output row
+ * by its reciprocal sum afterwards (a multiply per output element, not per score). It keeps each row's score maximum
+ * and reciprocal sum of exponentials rather than the probabilities; the backward pass recomputes the probabilities
+ * from them with the same operations, so their exponentials have the forward pass's bits. (A log-sum-exp alone would
+ * not do: for a row that a mask hides throughout, -1e9 plus the log of the key count rounds back to -1e9 in float,
+ * and the recomputed probabilities would be 1 instead of 1 / keys.)
  *
- * <p>Rows shorter than a vector (few keys, or a head depth below the lane count) take no vector at all: a vector
- * accumulator whose loop never runs was, in some JVMs, compiled by C2 as a boxed object, one allocation per call.
+ * <p>The blocks of scores have rows padded to whole vectors ({@link #padded}), so a row of scores is taken in whole
+ * vectors, the last one's lanes past the row's end replaced in registers. A row of another operand shorter than a
+ * vector (a head depth below the lane count) takes no vector at all: a vector accumulator whose loop never runs
+ * was, in some JVMs, compiled by C2 as a boxed object, one allocation per call; the rows of scores start their
+ * accumulators from their last vector, which always exists, for the same reason.
  */
 final class VectorAttention {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
-    /** Query rows per block: 32 rows of scores for 128 keys are 16 KB, and the causal diagonal wastes little. */
+    /**
+     * Query rows per block: 32 rows of scores for 128 keys are 16 KB, the causal diagonal wastes little, and 32 is a
+     * whole number of {@link AttentionProduct#MR}-row tiles where vectors are 512 bits.
+     */
     static final int BLOCK = 32;
     /** Edge of the register-transposed blocks of {@link #pack}, or 0 for none. */
     private static final int TRANSPOSE = L == 16 ? 16 : L >= 8 ? 8 : 0;
@@ -117,7 +125,8 @@ final class VectorAttention {
         int rowQ = g.heads() * g.depth();
         int rowV = g.heads() * g.valueDepth();
         Scratch scratch = Scratch.get();
-        float[] w = scratch.attention((g.depth() + BLOCK) * g.keys());
+        int ld = padded(g.keys());
+        float[] w = scratch.attention(g.depth() * g.keys() + BLOCK * ld);
         float[] lanes = scratch.lanes(L);
         int scores = g.depth() * g.keys();
         pack(k, kOff + hk, rowQ, g.depth(), g.keysOf(g.queries() - 1), w, 0, g.keys());
@@ -125,17 +134,21 @@ final class VectorAttention {
             int rows = Math.min(BLOCK, g.queries() - i0);
             int seen = g.keysOf(i0 + rows - 1);
             product(rows, seen, g.depth(), q, qOff + hq + i0 * rowQ, rowQ, 1, w, 0, g.keys(), w, scores,
-                    g.keys(), false, g.causal() ? COLUMNS : DENSE, i0);
+                    ld, false, g.causal() ? COLUMNS : DENSE, i0);
             for (int r = 0; r < rows; r++) {
                 int i = i0 + r;
-                int x = scores + r * g.keys();
+                int x = scores + r * ld;
                 if (mask != null) {
                     addMask(w, x, mask, maskOff + maskRow(g, pair, i), g.keysOf(i));
                 }
-                normalize(w, x, g.keysOf(i), seen, stats, statsOff + hs + 2 * i, lanes);
+                exponentials(w, x, g.keysOf(i), seen, stats, statsOff + hs + 2 * i, lanes);
             }
-            product(rows, g.valueDepth(), seen, w, scores, g.keys(), 1, v, vOff + hv, rowV, out,
-                    outOff + ho + i0 * rowV, rowV, false, g.causal() ? INNER_TO : DENSE, i0);
+            int o = outOff + ho + i0 * rowV;
+            product(rows, g.valueDepth(), seen, w, scores, ld, 1, v, vOff + hv, rowV, out, o, rowV, false,
+                    g.causal() ? INNER_TO : DENSE, i0);
+            for (int r = 0; r < rows; r++) {
+                scale(out, o + r * rowV, g.valueDepth(), stats[statsOff + hs + 2 * (i0 + r) + 1]);
+            }
         }
     }
 
@@ -153,11 +166,12 @@ final class VectorAttention {
         int rowV = g.heads() * g.valueDepth();
         int keys = g.keys();
         Scratch scratch = Scratch.get();
-        float[] w = scratch.attention((g.depth() + g.valueDepth() + 2 * BLOCK) * keys);
+        int ld = padded(keys);
+        float[] w = scratch.attention((g.depth() + g.valueDepth()) * keys + 2 * BLOCK * ld);
         float[] lanes = scratch.lanes(L);
         int packedV = g.depth() * keys;
         int probs = packedV + g.valueDepth() * keys;
-        int dScores = probs + BLOCK * keys;
+        int dScores = probs + BLOCK * ld;
         pack(k, kOff + hk, rowQ, g.depth(), g.keysOf(g.queries() - 1), w, 0, keys);
         pack(v, vOff + hv, rowV, g.valueDepth(), g.keysOf(g.queries() - 1), w, packedV, keys);
         int dq = gradsOff + hq;
@@ -175,25 +189,25 @@ final class VectorAttention {
             int seen = g.keysOf(i0 + rows - 1);
             int qi = qOff + hq + i0 * rowQ;
             int oi = ho + i0 * rowV;
-            product(rows, seen, g.depth(), q, qi, rowQ, 1, w, 0, keys, w, probs, keys, false, columns, i0);
-            product(rows, seen, g.valueDepth(), dOut, dOutOff + oi, rowV, 1, w, packedV, keys, w, dScores, keys,
+            product(rows, seen, g.depth(), q, qi, rowQ, 1, w, 0, keys, w, probs, ld, false, columns, i0);
+            product(rows, seen, g.valueDepth(), dOut, dOutOff + oi, rowV, 1, w, packedV, keys, w, dScores, ld,
                     false, columns, i0);
             for (int r = 0; r < rows; r++) {
                 int i = i0 + r;
-                int x = probs + r * keys;
+                int x = probs + r * ld;
                 if (mask != null) {
                     addMask(w, x, mask, maskOff + maskRow(g, pair, i), g.keysOf(i));
                 }
                 float rowDot = dot(dOut, dOutOff + oi + r * rowV, out, outOff + oi + r * rowV, g.valueDepth(),
                         lanes);
-                scoreGradient(w, x, dScores + r * keys, g.keysOf(i), seen, stats, statsOff + hs + 2 * i, rowDot);
+                scoreGradient(w, x, dScores + r * ld, g.keysOf(i), seen, stats, statsOff + hs + 2 * i, rowDot);
             }
             // dV += P^T dO, dQ = dS K, dK += dS^T Q.
-            product(seen, g.valueDepth(), rows, w, probs, 1, keys, dOut, dOutOff + oi, rowV, grads, dv, rowV,
+            product(seen, g.valueDepth(), rows, w, probs, 1, ld, dOut, dOutOff + oi, rowV, grads, dv, rowV,
                     true, innerFrom, i0);
-            product(rows, g.depth(), seen, w, dScores, keys, 1, k, kOff + hk, rowQ, grads, dq + i0 * rowQ, rowQ,
+            product(rows, g.depth(), seen, w, dScores, ld, 1, k, kOff + hk, rowQ, grads, dq + i0 * rowQ, rowQ,
                     false, innerTo, i0);
-            product(seen, g.depth(), rows, w, dScores, 1, keys, q, qi, rowQ, grads, dk, rowQ, true, innerFrom,
+            product(seen, g.depth(), rows, w, dScores, 1, ld, q, qi, rowQ, grads, dk, rowQ, true, innerFrom,
                     i0);
         }
     }
@@ -246,57 +260,52 @@ final class VectorAttention {
     }
 
     /**
-     * Turns the first {@code n} scores of a row into probabilities, zeroes the rest up to {@code width}, and
-     * records the row's maximum and reciprocal sum.
+     * A row of {@code keys} scores padded to whole vectors, at least one (an empty row is one vector of padding): the
+     * stride of the score blocks.
      */
-    private static void normalize(float[] w, int x, int n, int width, float[] stats, int s, float[] lanes) {
-        float max = rowMax(w, x, n);
-        float sum = 0f;
-        int j = 0;
-        if (n >= L) {
-            // Vectors only where a full one fits (see the class comment on rows shorter than a vector).
-            FloatVector vmax = FloatVector.broadcast(S, max);
-            FloatVector vsum = VectorMath.exp(FloatVector.fromArray(S, w, x).sub(vmax));
-            vsum.intoArray(w, x);
-            for (j = L; j + L <= n; j += L) {
-                FloatVector e = VectorMath.exp(FloatVector.fromArray(S, w, x + j).sub(vmax));
-                e.intoArray(w, x + j);
-                vsum = vsum.add(e);
-            }
-            // The lanes are added in lane order, not with reduceLanes(ADD), whose order may change once C2
-            // compiles the loop; a scalar sum of the row instead cost as much as the row's products (one add's
-            // latency each).
-            vsum.intoArray(lanes, 0);
-            for (int lane = 0; lane < L; lane++) {
-                sum += lanes[lane];
-            }
-        }
-        for (; j < n; j++) {
-            float e = (float) Math.exp(w[x + j] - max);
-            w[x + j] = e;
-            sum += e;
-        }
-        float inv = 1f / sum;
-        scale(w, x, n, inv);
-        Arrays.fill(w, x + n, x + width, 0f);
-        stats[s] = max;
-        stats[s + 1] = inv;
+    private static int padded(int keys) {
+        return Math.max(L, (keys + L - 1) / L * L);
     }
 
-    private static float rowMax(float[] w, int x, int n) {
-        int j = 0;
-        float max = Float.NEGATIVE_INFINITY;
-        if (n >= L) {
-            FloatVector vmax = FloatVector.fromArray(S, w, x);
-            for (j = L; j + L <= n; j += L) {
-                vmax = vmax.max(FloatVector.fromArray(S, w, x + j));
-            }
-            max = vmax.reduceLanes(VectorOperators.MAX);
+    /**
+     * Turns the first {@code n} scores of a row into their exponentials {@code e^(s - max)}, zeroes the rest up to
+     * {@code width}, and records the row's maximum and reciprocal sum; the output rows are scaled by that
+     * reciprocal after the product with the values (one multiply per output element rather than per score).
+     *
+     * <p>The row is taken in whole vectors (its stride is {@link #padded}), the lanes of the last one past
+     * {@code n} replaced in registers (-infinity for the maximum, 0 for the exponentials): no scalar tail (a scalar
+     * exp per tail element cost about as much as the row's vector exps), no scalar pad stored and read back as a
+     * vector, and no vector loop that may not run before its first vector (see the class comment).
+     */
+    private static void exponentials(float[] w, int x, int n, int width, float[] stats, int s, float[] lanes) {
+        int last = padded(n) - L;
+        VectorMask<Float> past = S.indexInRange(last, n).not();
+        FloatVector tail = FloatVector.fromArray(S, w, x + last);
+        FloatVector vmax = tail.blend(Float.NEGATIVE_INFINITY, past);
+        for (int j = 0; j < last; j += L) {
+            vmax = vmax.max(FloatVector.fromArray(S, w, x + j));
         }
-        for (; j < n; j++) {
-            max = Math.max(max, w[x + j]);
+        float max = vmax.reduceLanes(VectorOperators.MAX);
+        FloatVector bmax = FloatVector.broadcast(S, max);
+        FloatVector vsum = VectorMath.expNonPositive(tail.sub(bmax)).blend(0f, past);
+        vsum.intoArray(w, x + last);
+        for (int j = 0; j < last; j += L) {
+            FloatVector e = VectorMath.expNonPositive(FloatVector.fromArray(S, w, x + j).sub(bmax));
+            e.intoArray(w, x + j);
+            vsum = vsum.add(e);
         }
-        return max;
+        // The lanes are added in lane order, not with reduceLanes(ADD), whose order may change once C2 compiles the
+        // loop; a scalar sum of the row instead cost as much as the row's products (one add's latency each).
+        vsum.intoArray(lanes, 0);
+        float sum = 0f;
+        for (int lane = 0; lane < L; lane++) {
+            sum += lanes[lane];
+        }
+        if (last + L < width) {
+            Arrays.fill(w, x + last + L, x + width, 0f);
+        }
+        stats[s] = max;
+        stats[s + 1] = 1f / sum;
     }
 
     private static void scale(float[] w, int x, int n, float by) {
@@ -310,30 +319,30 @@ final class VectorAttention {
     }
 
     /**
-     * Recomputes a row's probabilities from its scores with {@link #normalize}'s operations, then turns the row of
-     * {@code dO V^T} at {@code d} into the scores' gradient {@code P (dP - rowDot)}; both rows are zeroed from
-     * {@code n} to {@code width}.
+     * Recomputes a row's probabilities from its scores with {@link #exponentials}'s operations and the recorded
+     * reciprocal sum, then turns the row of {@code dO V^T} at {@code d} into the scores' gradient
+     * {@code P (dP - rowDot)}; both rows are zeroed from {@code n} to {@code width}. Whole vectors, the last one's
+     * lanes past {@code n} set to 0 in registers, as in {@link #exponentials}.
      */
     private static void scoreGradient(float[] w, int x, int d, int n, int width, float[] stats, int s,
                                       float rowDot) {
-        float max = stats[s];
+        FloatVector vmax = FloatVector.broadcast(S, stats[s]);
         float inv = stats[s + 1];
-        int j = 0;
-        if (n >= L) {
-            FloatVector vmax = FloatVector.broadcast(S, max);
-            for (; j + L <= n; j += L) {
-                FloatVector p = VectorMath.exp(FloatVector.fromArray(S, w, x + j).sub(vmax)).mul(inv);
-                p.intoArray(w, x + j);
-                p.mul(FloatVector.fromArray(S, w, d + j).sub(rowDot)).intoArray(w, d + j);
-            }
+        int last = padded(n) - L;
+        for (int j = 0; j < last; j += L) {
+            FloatVector p = VectorMath.expNonPositive(FloatVector.fromArray(S, w, x + j).sub(vmax)).mul(inv);
+            p.intoArray(w, x + j);
+            p.mul(FloatVector.fromArray(S, w, d + j).sub(rowDot)).intoArray(w, d + j);
         }
-        for (; j < n; j++) {
-            float p = (float) Math.exp(w[x + j] - max) * inv;
-            w[x + j] = p;
-            w[d + j] = p * (w[d + j] - rowDot);
+        VectorMask<Float> past = S.indexInRange(last, n).not();
+        FloatVector p = VectorMath.expNonPositive(FloatVector.fromArray(S, w, x + last).sub(vmax)).mul(inv)
+                .blend(0f, past);
+        p.intoArray(w, x + last);
+        p.mul(FloatVector.fromArray(S, w, d + last).sub(rowDot)).blend(0f, past).intoArray(w, d + last);
+        if (last + L < width) {
+            Arrays.fill(w, x + last + L, x + width, 0f);
+            Arrays.fill(w, d + last + L, d + width, 0f);
         }
-        Arrays.fill(w, x + n, x + width, 0f);
-        Arrays.fill(w, d + n, d + width, 0f);
     }
 
     /**

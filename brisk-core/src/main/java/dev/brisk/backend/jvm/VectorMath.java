@@ -90,6 +90,26 @@ final class VectorMath {
     }
 
     /**
+     * {@link #exp} for arguments at most 0 (a score minus its row's maximum), with its bits there: what exp does
+     * only for arguments above 0 (the clamp to the overflow bound, 2^128 as 2^127 * 2, infinity) is left out. An
+     * argument above 0 gives a wrong result, not an exception.
+     */
+    static FloatVector expNonPositive(FloatVector v) {
+        FloatVector x = v.max(EXP_MIN_V);
+        FloatVector n = x.fma(LOG2E_V, ROUND_V).sub(ROUND_V);
+        FloatVector r = n.fma(MINUS_LN2_HI_V, x);
+        r = n.fma(MINUS_LN2_LO_V, r);
+        FloatVector p = r.fma(EXP_P0, EXP_P1);
+        p = p.fma(r, EXP_P2);
+        p = p.fma(r, EXP_P3);
+        p = p.fma(r, EXP_P4);
+        p = p.fma(r, EXP_P5);
+        FloatVector y = p.fma(r.mul(r), r).add(ONE);
+        IntVector bits = ((IntVector) n.convert(VectorOperators.F2I, 0)).add(127).lanewise(VectorOperators.LSHL, 23);
+        return y.mul(bits.reinterpretAsFloats()).blend(0f, v.compare(VectorOperators.LT, EXP_MIN_V));
+    }
+
+    /**
      * Natural log to about 2 float ulps (Cephes' logf: x = m 2^e with m in [sqrt(1/2), sqrt 2), a polynomial in
      * m - 1); NaN below 0, -infinity at 0, infinity at infinity. Subnormal inputs are treated as 0.
      */
