@@ -326,16 +326,18 @@ final class VectorAttention {
      */
     private static void scoreGradient(float[] w, int x, int d, int n, int width, float[] stats, int s,
                                       float rowDot) {
-        FloatVector vmax = FloatVector.broadcast(S, stats[s]);
+        // No vector lives across the loop (the maximum is a scalar operand): the loop does not run on rows of one
+        // vector, and a vector kept across a loop that never ran was boxed by C2 in some JVMs (see the class comment).
+        float max = stats[s];
         float inv = stats[s + 1];
         int last = padded(n) - L;
         for (int j = 0; j < last; j += L) {
-            FloatVector p = VectorMath.expNonPositive(FloatVector.fromArray(S, w, x + j).sub(vmax)).mul(inv);
+            FloatVector p = VectorMath.expNonPositive(FloatVector.fromArray(S, w, x + j).sub(max)).mul(inv);
             p.intoArray(w, x + j);
             p.mul(FloatVector.fromArray(S, w, d + j).sub(rowDot)).intoArray(w, d + j);
         }
         VectorMask<Float> past = S.indexInRange(last, n).not();
-        FloatVector p = VectorMath.expNonPositive(FloatVector.fromArray(S, w, x + last).sub(vmax)).mul(inv)
+        FloatVector p = VectorMath.expNonPositive(FloatVector.fromArray(S, w, x + last).sub(max)).mul(inv)
                 .blend(0f, past);
         p.intoArray(w, x + last);
         p.mul(FloatVector.fromArray(S, w, d + last).sub(rowDot)).blend(0f, past).intoArray(w, d + last);

@@ -92,9 +92,7 @@ final class VectorMath {
     /**
      * {@link #exp} for arguments at most 0 (a score minus its row's maximum), with its bits there: what exp does
      * only for arguments above 0 (the clamp to the overflow bound, 2^128 as 2^127 * 2, infinity) is left out. An
-     * argument above 0 gives a wrong result, not an exception. It repeats exp's polynomial on purpose: with the
-     * shared part moved into a helper both call, C2 left vectors boxed in the attention gradient in some JVMs (the
-     * attention step-allocation test allocated in 3 of 12 fresh JVMs, against none of 9 without the helper).
+     * argument above 0 gives a wrong result, not an exception.
      */
     static FloatVector expNonPositive(FloatVector v) {
         FloatVector x = v.max(EXP_MIN_V);
