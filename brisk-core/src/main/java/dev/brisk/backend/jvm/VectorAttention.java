@@ -279,6 +279,10 @@ final class VectorAttention {
      */
     private static void exponentials(float[] w, int x, int n, int width, float[] stats, int s, float[] lanes) {
         int last = padded(n) - L;
+        if (last == 0) {
+            exponentialsOfOneVector(w, x, n, width, stats, s, lanes);
+            return;
+        }
         VectorMask<Float> past = S.indexInRange(last, n).not();
         FloatVector tail = FloatVector.fromArray(S, w, x + last);
         FloatVector vmax = tail.blend(Float.NEGATIVE_INFINITY, past);
@@ -303,6 +307,30 @@ final class VectorAttention {
         }
         if (last + L < width) {
             Arrays.fill(w, x + last + L, x + width, 0f);
+        }
+        stats[s] = max;
+        stats[s + 1] = 1f / sum;
+    }
+
+    /**
+     * {@link #exponentials} for a row of one vector, with the same operations in the same order (so the same bits)
+     * and no loop: the loops over the row's other vectors would not run, and vectors kept across them are what C2
+     * boxed (see the class comment).
+     */
+    private static void exponentialsOfOneVector(float[] w, int x, int n, int width, float[] stats, int s,
+                                                float[] lanes) {
+        VectorMask<Float> past = S.indexInRange(0, n).not();
+        FloatVector row = FloatVector.fromArray(S, w, x);
+        float max = row.blend(Float.NEGATIVE_INFINITY, past).reduceLanes(VectorOperators.MAX);
+        FloatVector e = VectorMath.expNonPositive(row.sub(max)).blend(0f, past);
+        e.intoArray(w, x);
+        e.intoArray(lanes, 0);
+        float sum = 0f;
+        for (int lane = 0; lane < L; lane++) {
+            sum += lanes[lane];
+        }
+        if (L < width) {
+            Arrays.fill(w, x + L, x + width, 0f);
         }
         stats[s] = max;
         stats[s + 1] = 1f / sum;
