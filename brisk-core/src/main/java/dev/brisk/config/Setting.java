@@ -23,6 +23,10 @@ public enum Setting {
     /** How many first training steps leave a core to the JIT compiler. */
     JIT_WARM_UP_STEPS("brisk.jitWarmUpSteps", null, "1",
             "first training steps that run one compute thread short, leaving a core to the JIT compiler; 0 is off"),
+    /** Whether the vector kernels ask C2 to always inline their small vector-valued methods. */
+    JIT_INLINE("brisk.jitInline", null, "true",
+            "false leaves C2 to inline the vector kernels' small vector-valued methods by its own rules, under which "
+                    + "a method it declines boxes its vectors on every call"),
     /** How many compiled steps (one per kind and data shape) a step runner keeps. */
     PLAN_CACHE("brisk.planCache", null, "16",
             "compiled steps kept per model and thread, one per kind of step and data shape; least recently used go"),

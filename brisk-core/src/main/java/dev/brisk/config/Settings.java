@@ -85,6 +85,7 @@ public final class Settings {
                 case GEMM_GRID -> String.valueOf(gemmGrid());
                 case CHUNKS -> String.valueOf(chunks());
                 case JIT_WARM_UP_STEPS -> String.valueOf(jitWarmUpSteps());
+                case JIT_INLINE -> String.valueOf(jitInline());
                 case PLAN_CACHE -> String.valueOf(planCache());
                 case CACHE_DIR -> cacheDir();
                 case CSV_MAX_LINE_CHARS -> String.valueOf(csvMaxLineChars());
@@ -180,6 +181,16 @@ public final class Settings {
             throw new IllegalArgumentException(e.origin() + " must be true, false or always, not '" + value + "'");
         }
         return value;
+    }
+
+    /**
+     * Whether the vector kernels force C2 to inline their vector-valued helpers: true unless the value is
+     * {@code false} (any case).
+     *
+     * @return false only when turned off
+     */
+    public static boolean jitInline() {
+        return !"false".equalsIgnoreCase(raw(Setting.JIT_INLINE).value());
     }
 
     /**

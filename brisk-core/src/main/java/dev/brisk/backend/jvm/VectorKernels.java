@@ -21,6 +21,11 @@ import jdk.incubator.vector.FloatVector;
 public final class VectorKernels implements Kernels {
     /** Touches the Vector API while this class initialises, so a JVM without it fails here, not mid-training. */
     static final int LANES = FloatVector.SPECIES_PREFERRED.length();
+
+    static {
+        // Before any kernel runs hot: C2 must not compile a caller of the vector helpers without them inlined.
+        JitInlining.install();
+    }
     /** Edge of the square blocks transposed at a time, so that both sides stay in L1. */
     private static final int TILE = 32;
 
