@@ -1,5 +1,6 @@
 package dev.brisk.backend.jvm;
 
+import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -8,7 +9,9 @@ import jdk.incubator.vector.VectorSpecies;
  * column order, the terms of the columns {@code c = l (mod L)} before {@link #covered(int)}, as the scalar loops
  * there do one lane at a time, and the lanes are stored for the caller to add in double in lane order. Every
  * accumulator starts from {@code FloatVector.zero(F)} in the method itself, so that C2 keeps it in a register (see
- * {@link VectorBatchNormRows}).
+ * {@link VectorBatchNormRows}). A row shorter than a vector ({@code full == 0}) takes no vector at all: an
+ * accumulator kept across a loop that never runs was boxed by C2 in some JVMs, one allocation per row (the pattern
+ * {@code VectorAttention} and {@code VectorReduce} describe).
  */
 final class VectorLayerNormRows {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -25,6 +28,10 @@ final class VectorLayerNormRows {
 
     /** {@code lanes[l]}: the sum of {@code x[base + c] - s} over the lane's columns below {@code full}. */
     static void shiftedSums(float[] x, int base, int full, float s, float[] lanes) {
+        if (full == 0) {
+            Arrays.fill(lanes, 0, L, 0f);
+            return;
+        }
         FloatVector acc = FloatVector.zero(F);
         for (int c = 0; c < full; c += L) {
             acc = acc.add(FloatVector.fromArray(F, x, base + c).sub(s));
@@ -34,6 +41,10 @@ final class VectorLayerNormRows {
 
     /** {@code lanes[l]}: the sum of {@code d * d} (fused), {@code d = (x - hi) - lo}, over the lane's columns. */
     static void squares(float[] x, int base, int full, float hi, float lo, float[] lanes) {
+        if (full == 0) {
+            Arrays.fill(lanes, 0, L, 0f);
+            return;
+        }
         FloatVector acc = FloatVector.zero(F);
         for (int c = 0; c < full; c += L) {
             FloatVector d = FloatVector.fromArray(F, x, base + c).sub(hi).sub(lo);
@@ -48,6 +59,10 @@ final class VectorLayerNormRows {
      */
     static void gradientSums(float[] dy, int gi, float[] gamma, int gammaOff, float[] x, int xi, int full, float hi,
                              float lo, float rstd, float[] lanes) {
+        if (full == 0) {
+            Arrays.fill(lanes, 0, 2 * L, 0f);
+            return;
+        }
         FloatVector sumG = FloatVector.zero(F);
         FloatVector sumGx = FloatVector.zero(F);
         for (int c = 0; c < full; c += L) {
