@@ -101,7 +101,10 @@ class BadInputTest {
     void addAndConcatenateNameMismatchedShapes() {
         String add = message(IllegalArgumentException.class,
                 () -> Layers.add().apply(Input.of(3), Input.of(4)));
-        assertContains(add, "Add", "(None, 3)", "(None, 4)");
+        assertContains(add, "Add", "(None, 3)", "(None, 4)", "axis 1 is 3 against 4");
+        String mul = message(IllegalArgumentException.class,
+                () -> Layers.multiply().apply(Input.of(5, 3), Input.of(2, 3)));
+        assertContains(mul, "Multiply", "(None, 5, 3)", "(None, 2, 3)", "axis 1");
         String cat = message(IllegalArgumentException.class,
                 () -> Layers.concatenate().apply(Input.of(2, 3), Input.of(4, 3)));
         assertContains(cat, "Concatenate", "(None, 2, 3)", "(None, 4, 3)");

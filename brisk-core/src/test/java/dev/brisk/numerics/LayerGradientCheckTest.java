@@ -201,6 +201,12 @@ class LayerGradientCheckTest {
         checkLayer(k, "add 2", Layers.add(), true, null, gaussian(51, 1, 3, 4), gaussian(52, 1, 3, 4));
         checkLayer(k, "add 3", Layers.add(), true, null, gaussian(53, 1, 2, 2, 3), gaussian(54, 1, 2, 2, 3),
                 gaussian(55, 1, 2, 2, 3));
+        // Keras' merge broadcasting: a size-1 axis, and a lower-rank input aligned after the batch axis.
+        checkLayer(k, "add broadcast", Layers.add(), true, null, gaussian(61, 1, 2, 3, 4), gaussian(62, 1, 2, 1, 4));
+        checkLayer(k, "multiply lower rank", Layers.multiply(), true, null, gaussian(63, 1, 2, 3, 4),
+                gaussian(64, 1, 2, 4));
+        checkLayer(k, "subtract broadcast", Layers.subtract(), true, null, gaussian(65, 1, 2, 3, 1),
+                gaussian(66, 1, 2, 3, 4));
         checkLayer(k, "concat last", Layers.concatenate(), true, null, gaussian(56, 1, 2, 3, 2),
                 gaussian(57, 1, 2, 3, 4));
         checkLayer(k, "concat axis 1", Layers.concatenate(1), true, null, gaussian(58, 1, 2, 2, 3),

@@ -110,6 +110,28 @@ class LayerExportTest {
     }
 
     /**
+     * Merges that broadcast as Keras' do: features times per-step weights of shape (steps, 1), plus a lower-rank input
+     * added to every step (aligned after the batch axis by a reshape), at two batch sizes.
+     */
+    @Test
+    void broadcastMergesExportAsTheyPredict() throws Exception {
+        SymbolicTensor in = Input.of(5, 3);
+        SymbolicTensor h = Layers.dense(4, Activation.TANH).apply(in);
+        SymbolicTensor weights = Layers.dense(1, Activation.SIGMOID).apply(h);
+        SymbolicTensor weighted = Layers.multiply().apply(h, weights);
+        SymbolicTensor summary = Layers.globalAveragePooling1d().apply(weighted);
+        SymbolicTensor out = Layers.dense(2).apply(Layers.flatten().apply(Layers.add().apply(weighted, summary)));
+        Model model = Model.of(in, out);
+        for (int batch : new int[] {1, 3}) {
+            float[] x = new float[batch * 15];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = (float) Math.sin(0.7 * i);
+            }
+            OnnxRuntimeCheck.assertSamePredictions(model, Tensor.of(x, batch, 5, 3));
+        }
+    }
+
+    /**
      * The layers no other export test runs: the remaining merges (Multiply, Subtract, Average, Maximum, Minimum),
      * activation layers (ReLU with a cap, slope and threshold, ELU, PReLU, Softmax), every activation function, and
      * the reshaping layers (Permute, RepeatVector, UpSampling2D, ZeroPadding2D).

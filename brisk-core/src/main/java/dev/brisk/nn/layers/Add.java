@@ -7,7 +7,7 @@ import dev.brisk.ops.Node;
 import dev.brisk.tensor.Shape;
 import java.util.List;
 
-/** Element-wise sum of two or more inputs of the same shape. */
+/** Element-wise sum of two or more inputs, their shapes broadcast as Keras does ({@link MergeShapes}). */
 public final class Add extends Layer {
     /**
      * A layer that adds its inputs elementwise.
@@ -23,21 +23,15 @@ public final class Add extends Layer {
         if (inputShapes.size() < 2) {
             throw new IllegalArgumentException("Add needs at least two inputs, got " + inputShapes.size());
         }
-        Shape first = inputShapes.get(0);
-        for (Shape s : inputShapes) {
-            if (!s.equals(first)) {
-                throw new IllegalArgumentException("Add needs inputs of one shape, got " + withBatch(first) + " and "
-                        + withBatch(s));
-            }
-        }
-        return first;
+        return MergeShapes.output(typeName() + " (" + name() + ")", inputShapes);
     }
 
     @Override
     protected Node call(Graph g, List<Node> inputs, CallContext ctx) {
-        Node sum = inputs.get(0);
-        for (int i = 1; i < inputs.size(); i++) {
-            sum = g.add(sum, inputs.get(i));
+        List<Node> aligned = MergeShapes.aligned(g, inputs);
+        Node sum = aligned.get(0);
+        for (int i = 1; i < aligned.size(); i++) {
+            sum = g.add(sum, aligned.get(i));
         }
         // Keras' Merge: the output mask is the AND (a product of 0/1 floats) of the inputs' masks, where any has one.
         Node mask = null;

@@ -3,7 +3,7 @@ package dev.brisk.nn.layers;
 import dev.brisk.graph.Graph;
 import dev.brisk.ops.Node;
 
-/** Keras' {@code Average}: the elementwise mean of two or more inputs of one shape. */
+/** Keras' {@code Average}: the elementwise mean of two or more inputs, broadcast as Keras does. */
 public final class Average extends ElementwiseMerge {
     /**
      * The merge layer.

@@ -8,8 +8,8 @@ import dev.brisk.tensor.Shape;
 import java.util.List;
 
 /**
- * The shared rule of Keras' elementwise merge layers (Multiply, Subtract, Average, Maximum, Minimum): inputs of one
- * shape, combined element by element into one output of that shape.
+ * The shared rule of Keras' elementwise merge layers (Multiply, Subtract, Average, Maximum, Minimum): inputs whose
+ * shapes broadcast as Keras' do ({@link MergeShapes}), combined element by element into one output.
  */
 abstract class ElementwiseMerge extends Layer {
     private final int minInputs;
@@ -29,21 +29,15 @@ abstract class ElementwiseMerge extends Layer {
                     + (minInputs == maxInputs ? "exactly " + minInputs : "at least " + minInputs)
                     + " inputs, got " + n);
         }
-        Shape first = inputShapes.get(0);
-        for (Shape s : inputShapes) {
-            if (!s.equals(first)) {
-                throw new IllegalArgumentException(typeName() + " needs inputs of one shape, got "
-                        + withBatch(first) + " and " + withBatch(s));
-            }
-        }
-        return first;
+        return MergeShapes.output(typeName() + " (" + name() + ")", inputShapes);
     }
 
     @Override
     protected final Node call(Graph g, List<Node> inputs, CallContext ctx) {
-        Node result = inputs.get(0);
-        for (int i = 1; i < inputs.size(); i++) {
-            result = combine(g, result, inputs.get(i));
+        List<Node> aligned = MergeShapes.aligned(g, inputs);
+        Node result = aligned.get(0);
+        for (int i = 1; i < aligned.size(); i++) {
+            result = combine(g, result, aligned.get(i));
         }
         return finish(g, result, inputs.size());
     }

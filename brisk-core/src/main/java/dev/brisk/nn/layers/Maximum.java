@@ -4,7 +4,7 @@ import dev.brisk.graph.Graph;
 import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.Node;
 
-/** Keras' {@code Maximum}: the elementwise maximum of two or more inputs of one shape. */
+/** Keras' {@code Maximum}: the elementwise maximum of two or more inputs, broadcast as Keras does. */
 public final class Maximum extends ElementwiseMerge {
     /**
      * The merge layer.
