@@ -279,6 +279,38 @@ public interface Kernels {
                    int channels);
 
     /**
+     * {@link #batchNorm} whose normalized values {@code n} meet a second operand of their shape before the
+     * activation: {@code y = activation(fn(n, other))}, or {@code fn(other, n)} when {@code !normalizedFirst} (a
+     * residual network's {@code relu(bn(x) + shortcut)}), each chunk of rows while it is in cache, with the bits of
+     * {@link #batchNorm}, then {@link #binary}, then {@link #unary}. The normalized values are never stored.
+     *
+     * @param epsilon added to the variance
+     * @param x the input array
+     * @param xOff index of the first input
+     * @param stats the array of the mean and variance rows
+     * @param statsOff index of the first mean
+     * @param gamma the scale array
+     * @param gammaOff index of the first scale
+     * @param beta the shift array
+     * @param betaOff index of the first shift
+     * @param fn the binary function
+     * @param fnAlpha its parameter (as for {@link #binary})
+     * @param other the second operand's array, laid out as {@code y}
+     * @param otherOff index of its first element
+     * @param normalizedFirst whether the normalized values are fn's first operand
+     * @param activation the activation applied after fn, or null for none
+     * @param alpha the activation's parameter
+     * @param y the output array
+     * @param yOff index of the first output
+     * @param rows the number of rows
+     * @param channels the number of channels
+     */
+    void batchNormBinary(float epsilon, float[] x, int xOff, float[] stats, int statsOff, float[] gamma, int gammaOff,
+                         float[] beta, int betaOff, BinaryFn fn, float fnAlpha, float[] other, int otherOff,
+                         boolean normalizedFirst, UnaryFn activation, float alpha, float[] y, int yOff, int rows,
+                         int channels);
+
+    /**
      * The gradients of a batch normalization's beta (sums of {@code dy}) into {@code out[0, channels)} and gamma
      * (sums of {@code dy} times the normalized {@code x}) into {@code out[channels, 2 channels)}, runs of rows summed
      * in float and the runs in double.

@@ -35,6 +35,9 @@ public final class FusedBinder {
         if (g.kept() != null) {
             return keepingInput(g, first, second, bias(g, buffers), buffers.valueOf(g.kept()), out, k);
         }
+        if (g.gate() != null && a.op() == OpType.BATCH_NORM) {
+            return normalizedBinary(g, buffers, out, k);
+        }
         if (g.gate() != null && a.op() == OpType.MATMUL) {
             return productBinary(g, first, second, bias(g, buffers), out, buffers, k);
         }
@@ -97,6 +100,25 @@ public final class FusedBinder {
         ConvGeometry cg = ConvGeometry.of(x.shape(), reader.shape(), reader.attrs(ConvGradAttrs.class).conv());
         return () -> k.conv2dBackwardFilterOfPooledGradient(cg, x.data(), x.offset(), p, cells.data(),
                 cells.offset(), dy.data(), dy.offset(), out.data(), out.offset());
+    }
+
+    /** A batch normalization, its binary op with an operand of its shape and that op's activation, if any. */
+    private static Instruction normalizedBinary(FusedChain g, KernelBinder.Buffers buffers, Tensor out, Kernels k) {
+        Node bn = g.anchor();
+        Node op = g.gate();
+        boolean normalizedFirst = op.input(0) == bn;
+        Tensor other = buffers.valueOf(normalizedFirst ? op.input(1) : op.input(0));
+        Tensor[] in = inputsOf(bn, buffers);
+        Tensor x = in[0];
+        float eps = bn.attrs(BatchNormAttrs.class).epsilon();
+        int channels = x.shape().dim(-1);
+        int rows = x.size() / channels;
+        BinaryAttrs b = op.attrs(BinaryAttrs.class);
+        UnaryFn fn = g.activation() == null ? null : g.activation().attrs(UnaryAttrs.class).fn();
+        float alpha = g.activation() == null ? 0f : g.activation().attrs(UnaryAttrs.class).alpha();
+        return () -> k.batchNormBinary(eps, x.data(), x.offset(), in[1].data(), in[1].offset(), in[2].data(),
+                in[2].offset(), in[3].data(), in[3].offset(), b.fn(), b.alpha(), other.data(), other.offset(),
+                normalizedFirst, fn, alpha, out.data(), out.offset(), rows, channels);
     }
 
     private static Tensor[] inputsOf(Node n, KernelBinder.Buffers buffers) {

@@ -27,7 +27,8 @@ import java.util.Map;
  *       ({@link Kernels#readsPooledGradient}), the chain is made by no call at all: each reader routes the
  *       gradient itself as it reads it (a first convolution's 11 MB gradient in W2 is never written);</li>
  *   <li>a batch normalization, then an activation, as {@link Kernels#batchNorm} with that activation applied to
- *       each chunk of rows while it is in cache; and backward, relu's gradient whose only readers are a batch
+ *       each chunk of rows while it is in cache, or then a binary op with an operand of its shape and that op's
+ *       activation (a residual add and relu), as {@link Kernels#batchNormBinary}; and backward, relu's gradient whose only readers are a batch
  *       normalization's two gradients: it gets no call, and each of them gates dy by relu's output as it reads it
  *       ({@link ChainLinks#gatesBatchNormGradient});</li>
  *   <li>a matrix product, its bias, and an activation whose gradient reads the activation's input, which the call
@@ -211,6 +212,8 @@ public final class Fusion {
         if (activation != null && ChainLinks.activates(activation, cur)) {
             chain.add(activation);
             cur = activation;
+        } else if (anchor.op() == OpType.BATCH_NORM) {
+            return normalizedBinary(chain, readers, kept, found);
         } else if (anchor.op() == OpType.MATMUL && (activation = keptActivation(cur, readers, kept)) != null) {
             chain.add(activation);
             return new FusedChain(chain, bias, activation, null, cur);
@@ -230,6 +233,45 @@ public final class Fusion {
             }
         }
         return chain.size() == 1 ? null : new FusedChain(chain, bias, activation, null);
+    }
+
+    /**
+     * A batch normalization whose one reader is a binary op with an operand of its shape, then that op's activation
+     * if it has one (a residual network's {@code relu(bn(x) + shortcut)}), as {@link Kernels#batchNormBinary}: the
+     * normalized values are never stored. The binary op is the chain's {@code gate}. Left to the other rules, as for
+     * a product ({@link #combinedProduct}): a binary op that a general elementwise chain would take in, and one
+     * another chain has taken.
+     */
+    private static FusedChain normalizedBinary(List<Node> chain, List<List<Node>> readers, boolean[] kept,
+                                               Fusion found) {
+        Node bn = chain.get(0);
+        Node op = soleReader(bn, readers, kept);
+        if (op == null || !ChainLinks.combinesProduct(op, bn) || found.groupOf.containsKey(op)) {
+            return null;
+        }
+        Node other = op.input(0) == bn ? op.input(1) : op.input(0);
+        Node before = soleReader(other, readers, kept);
+        if (before == op && ChainLinks.elementwise(other) && ChainLinks.continuesElementwise(op, other)) {
+            return null;
+        }
+        for (Node r : readers.get(op.id())) {
+            if (ChainLinks.gatesBatchNormGradient(r, op)) {
+                return null;
+            }
+        }
+        List<Node> nodes = new ArrayList<>(chain);
+        nodes.add(op);
+        Node activation = soleReader(op, readers, kept);
+        if (activation != null && ChainLinks.activates(activation, op)) {
+            nodes.add(activation);
+        } else {
+            Node after = activation;
+            if (after != null && ChainLinks.continuesElementwise(after, op)) {
+                return null;
+            }
+            activation = null;
+        }
+        return new FusedChain(nodes, null, activation, op);
     }
 
     /**

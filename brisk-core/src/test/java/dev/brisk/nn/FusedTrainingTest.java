@@ -60,7 +60,10 @@ class FusedTrainingTest {
                 Layers.dense(3));
     }
 
-    /** A residual block: conv-BN-relu-conv-BN added to its input, then relu; the add and relu run as one call. */
+    /**
+     * A residual block: conv-BN-relu-conv-BN added to its input, then relu; the second batch normalization, the add
+     * and relu run as one call, which never stores the normalized values.
+     */
     static Model residual() {
         SymbolicTensor input = Input.of(6, 6, 16);
         SymbolicTensor y = Layers.conv2d(16, 3, 1, Padding.SAME, Activation.LINEAR).apply(input);
@@ -196,12 +199,33 @@ class FusedTrainingTest {
     }
 
     @Test
-    void residualAddAndReluRunAsOneCallToTheSameWeights() {
+    void residualBatchNormAddAndReluRunAsOneCallToTheSameWeights() {
         Model model = assertSameBits(FusedTrainingTest::residual, EagerVsCompiledTest.data(90, 6, 6, 16));
-        long fused = model.trainPlan(16).instructionNodes().stream()
-                .filter(n -> n.attrs() instanceof FusedAttrs a
-                        && a.nodes().stream().map(p -> p.op().name()).toList().equals(List.of("BINARY", "UNARY")))
-                .count();
-        assertEquals(1, fused);
+        List<String> names = model.trainPlan(16).instructionNodes().stream()
+                .filter(n -> n.attrs() instanceof FusedAttrs)
+                .map(n -> ((FusedAttrs) n.attrs()).nodes().stream().map(p -> p.op().name()).toList().toString())
+                .toList();
+        assertEquals(1, names.stream().filter(s -> s.equals("[BATCH_NORM, BINARY, UNARY]")).count(),
+                names.toString());
+        assertEquals(0, names.stream().filter(s -> s.equals("[BINARY, UNARY]")).count(), names.toString());
+        // Prediction (batch normalization with its moving statistics) gives the unfused bits too.
+        Tensor[] xy = EagerVsCompiledTest.data(40, 6, 6, 16);
+        Model[] plain = new Model[1];
+        train(FusedTrainingTest::residual, false, EagerVsCompiledTest.data(90, 6, 6, 16), plain);
+        assertArrayEquals(predict(plain[0], false, xy[0]), predict(model, true, xy[0]), "predictions");
+    }
+
+    private static float[] predict(Model model, boolean fuse, Tensor x) {
+        String before = System.getProperty(FUSION);
+        System.setProperty(FUSION, Boolean.toString(fuse));
+        try {
+            return model.predict(x).toArray();
+        } finally {
+            if (before == null) {
+                System.clearProperty(FUSION);
+            } else {
+                System.setProperty(FUSION, before);
+            }
+        }
     }
 }

@@ -91,6 +91,15 @@ class StepAllocationTest {
     }
 
     @Test
+    void residualBlockStepAllocatesNothingOnTwoThreads() {
+        ThreadBudget.set(2);
+        RandomSeed.set(1);
+        // Batch normalization, the residual add and relu as one call (Kernels.batchNormBinary).
+        PlanAllocation.assertStepAllocatesNothing(PlanAllocation.compiled(FusedTrainingTest.residual()),
+                EagerVsCompiledTest.data(128, 6, 6, 16), 32, "train step of a residual block");
+    }
+
+    @Test
     void elementwiseChainsAllocateNothingOnTwoThreads() {
         ThreadBudget.set(2);
         PlanAllocation.assertStepAllocatesNothing(siluCnn(), data(), 32, "train step with elementwise chains");

@@ -1,5 +1,6 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.UnaryFn;
 
 /**
@@ -30,6 +31,14 @@ final class BatchNormArgs extends RegionTask<BatchNormArgs> {
     /** The activation applied to each chunk of normalized rows, or null. */
     UnaryFn activation;
     float alpha;
+    /** The binary op applied to each chunk of normalized rows and {@link #other} before the activation, or null. */
+    BinaryFn binary;
+    float binaryAlpha;
+    /** The binary op's other operand, laid out as the output. */
+    float[] other;
+    int otherOff;
+    /** Whether the normalized values are the binary op's first operand. */
+    boolean normalizedFirst;
     /** Whether the vector backend called: its activation loops give the bits of its own activation kernel. */
     boolean vectorBackend;
     /** Channels from 0 that the Vector API loops take ({@link VectorBatchNormRows}); 0 for the scalar loops. */
@@ -46,6 +55,8 @@ final class BatchNormArgs extends RegionTask<BatchNormArgs> {
         dy = null;
         gate = null;
         activation = null;
+        binary = null;
+        other = null;
         out = null;
     }
 }

@@ -1,5 +1,6 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.UnaryFn;
 
 /**
@@ -199,6 +200,18 @@ final class BatchNormLoops {
     static void normalize(boolean parallel, boolean vector, float epsilon, float[] x, int xOff, float[] stats,
                           int statsOff, float[] gamma, int gammaOff, float[] beta, int betaOff, UnaryFn activation,
                           float alpha, float[] y, int yOff, int rows, int channels) {
+        normalize(parallel, vector, epsilon, x, xOff, stats, statsOff, gamma, gammaOff, beta, betaOff, null, 0f, null,
+                0, true, activation, alpha, y, yOff, rows, channels);
+    }
+
+    /**
+     * {@link #normalize}, with {@code fn} applied to the normalized values and {@code other} (in that order when
+     * {@code normalizedFirst}) before the activation; a null {@code fn} is none.
+     */
+    static void normalize(boolean parallel, boolean vector, float epsilon, float[] x, int xOff, float[] stats,
+                          int statsOff, float[] gamma, int gammaOff, float[] beta, int betaOff, BinaryFn fn,
+                          float fnAlpha, float[] other, int otherOff, boolean normalizedFirst, UnaryFn activation,
+                          float alpha, float[] y, int yOff, int rows, int channels) {
         BatchNormArgs a = args(vector, x, xOff, rows, channels);
         try {
             float[] k = a.coefficients;
@@ -212,13 +225,18 @@ final class BatchNormLoops {
             a.outOff = yOff;
             a.activation = activation;
             a.alpha = alpha;
+            a.binary = fn;
+            a.binaryAlpha = fnAlpha;
+            a.other = other;
+            a.otherOff = otherOff;
+            a.normalizedFirst = normalizedFirst;
             run(parallel, a, rows, Math.max(1, GRAIN / channels), NORMALIZE);
         } finally {
             a.clearReferences();
         }
     }
 
-    /** Rows {@code [r0, r1)} of {@link #normalize}, then their activation while they are in cache. */
+    /** Rows {@code [r0, r1)} of {@link #normalize}, then their binary op and activation while they are in cache. */
     private static void normalizeRows(BatchNormArgs a, int r0, int r1) {
         int channels = a.channels;
         int cv = a.vectorChannels;
@@ -233,6 +251,23 @@ final class BatchNormLoops {
             int yi = a.outOff + r * channels;
             for (int c = cv; c < channels; c++) {
                 y[yi + c] = Math.fma(x[xi + c] - k[c], k[channels + c], k[2 * channels + c]);
+            }
+        }
+        if (a.binary != null) {
+            int from = a.outOff + r0 * channels;
+            int o = a.otherOff + r0 * channels;
+            int n = (r1 - r0) * channels;
+            if (a.vectorBackend) {
+                if (a.normalizedFirst) {
+                    VectorElementwise.row(a.binary, a.binaryAlpha, y, from, 1, a.other, o, 1, y, from, n);
+                } else {
+                    VectorElementwise.row(a.binary, a.binaryAlpha, a.other, o, 1, y, from, 1, y, from, n);
+                }
+            } else {
+                for (int i = 0; i < n; i++) {
+                    y[from + i] = a.normalizedFirst ? ScalarKernels.binary(a.binary, a.binaryAlpha, y[from + i],
+                            a.other[o + i]) : ScalarKernels.binary(a.binary, a.binaryAlpha, a.other[o + i], y[from + i]);
+                }
             }
         }
         if (a.activation != null) {

@@ -126,6 +126,15 @@ public final class VectorKernels implements Kernels {
     }
 
     @Override
+    public void batchNormBinary(float epsilon, float[] x, int xOff, float[] stats, int statsOff, float[] gamma,
+                                int gammaOff, float[] beta, int betaOff, BinaryFn fn, float fnAlpha, float[] other,
+                                int otherOff, boolean normalizedFirst, UnaryFn activation, float alpha, float[] y,
+                                int yOff, int rows, int channels) {
+        BatchNormLoops.normalize(true, true, epsilon, x, xOff, stats, statsOff, gamma, gammaOff, beta, betaOff, fn,
+                fnAlpha, other, otherOff, normalizedFirst, activation, alpha, y, yOff, rows, channels);
+    }
+
+    @Override
     public void batchNormParamGrad(float epsilon, float[] dy, int dyOff, float[] gate, int gateOff, float[] x,
                                    int xOff, float[] stats, int statsOff, float[] out, int outOff, int rows,
                                    int channels) {

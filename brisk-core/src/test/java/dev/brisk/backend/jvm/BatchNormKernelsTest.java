@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.brisk.backend.Kernels;
+import dev.brisk.ops.BinaryFn;
 import dev.brisk.ops.UnaryFn;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -83,6 +84,47 @@ class BatchNormKernelsTest {
                 java.util.Arrays.copyOfRange(all, f + 2 * n, f + 2 * n + 2 * c), "gated parameter sums");
         assertArrayEquals(java.util.Arrays.copyOfRange(unfused, 4 * c + n, 4 * c + 2 * n),
                 java.util.Arrays.copyOfRange(all, f + 2 * n + 2 * c, f + 3 * n + 2 * c), "gated input gradient");
+    }
+
+    /**
+     * A batch normalization with a binary op and an activation after it (a residual add and relu; a subtraction
+     * with the normalized values second, so the operand order shows) gives the bits of batchNorm, then
+     * binaryActivation, on both backends and at any thread budget; the vector backend gives the scalar bits.
+     */
+    @Test
+    void normalizedBinaryGivesTheUnfusedBits() {
+        Random random = new Random(7);
+        for (int[] size : new int[][] {{3000, 24}, {6272, 16}, {257, 5}, {1, 3}, {513, 64}}) {
+            int rows = size[0];
+            int c = size[1];
+            int n = rows * c;
+            float[] x = uniform(random, n, 2f, 4f);
+            float[] other = uniform(random, n + 3, -2f, 2f);
+            float[] gamma = uniform(random, c, 0.5f, 1.5f);
+            float[] beta = uniform(random, c, -0.5f, 0.5f);
+            for (Kernels k : new Kernels[] {SCALAR, VECTOR}) {
+                for (BinaryFn fn : new BinaryFn[] {BinaryFn.ADD, BinaryFn.SUB}) {
+                    boolean normalizedFirst = fn == BinaryFn.ADD;
+                    float[] stats = new float[2 * c];
+                    k.batchNormStatistics(x, 0, rows, c, stats, 0);
+                    float[] y = new float[n];
+                    k.batchNorm(1e-3f, x, 0, stats, 0, gamma, 0, beta, 0, null, 0f, y, 0, rows, c);
+                    float[] expected = new float[n];
+                    if (normalizedFirst) {
+                        k.binaryActivation(fn, 0f, y, 0, other, 3, UnaryFn.RELU, 0f, expected, 0, n);
+                    } else {
+                        k.binaryActivation(fn, 0f, other, 3, y, 0, UnaryFn.RELU, 0f, expected, 0, n);
+                    }
+                    String what = k.name() + " " + fn + " " + rows + "x" + c;
+                    withBudgets(() -> {
+                        float[] fused = new float[n + 1];
+                        k.batchNormBinary(1e-3f, x, 0, stats, 0, gamma, 0, beta, 0, fn, 0f, other, 3,
+                                normalizedFirst, UnaryFn.RELU, 0f, fused, 1, rows, c);
+                        assertArrayEquals(expected, java.util.Arrays.copyOfRange(fused, 1, n + 1), what);
+                    });
+                }
+            }
+        }
     }
 
     @Test
