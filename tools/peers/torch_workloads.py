@@ -398,6 +398,35 @@ def test_figure(a, m, xte, yte):
         return f"test_acc={acc:.4f}"
 
 
+def sgemm_library():
+    """The real path of the library whose sgemm_ torch's CPU library calls (dlsym from libtorch_cpu, then dladdr), or
+    None where that cannot be told (a torch with its BLAS linked in, no libtorch_cpu.so, no dladdr)."""
+    import ctypes
+
+    class DlInfo(ctypes.Structure):
+        _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
+                    ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
+
+    try:
+        torch_cpu = ctypes.CDLL(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cpu.so"))
+        info = DlInfo()
+        if not ctypes.CDLL(None).dladdr(ctypes.cast(torch_cpu.sgemm_, ctypes.c_void_p), ctypes.byref(info)):
+            return None
+        return os.path.realpath(info.dli_fname.decode())
+    except (OSError, AttributeError):
+        return None
+
+
+def refuse_reference_blas(allowed):
+    """Debian's torch takes whatever libblas.so.3 the alternatives point at: the reference BLAS (one thread, no
+    vector kernels) unless libopenblas0-pthread is installed, and then the dense layers of Z2-Z4 and W1 ran 10-40x
+    slower (Z4 at 135 samples/s against 3,274 with OpenBLAS), which no side-by-side figure should rest on."""
+    blas = sgemm_library()
+    if blas and "/blas/" in blas and not allowed:
+        raise SystemExit(f"torch_workloads: torch's sgemm is the reference BLAS ({blas}), not a tuned one: install "
+                         "libopenblas0-pthread (Debian) before comparing, or pass --allow-reference-blas")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--workload", choices=sorted(DEFAULT_EPOCHS), required=True)
@@ -411,7 +440,10 @@ def main():
     p.add_argument("--test-each-epoch", action="store_true",
                    help="also print the test figure after every epoch but the last (inference mode)")
     p.add_argument("--save", default=None, help="after training, torch.save the model's state_dict to this file")
+    p.add_argument("--allow-reference-blas", action="store_true",
+                   help="run even if torch loaded the reference BLAS (figures not worth comparing)")
     a = p.parse_args()
+    refuse_reference_blas(a.allow_reference_blas)
     if a.workload in ("w4", "w4-gru"):
         text_main(a)
         return
