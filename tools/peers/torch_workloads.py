@@ -417,14 +417,48 @@ def sgemm_library():
         return None
 
 
-def refuse_reference_blas(allowed):
+def openblas_core(library):
+    """The kernel set OpenBLAS picked for this CPU ("SkylakeX", "Haswell", "Prescott", ...), or None if the library
+    is not OpenBLAS."""
+    import ctypes
+    try:
+        name = ctypes.CDLL(library).openblas_get_corename
+    except (OSError, AttributeError):
+        return None
+    name.restype = ctypes.c_char_p
+    return name().decode()
+
+
+def cpu_flags():
+    """The first CPU's flags from /proc/cpuinfo (empty where it cannot be read)."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def refuse_untuned_blas(allowed):
     """Debian's torch takes whatever libblas.so.3 the alternatives point at: the reference BLAS (one thread, no
     vector kernels) unless libopenblas0-pthread is installed, and then the dense layers of Z2-Z4 and W1 ran 10-40x
-    slower (Z4 at 135 samples/s against 3,274 with OpenBLAS), which no side-by-side figure should rest on."""
+    slower (Z4 at 135 samples/s against 3,274 with OpenBLAS). And OpenBLAS falls back to its SSE3 kernels
+    ("Prescott") on a CPU newer than itself (0.3.21 on an Emerald Rapids Xeon: Z4 at 1,130-1,650 samples/s, about
+    half its speed with the AVX-512 kernels). No side-by-side figure should rest on either."""
+    if allowed:
+        return
     blas = sgemm_library()
-    if blas and "/blas/" in blas and not allowed:
+    if blas and "/blas/" in blas:
         raise SystemExit(f"torch_workloads: torch's sgemm is the reference BLAS ({blas}), not a tuned one: install "
-                         "libopenblas0-pthread (Debian) before comparing, or pass --allow-reference-blas")
+                         "libopenblas0-pthread (Debian) before comparing, or pass --allow-untuned-blas")
+    core = openblas_core(blas) if blas else None
+    flags = cpu_flags()
+    better = "SkylakeX" if "avx512f" in flags else "Haswell" if "avx2" in flags else None
+    if core in ("Prescott", "Core2", "Penryn", "Nehalem", "Dunnington", "Atom") and better:
+        raise SystemExit(f"torch_workloads: OpenBLAS does not know this CPU and runs its {core} kernels: set "
+                         f"OPENBLAS_CORETYPE={better} before comparing, or pass --allow-untuned-blas")
 
 
 def main():
@@ -440,10 +474,10 @@ def main():
     p.add_argument("--test-each-epoch", action="store_true",
                    help="also print the test figure after every epoch but the last (inference mode)")
     p.add_argument("--save", default=None, help="after training, torch.save the model's state_dict to this file")
-    p.add_argument("--allow-reference-blas", action="store_true",
-                   help="run even if torch loaded the reference BLAS (figures not worth comparing)")
+    p.add_argument("--allow-untuned-blas", action="store_true",
+                   help="run even on the reference BLAS or OpenBLAS's generic kernels (figures not worth comparing)")
     a = p.parse_args()
-    refuse_reference_blas(a.allow_reference_blas)
+    refuse_untuned_blas(a.allow_untuned_blas)
     if a.workload in ("w4", "w4-gru"):
         text_main(a)
         return
