@@ -67,6 +67,7 @@ final class BenchReport {
                         joined(runs, o -> o.host().stealPercent()));
             }
         }
+        printWarmUpWarnings(out, rounds);
         out.println();
         printRatios(out, rounds);
         out.println();
@@ -82,6 +83,26 @@ final class BenchReport {
                 for (PeerRun.Outcome o : peerRounds.get(r)) {
                     out.println(o.resultLine());
                 }
+            }
+        }
+    }
+
+    /**
+     * The JIT's share of the measured epoch above which the figure is called warm-up rather than steady training
+     * (the compilers held a core for part of the epoch): Z3 at {@code --limit 6400}, 50 steps an epoch, showed 49%
+     * and half its full-data speed, while Z1, Z2 and Z4 at that limit and Z3 on the full data stayed under 6%.
+     */
+    static final double WARM_UP_JIT_SHARE = 0.2;
+
+    /** A line for each configuration whose median run measured the JIT's warm-up more than training. */
+    private static void printWarmUpWarnings(PrintStream out, List<List<BenchRun.Outcome>> rounds) {
+        for (int c = 0; c < rounds.get(0).size(); c++) {
+            BenchRun.Outcome o = medianRun(runsOf(rounds, c));
+            if (o.jitShare() > WARM_UP_JIT_SHARE) {
+                out.printf(Locale.ROOT, "warning: %s %s threads=%d: the JIT compiled for %.0f%% of the measured "
+                                + "epoch's core time, so its samples/s is mostly warm-up; measure more steps (less "
+                                + "--limit, or more --epochs)%n", o.run().workload().id(), o.run().mode(),
+                        o.run().threads(), 100 * o.jitShare());
             }
         }
     }

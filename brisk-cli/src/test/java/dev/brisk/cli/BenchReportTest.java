@@ -43,6 +43,18 @@ class BenchReportTest {
     }
 
     @Test
+    void aMeasuredEpochTheJitHeldACoreForIsCalledWarmUp() {
+        BenchRun.Outcome shortRun = new BenchRun.Outcome(new BenchRun(Workload.Z3, false, 2), 19_000, 2, 0.33, 2, 600,
+                900, 0.49, Double.NaN, "RESULT", HostCpu.UNKNOWN);
+        BenchRun.Outcome steady = new BenchRun.Outcome(new BenchRun(Workload.Z4, false, 2), 5_000, 2, 0.79, 2, 600,
+                900, 0.03, Double.NaN, "RESULT", HostCpu.UNKNOWN);
+        String out = print(List.of(List.of(shortRun, steady)));
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("warning: z3 compiled threads=2: the JIT compiled for 49%")),
+                out);
+        assertTrue(out.lines().noneMatch(l -> l.startsWith("warning: z4")), out);
+    }
+
+    @Test
     void scalingIsPrintedBesideTheGemmPeaksScaling() {
         String out = print(List.of(List.of(outcome(1, 20_000, 90.0), outcome(2, 35_000, 153.0))));
         assertTrue(out.lines().anyMatch(l -> l.equals("scaling w1 compiled 1 -> 2 threads: 1.75x (gemm peak: 1.70x)")),
