@@ -445,12 +445,12 @@ def refuse_untuned_blas(allowed):
     """Debian's torch takes whatever libblas.so.3 the alternatives point at: the reference BLAS (one thread, no
     vector kernels) unless libopenblas0-pthread is installed, and then the dense layers of Z2-Z4 and W1 ran 10-40x
     slower (Z4 at 135 samples/s against 3,274 with OpenBLAS). And OpenBLAS falls back to its SSE3 kernels
-    ("Prescott") on a CPU newer than itself (0.3.21 on an Emerald Rapids Xeon: Z4 at 1,130-1,650 samples/s, about
+    ("Prescott") on a CPU newer than itself (0.3.21 on an Emerald Rapids Xeon: Z4 at 992-1,649 samples/s, about
     half its speed with the AVX-512 kernels). No side-by-side figure should rest on either."""
     if allowed:
         return
     blas = sgemm_library()
-    if blas and "/blas/" in blas:
+    if blas and "/blas/" in blas:  # Debian keeps the reference BLAS in .../blas/, OpenBLAS in .../openblas-*/
         raise SystemExit(f"torch_workloads: torch's sgemm is the reference BLAS ({blas}), not a tuned one: install "
                          "libopenblas0-pthread (Debian) before comparing, or pass --allow-untuned-blas")
     core = openblas_core(blas) if blas else None
