@@ -452,13 +452,13 @@ def refuse_untuned_blas(allowed):
     blas = sgemm_library()
     if blas and "/blas/" in blas:  # Debian keeps the reference BLAS in .../blas/, OpenBLAS in .../openblas-*/
         raise SystemExit(f"torch_workloads: torch's sgemm is the reference BLAS ({blas}), not a tuned one: install "
-                         "libopenblas0-pthread (Debian) before comparing, or pass --allow-untuned-blas")
+                         "libopenblas0-pthread (Debian) before comparing, or run this script with --allow-untuned-blas")
     core = openblas_core(blas) if blas else None
     flags = cpu_flags()
     better = "SkylakeX" if "avx512f" in flags else "Haswell" if "avx2" in flags else None
     if core in ("Prescott", "Core2", "Penryn", "Nehalem", "Dunnington", "Atom") and better:
         raise SystemExit(f"torch_workloads: OpenBLAS does not know this CPU and runs its {core} kernels: set "
-                         f"OPENBLAS_CORETYPE={better} before comparing, or pass --allow-untuned-blas")
+                         f"OPENBLAS_CORETYPE={better} before comparing, or run this script with --allow-untuned-blas")
 
 
 def main():
