@@ -21,6 +21,7 @@ cpu_util = process CPU time / wall time over that epoch; peak_rss_mb from ru_max
 PRODUCTS_ON_BLAS); OMP_NUM_THREADS / OPENBLAS_NUM_THREADS in the environment override that.
 """
 import argparse
+import ctypes
 import gzip
 import math
 import os
@@ -401,8 +402,6 @@ def test_figure(a, m, xte, yte):
 def sgemm_library():
     """The real path of the library whose sgemm_ torch's CPU library calls (dlsym from libtorch_cpu, then dladdr), or
     None where that cannot be told (a torch with its BLAS linked in, no libtorch_cpu.so, no dladdr)."""
-    import ctypes
-
     class DlInfo(ctypes.Structure):
         _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
                     ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
@@ -420,7 +419,6 @@ def sgemm_library():
 def openblas_core(library):
     """The kernel set OpenBLAS picked for this CPU ("SkylakeX", "Haswell", "Prescott", ...), or None if the library
     is not OpenBLAS."""
-    import ctypes
     try:
         name = ctypes.CDLL(library).openblas_get_corename
     except (OSError, AttributeError):
