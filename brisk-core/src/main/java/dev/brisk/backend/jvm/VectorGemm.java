@@ -11,9 +11,9 @@ import jdk.incubator.vector.VectorSpecies;
  * per-thread scratch as panels of {@link #NR} columns (which also absorbs a transposed B), and a register tile of
  * {@link #MR} rows x two vectors of FMA accumulators sweeps it, broadcasting op(A) straight from the caller's array
  * in either layout (packing a transposed A, by register transposes, measured no faster at two threads: the copy
- * cost what the kernel saved). A row-major A and a packed panel go through {@link #kernelRows}, whose constant
- * strides let the JIT drop its range checks; the general {@link #kernel} serves a transposed A and a B read in
- * place. Only the tiles cut by the edges of C go through a scratch tile. Every element of C is one FMA chain per
+ * cost what the kernel saved). With a packed panel, a row-major A goes through {@link #kernelRows}, whose constant
+ * strides let the JIT drop its range checks, and a transposed one through {@link #kernelColumns}; the general
+ * {@link #kernel} serves a B read in place. Only the tiles cut by the edges of C go through a scratch tile. Every element of C is one FMA chain per
  * depth block from zero, added to C in block order, whatever the tiling: the bits depend on {@link #KC} only.
  */
 final class VectorGemm {
@@ -210,6 +210,8 @@ final class VectorGemm {
                             boolean addHere = direct && add;
                             if (ds == 1 && bStep == NR) {
                                 kernelRows(kb, as, ai, rs, bs, bi, target, ti, ldt, addHere);
+                            } else if (rs == 1 && bStep == NR) {
+                                kernelColumns(kb, as, ai, ds, bs, bi, target, ti, ldt, addHere);
                             } else {
                                 kernel(kb, as, ai, rs, ds, bs, bi, bStep, target, ti, ldt, addHere);
                             }
@@ -400,6 +402,78 @@ final class VectorGemm {
             c40 = v.fma(b0, c40);
             c41 = v.fma(b1, c41);
             v = FloatVector.broadcast(S, a[a5 + p]);
+            c50 = v.fma(b0, c50);
+            c51 = v.fma(b1, c51);
+        }
+        // Stored here, as in kernel, for the reason given there.
+        if (add) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+            c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc));
+            c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc));
+            c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc));
+            c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L));
+        }
+        c00.intoArray(c, ci);
+        c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc);
+        c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc);
+        c21.intoArray(c, ci + 2 * ldc + L);
+        c30.intoArray(c, ci + 3 * ldc);
+        c31.intoArray(c, ci + 3 * ldc + L);
+        c40.intoArray(c, ci + 4 * ldc);
+        c41.intoArray(c, ci + 4 * ldc + L);
+        c50.intoArray(c, ci + 5 * ldc);
+        c51.intoArray(c, ci + 5 * ldc + L);
+    }
+
+    /**
+     * {@link #kernel} for a transposed A, its MR rows side by side in each depth's row
+     * ({@code A[i][p] = a[ai + p * lda + i]}), and a packed B panel: B's loads lose their range checks as in
+     * {@link #kernelRows}, and the JIT checks A's six neighbouring reads once for the lowest and once for the
+     * highest (about 10% faster than {@link #kernel} on a 512-bit Intel core). Same arithmetic, same bits.
+     */
+    private static void kernelColumns(int kb, float[] a, int ai, int lda, float[] b, int bi, float[] c, int ci, int ldc,
+                                   boolean add) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c01 = c00;
+        FloatVector c10 = c00;
+        FloatVector c11 = c00;
+        FloatVector c20 = c00;
+        FloatVector c21 = c00;
+        FloatVector c30 = c00;
+        FloatVector c31 = c00;
+        FloatVector c40 = c00;
+        FloatVector c41 = c00;
+        FloatVector c50 = c00;
+        FloatVector c51 = c00;
+        for (int p = 0, q = ai; p < kb; p++, q += lda) {
+            int bp = bi + p * NR;
+            FloatVector b0 = FloatVector.fromArray(S, b, bp);
+            FloatVector b1 = FloatVector.fromArray(S, b, bp + L);
+            FloatVector v = FloatVector.broadcast(S, a[q]);
+            c00 = v.fma(b0, c00);
+            c01 = v.fma(b1, c01);
+            v = FloatVector.broadcast(S, a[q + 1]);
+            c10 = v.fma(b0, c10);
+            c11 = v.fma(b1, c11);
+            v = FloatVector.broadcast(S, a[q + 2]);
+            c20 = v.fma(b0, c20);
+            c21 = v.fma(b1, c21);
+            v = FloatVector.broadcast(S, a[q + 3]);
+            c30 = v.fma(b0, c30);
+            c31 = v.fma(b1, c31);
+            v = FloatVector.broadcast(S, a[q + 4]);
+            c40 = v.fma(b0, c40);
+            c41 = v.fma(b1, c41);
+            v = FloatVector.broadcast(S, a[q + 5]);
             c50 = v.fma(b0, c50);
             c51 = v.fma(b1, c51);
         }
