@@ -13,8 +13,9 @@ import jdk.incubator.vector.VectorSpecies;
  * in either layout (packing a transposed A, by register transposes, measured no faster at two threads: the copy
  * cost what the kernel saved). With a packed panel, a row-major A goes through {@link #kernelRows}, whose constant
  * strides let the JIT drop its range checks, and a transposed one through {@link #kernelColumns}; the general
- * {@link #kernel} serves a B read in place. Only the tiles cut by the edges of C go through a scratch tile. Every element of C is one FMA chain per
- * depth block from zero, added to C in block order, whatever the tiling: the bits depend on {@link #KC} only.
+ * {@link #kernel} serves a B read in place. Only the tiles cut by the edges of C go through a scratch tile. Every
+ * element of C is one FMA chain per depth block from zero, added to C in block order, whatever the tiling: the bits
+ * depend on {@link #KC} only.
  */
 final class VectorGemm {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -49,7 +50,8 @@ final class VectorGemm {
     /**
      * {@code C = op(A) op(B)} (or {@code +=}), then {@code C = fn(C + bias[j])} applied to each block of rows as
      * soon as its last depth block is stored, while it is still in cache, then the binary epilogue
-     * ({@link GemmArgs#binary}) on the same block; a null {@code bias}, {@code fn} or binary skips that part, and with both null this is plain gemm (see {@link dev.brisk.backend.Kernels#gemm} and
+     * ({@link GemmArgs#binary}) on the same block; a null {@code bias}, {@code fn} or binary skips that part, and
+     * with all three null this is plain gemm (see {@link dev.brisk.backend.Kernels#gemm} and
      * {@link VectorEpilogue}). Split across the shared pool; {@code g} is the calling thread's
      * {@link GemmArgs#get()}, filled by the caller, and its array references are dropped on return.
      */
