@@ -88,9 +88,9 @@ public final class KernelAb {
         }
     }
 
-    /** Each round: the old code, then the new, each for about 0.1 GFLOP; the first half of the rounds warms up. */
+    /** Each round: the old code, then the new, each for about 1 GFLOP; the first half of the rounds warms up. */
     private static void time(String name, double flops, int rounds, Case c) {
-        int calls = (int) Math.max(3, 1e8 / flops);
+        int calls = (int) Math.max(3, 1e9 / flops);
         double[][] rates = new double[2][rounds];
         for (int r = 0; r < rounds; r++) {
             for (int v = 0; v < 2; v++) {

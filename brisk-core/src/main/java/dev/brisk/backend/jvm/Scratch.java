@@ -35,6 +35,7 @@ final class Scratch {
     private float[] image = new float[0];
     private float[] padded = new float[0];
     private float[] narrowFilter = new float[0];
+    private float[] packedFilter = new float[0];
     private ConvGeometry transposedOf;
     private ConvGeometry transposed;
     private int[] pooledIndex = new int[0];
@@ -105,6 +106,17 @@ final class Scratch {
             padded = new float[size];
         }
         return padded;
+    }
+
+    /**
+     * {@link VectorImplicitConv}'s kernel as gemm's panels; handed to the threads of the call that fills it, which
+     * only read it.
+     */
+    float[] packedFilter(int size) {
+        if (packedFilter.length < size) {
+            packedFilter = new float[size];
+        }
+        return packedFilter;
     }
 
     /**

@@ -14,7 +14,8 @@ import java.util.Arrays;
  * single-channel input uses the transposed column matrix (see {@link #transposedColumns}). Shallow kernels skip
  * the column matrix in the forward pass ({@link VectorDirectConv}) and the filter gradient
  * ({@link VectorDirectFilterGradient}), to the same bits; so do convolutions whose result is one vector of channels
- * ({@link VectorNarrowConv}: forward, the input gradient at stride 1, the filter gradient).
+ * ({@link VectorNarrowConv}: forward, the input gradient at stride 1, the filter gradient), and the forward pass
+ * of one gemm panel of channels ({@link VectorImplicitConv}: gemm's tile reading the windows in place, same bits).
  */
 final class VectorConv {
     /** The most floats of column matrix a thread holds at once (512 KiB). */
@@ -42,6 +43,8 @@ final class VectorConv {
             VectorNarrowConv.conv2d(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, y, yOff);
         } else if (VectorDirectConv.applies(g, fn)) {
             VectorDirectConv.conv2d(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, y, yOff);
+        } else if (!isPointwise(g) && VectorImplicitConv.applies(g, fn)) {
+            VectorImplicitConv.conv2d(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, y, yOff);
         } else {
             viaColumns(g, x, xOff, w, wOff, bias, biasOff, fn, alpha, y, yOff);
         }

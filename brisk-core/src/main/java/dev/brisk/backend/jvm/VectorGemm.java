@@ -437,6 +437,93 @@ final class VectorGemm {
     }
 
     /**
+     * The register tile over depths {@code [p0, p1)}, {@code C[MR x NR] (+)= A B}, for rows of A made of runs:
+     * row r's depths {@code [i run, (i + 1) run)} are {@code run} consecutive floats at {@code wr + i rowStride}
+     * (one kernel row of a convolution window, {@link VectorImplicitConv}), and row p of B is at
+     * {@code panels[panel + p * NR]}. Each run is an inner loop whose indices are the counter plus invariants, so
+     * C2 drops its range checks; the accumulators live across runs, so each element is one chain in depth order,
+     * the same bits as {@link #kernel}. {@link #kernelRows} is this with one run per row, written out again:
+     * calling this from it cost gemm about 5% (measured in one JVM).
+     */
+    static void kernelWindows(float[] x, int w0, int w1, int w2, int w3, int w4, int w5, int rowStride, int run,
+                              int p0, int p1, float[] panels, int panel, float[] c, int ci, int ldc, boolean add) {
+        FloatVector c00 = FloatVector.zero(S);
+        FloatVector c01 = c00;
+        FloatVector c10 = c00;
+        FloatVector c11 = c00;
+        FloatVector c20 = c00;
+        FloatVector c21 = c00;
+        FloatVector c30 = c00;
+        FloatVector c31 = c00;
+        FloatVector c40 = c00;
+        FloatVector c41 = c00;
+        FloatVector c50 = c00;
+        FloatVector c51 = c00;
+        for (int i = p0 / run; i * run < p1; i++) {
+            int from = Math.max(p0, i * run);
+            int to = Math.min(p1, (i + 1) * run);
+            // Depth p of kernel row i is at window + i rowStride + (p - i run).
+            int d = i * rowStride - i * run;
+            int a0 = w0 + d;
+            int a1 = w1 + d;
+            int a2 = w2 + d;
+            int a3 = w3 + d;
+            int a4 = w4 + d;
+            int a5 = w5 + d;
+            for (int p = from; p < to; p++) {
+                int bp = panel + p * NR;
+                FloatVector b0 = FloatVector.fromArray(S, panels, bp);
+                FloatVector b1 = FloatVector.fromArray(S, panels, bp + L);
+                FloatVector v = FloatVector.broadcast(S, x[a0 + p]);
+                c00 = v.fma(b0, c00);
+                c01 = v.fma(b1, c01);
+                v = FloatVector.broadcast(S, x[a1 + p]);
+                c10 = v.fma(b0, c10);
+                c11 = v.fma(b1, c11);
+                v = FloatVector.broadcast(S, x[a2 + p]);
+                c20 = v.fma(b0, c20);
+                c21 = v.fma(b1, c21);
+                v = FloatVector.broadcast(S, x[a3 + p]);
+                c30 = v.fma(b0, c30);
+                c31 = v.fma(b1, c31);
+                v = FloatVector.broadcast(S, x[a4 + p]);
+                c40 = v.fma(b0, c40);
+                c41 = v.fma(b1, c41);
+                v = FloatVector.broadcast(S, x[a5 + p]);
+                c50 = v.fma(b0, c50);
+                c51 = v.fma(b1, c51);
+            }
+        }
+        // Stored here, as in kernel, for the reason given there.
+        if (add) {
+            c00 = c00.add(FloatVector.fromArray(S, c, ci));
+            c01 = c01.add(FloatVector.fromArray(S, c, ci + L));
+            c10 = c10.add(FloatVector.fromArray(S, c, ci + ldc));
+            c11 = c11.add(FloatVector.fromArray(S, c, ci + ldc + L));
+            c20 = c20.add(FloatVector.fromArray(S, c, ci + 2 * ldc));
+            c21 = c21.add(FloatVector.fromArray(S, c, ci + 2 * ldc + L));
+            c30 = c30.add(FloatVector.fromArray(S, c, ci + 3 * ldc));
+            c31 = c31.add(FloatVector.fromArray(S, c, ci + 3 * ldc + L));
+            c40 = c40.add(FloatVector.fromArray(S, c, ci + 4 * ldc));
+            c41 = c41.add(FloatVector.fromArray(S, c, ci + 4 * ldc + L));
+            c50 = c50.add(FloatVector.fromArray(S, c, ci + 5 * ldc));
+            c51 = c51.add(FloatVector.fromArray(S, c, ci + 5 * ldc + L));
+        }
+        c00.intoArray(c, ci);
+        c01.intoArray(c, ci + L);
+        c10.intoArray(c, ci + ldc);
+        c11.intoArray(c, ci + ldc + L);
+        c20.intoArray(c, ci + 2 * ldc);
+        c21.intoArray(c, ci + 2 * ldc + L);
+        c30.intoArray(c, ci + 3 * ldc);
+        c31.intoArray(c, ci + 3 * ldc + L);
+        c40.intoArray(c, ci + 4 * ldc);
+        c41.intoArray(c, ci + 4 * ldc + L);
+        c50.intoArray(c, ci + 5 * ldc);
+        c51.intoArray(c, ci + 5 * ldc + L);
+    }
+
+    /**
      * {@link #kernel} for a transposed A, its MR rows side by side in each depth's row
      * ({@code A[i][p] = a[ai + p * lda + i]}), and a packed B panel: B's loads lose their range checks as in
      * {@link #kernelRows}, and the JIT checks A's six neighbouring reads once for the lowest and once for the
