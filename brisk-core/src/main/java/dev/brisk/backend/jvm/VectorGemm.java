@@ -673,7 +673,8 @@ final class VectorGemm {
         c51.intoArray(c, ci + 5 * ldc + L);
     }
 
-    private static void mergeTile(float[] tile, int rows, int cols, float[] c, int ci, int ldc, boolean add) {
+    /** The first {@code rows x cols} of a scratch tile ({@link #NR} floats a row) into C: stored, or added. */
+    static void mergeTile(float[] tile, int rows, int cols, float[] c, int ci, int ldc, boolean add) {
         for (int i = 0; i < rows; i++) {
             int t = i * NR;
             int o = ci + i * ldc;

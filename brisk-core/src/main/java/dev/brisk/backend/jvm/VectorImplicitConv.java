@@ -46,10 +46,13 @@ final class VectorImplicitConv {
      */
     static void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
                        boolean relu, float[] y, int yOff) {
-        float[] panels = pack(g, w, wOff);
+        // One panel's rows are the kernel's own rows: it is read in place.
+        boolean onePanel = g.outChannels() == NR;
+        float[] panels = onePanel ? w : pack(g, w, wOff);
+        int panelsOff = onePanel ? wOff : 0;
         long macs = (long) g.batch() * g.outH() * g.outW() * Im2Col.rowLength(g) * g.outChannels();
         if (macs < PARALLEL_MIN_MACS || Split.serial(g.batch(), 1)) {
-            images(g, x, xOff, panels, bias, biasOff, relu, y, yOff, 0, g.batch());
+            images(g, x, xOff, panels, panelsOff, bias, biasOff, relu, y, yOff, 0, g.batch());
             return;
         }
         ConvArgs r = ConvArgs.get();
@@ -57,14 +60,15 @@ final class VectorImplicitConv {
         r.x = x;
         r.xOff = xOff;
         r.w = panels;
+        r.wOff = panelsOff;
         r.bias = bias;
         r.biasOff = biasOff;
         r.relu = relu;
         r.out = y;
         r.outOff = yOff;
         // Images: each output is written once, from its own window, so any boundary will do.
-        r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> images(a.conv, a.x, a.xOff, a.w, a.bias,
-                a.biasOff, a.relu, a.out, a.outOff, n0, n1));
+        r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> images(a.conv, a.x, a.xOff, a.w, a.wOff,
+                a.bias, a.biasOff, a.relu, a.out, a.outOff, n0, n1));
     }
 
     /**
@@ -88,8 +92,8 @@ final class VectorImplicitConv {
      * Images {@code [n0, n1)} on the calling thread: per panel of channels and depth block, every tile of
      * {@link #MR} output pixels (in row-major order) of the image.
      */
-    private static void images(ConvGeometry g, float[] x, int xOff, float[] panels, float[] bias, int biasOff,
-                               boolean relu, float[] y, int yOff, int n0, int n1) {
+    private static void images(ConvGeometry g, float[] x, int xOff, float[] panels, int panelsOff, float[] bias,
+                               int biasOff, boolean relu, float[] y, int yOff, int n0, int n1) {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         int kc = VectorGemm.ceilDiv(k, VectorGemm.ceilDiv(k, VectorGemm.KC));
@@ -121,11 +125,11 @@ final class VectorImplicitConv {
                         int ci = yOff + (n * pixels + q0) * oc + jp * NR;
                         if (rows == MR) {
                             VectorGemm.kernelWindows(image, w0, w1, w2, w3, w4, w5, rowStride, run, pc, p1, panels,
-                                    jp * k * NR, y, ci, oc, pc > 0);
+                                    panelsOff + jp * k * NR, y, ci, oc, pc > 0);
                         } else {
                             VectorGemm.kernelWindows(image, w0, w1, w2, w3, w4, w5, rowStride, run, pc, p1, panels,
-                                    jp * k * NR, tile, 0, NR, false);
-                            merge(tile, rows, y, ci, oc, pc > 0);
+                                    panelsOff + jp * k * NR, tile, 0, NR, false);
+                            VectorGemm.mergeTile(tile, rows, NR, y, ci, oc, pc > 0);
                         }
                         if (epilogue && p1 == k) {
                             VectorEpilogue.biasRelu(y, ci, oc, rows, NR, bias, biasOff + jp * NR, relu);
@@ -140,15 +144,5 @@ final class VectorImplicitConv {
     private static int window(int q, int last, int imageBase, int outW, int rowStep, int pixelStep) {
         int pixel = Math.min(q, last);
         return imageBase + pixel / outW * rowStep + pixel % outW * pixelStep;
-    }
-
-    /** The first {@code rows} rows of the tile into C, {@code ldc} apart: stored, or added when {@code add}. */
-    private static void merge(float[] tile, int rows, float[] c, int ci, int ldc, boolean add) {
-        for (int r = 0; r < rows; r++) {
-            for (int j = 0; j < NR; j++) {
-                int o = ci + r * ldc + j;
-                c[o] = add ? c[o] + tile[r * NR + j] : tile[r * NR + j];
-            }
-        }
     }
 }
