@@ -47,7 +47,7 @@ public final class KernelAb {
         }
         // 3x3 convolutions at batch 128 (height, width, in channels, out channels, stride): Z1's and Z2's.
         int[][] convs = {{28, 28, 32, 32, 1}, {14, 14, 32, 32, 1}, {14, 14, 64, 64, 1}, {7, 7, 64, 64, 1},
-            {28, 28, 16, 32, 2}, {14, 14, 32, 64, 2}};
+            {28, 28, 16, 32, 2}, {14, 14, 32, 64, 2}, {14, 14, 32, 64, 1}};
         for (int[] s : convs) {
             int stride = s[4];
             int outH = s[0] / stride;

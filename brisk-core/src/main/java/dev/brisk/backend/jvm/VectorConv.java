@@ -180,13 +180,18 @@ final class VectorConv {
 
     /**
      * The input gradient: a product with the transposed kernel into columns, scattered back by col2im; one vector
-     * of input channels at stride 1 as a convolution of dy ({@link VectorNarrowInputGradient#backwardInput}).
+     * of input channels at stride 1 as a convolution of dy ({@link VectorNarrowInputGradient#backwardInput}), and
+     * so is one gemm panel of them ({@link VectorImplicitInputGradient}).
      */
     static void backwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff) {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
         if (!isPointwise(g) && VectorNarrowConv.inputGradientApplies(g)) {
             VectorNarrowInputGradient.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
+            return;
+        }
+        if (VectorImplicitInputGradient.applies(g)) {
+            VectorImplicitInputGradient.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
             return;
         }
         if (isPointwise(g)) {

@@ -24,15 +24,9 @@ final class VectorNarrowInputGradient {
         int oc = g.outChannels();
         // dx[h][w][c] = sum over (i, j, co) of dy[h + padTop - i][w + padLeft - j][co] w[i][j][c][co]: with
         // i' = kh - 1 - i, a convolution of dy padded by kh - 1 - padTop with the kernel w'[i'][j'][co][c].
-        Scratch scratch = Scratch.get();
-        ConvGeometry t = scratch.transposed(g);
-        if (t == null) {
-            t = new ConvGeometry(g.batch(), g.outH(), g.outW(), oc, kh, kw, c, 1, 1, kh - 1 - g.padTop(),
-                    kw - 1 - g.padLeft(), g.height(), g.width());
-            scratch.transposed(g, t);
-        }
+        ConvGeometry t = transposed(g);
         int k = kh * kw * oc;
-        float[] filter = scratch.narrowFilter((k + 1) * L);
+        float[] filter = Scratch.get().narrowFilter((k + 1) * L);
         for (int i = 0, p = 0; i < kh; i++) {
             for (int j = 0; j < kw; j++) {
                 int src = wOff + (((kh - 1 - i) * kw + kw - 1 - j) * c) * oc;
@@ -46,5 +40,21 @@ final class VectorNarrowInputGradient {
         }
         Arrays.fill(filter, k * L, (k + 1) * L, 0f);
         VectorNarrowConv.run(t, dy, dyOff, filter, false, false, dx, dxOff);
+    }
+
+    /**
+     * The stride-1 convolution whose forward pass is {@code g}'s input gradient: over dy ({@code g}'s output), padded
+     * by {@code k - 1 - pad}, into {@code g}'s input, with {@code g}'s channel counts swapped. Cached per thread.
+     */
+    static ConvGeometry transposed(ConvGeometry g) {
+        Scratch scratch = Scratch.get();
+        ConvGeometry t = scratch.transposed(g);
+        if (t == null) {
+            t = new ConvGeometry(g.batch(), g.outH(), g.outW(), g.outChannels(), g.kernelH(), g.kernelW(),
+                    g.channels(), 1, 1, g.kernelH() - 1 - g.padTop(), g.kernelW() - 1 - g.padLeft(), g.height(),
+                    g.width());
+            scratch.transposed(g, t);
+        }
+        return t;
     }
 }

@@ -1,0 +1,75 @@
+package dev.brisk.backend.jvm;
+
+import static dev.brisk.backend.jvm.Arrays2.assertClose;
+import static dev.brisk.backend.jvm.Arrays2.assertSameBits;
+import static dev.brisk.backend.jvm.Arrays2.uniform;
+import static dev.brisk.backend.jvm.ConvProblem.geometry;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.brisk.backend.Kernels;
+import dev.brisk.ops.ConvGeometry;
+import dev.brisk.parallel.ThreadBudget;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The input gradient of a stride-1 convolution over one gemm panel of channels, computed as the implicit forward
+ * convolution of dy, matches the scalar reference (same and valid padding, uneven kernels and padding, depths of one
+ * and of several gemm depth blocks, images whose pixel count is not a multiple of the register tile's rows), writes
+ * nothing outside dx, gives the same bits at one and two threads, and is what the convolution layer's kernels run.
+ */
+class VectorImplicitInputGradientTest {
+    private static final int NR = VectorGemm.NR;
+    private static final Kernels SCALAR = new ScalarKernels();
+    private final Random random = new Random(20261207);
+
+    @Test
+    void inputGradientMatchesTheReferenceAtAnyThreadCount() {
+        ConvGeometry[] convs = {
+            geometry(3, 14, 14, NR, 3, 3, 32, 1, 1, 1, 1, 1, 1),
+            geometry(2, 7, 9, NR, 3, 3, 64, 1, 1, 1, 1, 1, 1),
+            geometry(3, 8, 7, NR, 3, 3, 16, 1, 1, 0, 0, 0, 0),
+            geometry(2, 9, 11, NR, 3, 5, 24, 1, 1, 2, 1, 0, 3),
+            geometry(2, 28, 28, NR, 3, 3, 32, 1, 1, 1, 1, 1, 1),
+        };
+        for (ConvGeometry g : convs) {
+            assertTrue(VectorImplicitInputGradient.applies(g), g.toString());
+            float[] dy = uniform(random, 2 + g.batch() * g.outH() * g.outW() * g.outChannels(), -1, 1);
+            float[] w = uniform(random, 5 + g.kernelH() * g.kernelW() * g.channels() * g.outChannels(), -1, 1);
+            int dxSize = g.batch() * g.height() * g.width() * g.channels();
+            float[] reference = new float[3 + dxSize + 2];
+            SCALAR.conv2dBackwardInput(g, dy, 2, w, 5, reference, 3);
+            float[][] dx = new float[2][];
+            for (int threads = 1; threads <= 2; threads++) {
+                // Stale values in dx (it is overwritten) and zeros around it that a stray write would change.
+                float[] out = uniform(random, reference.length, -1, 1);
+                out[0] = out[1] = out[2] = out[3 + dxSize] = out[4 + dxSize] = 0f;
+                ThreadBudget.set(threads);
+                try {
+                    VectorImplicitInputGradient.backwardInput(g, dy, 2, w, 5, out, 3);
+                } finally {
+                    ThreadBudget.reset();
+                }
+                assertClose("input gradient " + g + " at " + threads + " threads", reference, out, 1e-4f, 1e-4f);
+                dx[threads - 1] = out;
+            }
+            assertSameBits("input gradient at 1 and 2 threads, " + g, dx[0], dx[1]);
+            float[] viaKernels = new float[reference.length];
+            new VectorKernels().conv2dBackwardInput(g, dy, 2, w, 5, viaKernels, 3);
+            assertSameBits("the kernels' input gradient, " + g, dx[0], viaKernels);
+        }
+    }
+
+    /** Strides, 1x1 kernels, other channel counts and padding as wide as the kernel keep the other paths. */
+    @Test
+    void onlyStrideOneKernelsOverOnePanelOfChannels() {
+        assertFalse(VectorImplicitInputGradient.applies(geometry(2, 14, 14, NR, 3, 3, 64, 2, 2, 0, 0, 1, 1)));
+        assertFalse(VectorImplicitInputGradient.applies(geometry(2, 14, 14, NR, 1, 1, 64, 1, 1, 0, 0, 0, 0)));
+        assertFalse(VectorImplicitInputGradient.applies(geometry(2, 14, 14, 2 * NR, 3, 3, 64, 1, 1, 1, 1, 1, 1)));
+        assertFalse(VectorImplicitInputGradient.applies(geometry(2, 14, 14, NR / 2, 3, 3, 32, 1, 1, 1, 1, 1, 1)));
+        assertFalse(VectorImplicitInputGradient.applies(geometry(2, 14, 14, NR, 3, 3, 32, 1, 1, 3, 1, 1, 1)));
+        // Kernel rows of kw oc shorter than two vectors are the shallow kernels' work.
+        assertFalse(VectorImplicitInputGradient.applies(geometry(2, 14, 14, NR, 3, 1, 8, 1, 1, 1, 0, 1, 0)));
+    }
+}
