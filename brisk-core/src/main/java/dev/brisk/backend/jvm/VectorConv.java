@@ -300,7 +300,8 @@ final class VectorConv {
     /**
      * {@code dw = sum over images [n0, n1) of columns^T dy}, on the calling thread; a shallow kernel directly
      * ({@link VectorDirectFilterGradient}), to the same bits; one vector of output channels directly too
-     * ({@link VectorNarrowFilterGradient#filterGradient}), summed per image.
+     * ({@link VectorNarrowFilterGradient#filterGradient}), summed per image; one gemm panel of them from the images
+     * with the chains run on through the slot ({@link VectorImplicitFilterGradient}).
      */
     private static void filterGradient(ConvGeometry g, int n0, int n1, float[] x, int xOff, float[] dy, int dyOff,
                                        PoolGeometry pool, float[] cells, int cellsOff, float[] dw, int dwOff) {
@@ -309,6 +310,8 @@ final class VectorConv {
                     cellsOff, dw, dwOff);
         } else if (pool == null && VectorNarrowConv.filterGradientApplies(g)) {
             VectorNarrowFilterGradient.filterGradient(g, n0, n1, x, xOff, dy, dyOff, dw, dwOff);
+        } else if (pool == null && !isPointwise(g) && VectorImplicitFilterGradient.applies(g)) {
+            VectorImplicitFilterGradient.filterGradient(g, n0, n1, x, xOff, dy, dyOff, dw, dwOff);
         } else {
             filterGradientViaColumns(g, n0, n1, chunkRows(g), x, xOff, dy, dyOff, dw, dwOff);
         }
