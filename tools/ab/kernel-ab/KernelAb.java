@@ -45,14 +45,16 @@ public final class KernelAb {
                 }
             });
         }
-        // 3x3 convolutions at batch 128 (height, width, in channels, out channels, stride): Z1's and Z2's.
+        // 3x3 convolutions at batch 128 (height, width, in channels, out channels, stride, and 1 for valid
+        // padding; else same): Z1's, Z2's and W2's second.
         int[][] convs = {{28, 28, 32, 32, 1}, {14, 14, 32, 32, 1}, {14, 14, 64, 64, 1}, {7, 7, 64, 64, 1},
-            {28, 28, 16, 32, 2}, {14, 14, 32, 64, 2}, {14, 14, 32, 64, 1}};
+            {28, 28, 16, 32, 2}, {14, 14, 32, 64, 2}, {14, 14, 32, 64, 1}, {13, 13, 32, 64, 1, 1}};
         for (int[] s : convs) {
             int stride = s[4];
-            int outH = s[0] / stride;
-            int outW = s[1] / stride;
-            int pad = stride == 1 ? 1 : 0;
+            boolean valid = s.length > 5 && s[5] == 1;
+            int outH = valid ? (s[0] - 3) / stride + 1 : s[0] / stride;
+            int outW = valid ? (s[1] - 3) / stride + 1 : s[1] / stride;
+            int pad = stride == 1 && !valid ? 1 : 0;
             ConvGeometry g = new ConvGeometry(128, s[0], s[1], s[2], 3, 3, s[3], stride, stride, pad, pad, outH,
                     outW);
             float[] x = fill(random, 128 * s[0] * s[1] * s[2]);
@@ -63,7 +65,7 @@ public final class KernelAb {
             float[] dx = new float[x.length];
             float[] dw = new float[w.length];
             double flops = 2.0 * 128 * outH * outW * 9 * s[2] * s[3];
-            String shape = String.format("%dx%dx%d->%d s%d", s[0], s[1], s[2], s[3], stride);
+            String shape = String.format("%dx%dx%d->%d s%d%s", s[0], s[1], s[2], s[3], stride, valid ? " valid" : "");
             time("conv forward " + shape, flops, rounds, useNew -> {
                 if (useNew) {
                     VectorConv.conv2d(g, x, 0, w, 0, bias, 0, null, 0f, y, 0);
