@@ -48,7 +48,7 @@ public final class KernelAb {
         // 3x3 convolutions at batch 128 (height, width, in channels, out channels, stride, and 1 for valid
         // padding; else same): Z1's, Z2's and W2's second.
         int[][] convs = {{28, 28, 32, 32, 1}, {14, 14, 32, 32, 1}, {14, 14, 64, 64, 1}, {7, 7, 64, 64, 1},
-            {28, 28, 16, 32, 2}, {14, 14, 32, 64, 2}, {14, 14, 32, 64, 1}, {13, 13, 32, 64, 1, 1}};
+            {28, 28, 16, 32, 2}, {14, 14, 32, 64, 2}, {14, 14, 32, 64, 1}, {13, 13, 32, 64, 1, 1}, {28, 28, 16, 16, 1}};
         for (int[] s : convs) {
             int stride = s[4];
             boolean valid = s.length > 5 && s[5] == 1;

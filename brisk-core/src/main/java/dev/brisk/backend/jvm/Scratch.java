@@ -9,6 +9,8 @@ import dev.brisk.ops.ConvGeometry;
  */
 final class Scratch {
     private static final ThreadLocal<Scratch> LOCAL = ThreadLocal.withInitial(Scratch::new);
+    /** Transposed convolutions kept per thread: more than the distinct input-gradient shapes of a usual network. */
+    private static final int TRANSPOSED_KEPT = 8;
 
     private float[] edge = new float[0];
     private float[] packB = new float[0];
@@ -36,8 +38,9 @@ final class Scratch {
     private float[] padded = new float[0];
     private float[] narrowFilter = new float[0];
     private float[] packedFilter = new float[0];
-    private ConvGeometry transposedOf;
-    private ConvGeometry transposed;
+    private final ConvGeometry[] transposedOf = new ConvGeometry[TRANSPOSED_KEPT];
+    private final ConvGeometry[] transposed = new ConvGeometry[TRANSPOSED_KEPT];
+    private int nextTransposed;
     private int[] pooledIndex = new int[0];
     private float[] pooledCell = new float[0];
     private float[] attention = new float[0];
@@ -130,19 +133,25 @@ final class Scratch {
         return narrowFilter;
     }
 
-    /** The convolution last stored for {@code g} by {@link #transposed(ConvGeometry, ConvGeometry)}, or null. */
+    /** The convolution stored for {@code g} by {@link #transposed(ConvGeometry, ConvGeometry)}, or null. */
     ConvGeometry transposed(ConvGeometry g) {
-        return g.equals(transposedOf) ? transposed : null;
+        for (int i = 0; i < TRANSPOSED_KEPT; i++) {
+            if (g.equals(transposedOf[i])) {
+                return transposed[i];
+            }
+        }
+        return null;
     }
 
     /**
      * Keeps {@code t}, the convolution whose forward pass is {@code g}'s input gradient
-     * ({@link VectorNarrowInputGradient#backwardInput}), so that the next call with the same geometry allocates
-     * nothing.
+     * ({@link VectorNarrowInputGradient#transposed}), so that later calls with the same geometry allocate nothing;
+     * the last {@link #TRANSPOSED_KEPT} geometries are kept, since a network's layers take turns on each thread.
      */
     void transposed(ConvGeometry g, ConvGeometry t) {
-        transposedOf = g;
-        transposed = t;
+        transposedOf[nextTransposed] = g;
+        transposed[nextTransposed] = t;
+        nextTransposed = (nextTransposed + 1) % TRANSPOSED_KEPT;
     }
 
     /** Where each pixel of a row finds its pooled gradient ({@link PooledGradient#locate}). */

@@ -93,6 +93,17 @@ class VectorAllocationTest {
         calls.put("conv2dBackwardFilter narrow", () -> k.conv2dBackwardFilter(narrow, a, 0, c, 0, b, 0));
         calls.put("conv2dBiasActivationMaxPool narrow", () -> k.conv2dBiasActivationMaxPool(narrow, a, 0, b, 0, p,
                 0, UnaryFn.RELU, 0f, narrowPool, c, 0, narrowCells, 0));
+        // One gemm panel of channels: the implicit convolution's gradients, their geometries taking turns with the
+        // narrow one's in the per-thread cache of transposed convolutions.
+        int panel = VectorGemm.NR;
+        ConvGeometry wide = new ConvGeometry(1, 8, 8, panel, 3, 3, panel, 1, 1, 1, 1, 8, 8);
+        float[] wideX = Arrays2.uniform(random, 64 * panel, -1, 1);
+        float[] wideW = Arrays2.uniform(random, 9 * panel * panel, -1, 1);
+        float[] wideY = new float[64 * panel];
+        float[] wideDw = new float[9 * panel * panel];
+        calls.put("conv2dBackwardInput implicit", () -> k.conv2dBackwardInput(wide, wideY, 0, wideW, 0, wideX, 0));
+        calls.put("conv2dBackwardFilter implicit",
+                () -> k.conv2dBackwardFilter(wide, wideX, 0, wideY, 0, wideDw, 0));
         calls.put("conv2dBiasActivation relu",
                 () -> k.conv2dBiasActivation(conv, a, 0, b, 0, p, 0, UnaryFn.RELU, 0f, c, 0));
         calls.put("conv2dBiasActivation tanh",
