@@ -9,9 +9,9 @@ import jdk.incubator.vector.VectorSpecies;
  * The filter gradient {@code dw = columns^T dy} without the column matrix, for one gemm panel of output channels
  * ({@link VectorGemm#NR}, 32 on 512-bit vectors): a register tile of {@link VectorGemm#MR} taps by the panel
  * broadcasts the six taps of each output pixel's window straight from the (padded) image ({@link PaddedImage}) and
- * loads the pixel's dy, one row of {@code NR} floats (a constant stride, so the JIT drops its range checks), twelve
- * accumulators over the pixels. Six neighbouring taps of one kernel row are six
- * neighbouring floats of the window, so a tile needs {@code kw cin} to be a multiple of six. The column path wrote
+ * loads the pixel's dy, one row of {@code NR} floats (a constant stride, which lets the JIT drop its range checks as
+ * in {@code VectorGemm.kernelRows}), twelve accumulators over the pixels. Six neighbouring taps of one kernel row are
+ * six neighbouring floats of the window, so a tile needs {@code kw cin} to be a multiple of six. The column path wrote
  * {@code kh kw cin} floats per pixel and read them back transposed, which gemm's kernel does more slowly than it
  * reads rows. With two panels (64 channels), one tile per panel or a 6 x 64 tile measured no faster than the column
  * path, so those keep it.
