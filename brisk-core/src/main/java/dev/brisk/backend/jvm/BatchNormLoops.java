@@ -13,8 +13,10 @@ import dev.brisk.ops.UnaryFn;
  * added to a double accumulator, so a sum over tens of thousands of rows keeps the digits that a float sum loses in
  * proportion to the mean over the spread (PyTorch's CPU kernels sum in double for the same reason), while the
  * per-element work stays in float vectors (C2 does not vectorize float-to-double conversions well, and a second
- * vector type in the Vector API's shared code slows every kernel). The variance is taken about the float mean in a
- * second pass and corrected by the square of that mean's rounding. Per element the arithmetic is float with fused
+ * vector type in the Vector API's shared code slows every kernel). The statistics read the input from memory once:
+ * each block of rows is summed, then its squares are taken about the block's own float mean while the block is
+ * still in cache, and the blocks' moments are merged in double (Chan's rule for combining partial variances), each
+ * corrected by the square of its float mean's rounding. Per element the arithmetic is float with fused
  * multiply-adds: {@code y = fma(x - mean, gamma / sd, beta)}, an error of an ulp or two.
  *
  * <p>The rows are summed in fixed blocks of {@link #BLOCK_ROWS}, each from zero, and the blocks' sums are then added
@@ -36,8 +38,7 @@ final class BatchNormLoops {
     /** Fewest elements per thread for which a kernel splits its work (the vector kernels' grain). */
     private static final int GRAIN = 1 << 15;
 
-    private static final RegionTask.Body<BatchNormArgs> SUMS = (a, b0, b1) -> sumBlocks(a, false, b0, b1);
-    private static final RegionTask.Body<BatchNormArgs> SQUARES = (a, b0, b1) -> sumBlocks(a, true, b0, b1);
+    private static final RegionTask.Body<BatchNormArgs> MOMENTS = BatchNormLoops::momentBlocks;
     private static final RegionTask.Body<BatchNormArgs> PARAM_SUMS = BatchNormLoops::paramBlocks;
     private static final RegionTask.Body<BatchNormArgs> NORMALIZE = BatchNormLoops::normalizeRows;
     private static final RegionTask.Body<BatchNormArgs> INPUT_GRAD = BatchNormLoops::inputGradRows;
@@ -115,28 +116,45 @@ final class BatchNormLoops {
         }
     }
 
-    /** The mean per channel, then the biased variance about it, into {@code out[0, channels)} and the next row. */
+    /**
+     * The mean per channel, then the biased variance about it, into {@code out[0, channels)} and the next row: one
+     * read of {@code x}, block by block ({@link #momentBlocks}), then the blocks' moments merged in block order.
+     */
     static void statistics(boolean parallel, boolean vector, float[] x, int xOff, int rows, int channels, float[] out,
                            int outOff) {
         BatchNormArgs a = args(vector, x, xOff, rows, channels);
         try {
             int blocks = blocks(rows);
+            run(parallel, a, blocks, 1, MOMENTS);
+            double[] moments = a.blockSums;
             double[] acc = a.perChannel;
-            float[] mean = a.coefficients;
-            run(parallel, a, blocks, 1, SUMS);
-            addBlocks(a.blockSums, blocks, channels, acc);
             for (int c = 0; c < channels; c++) {
-                acc[channels + c] = acc[c] / rows;
-                mean[c] = (float) acc[channels + c];
-                out[outOff + c] = mean[c];
+                acc[c] = 0;
+                acc[channels + c] = 0;
             }
-            a.x = x; // a region drops the holder's references when it ends
-            run(parallel, a, blocks, 1, SQUARES);
-            addBlocks(a.blockSums, blocks, channels, acc);
+            for (int b = 0; b < blocks; b++) {
+                int at = 2 * b * channels;
+                for (int c = 0; c < channels; c++) {
+                    acc[c] += moments[at + c];
+                }
+            }
             for (int c = 0; c < channels; c++) {
-                // The squares were taken about the float mean m': sum (x - m)^2 = sum (x - m')^2 - n (m - m')^2.
-                double shift = acc[channels + c] - mean[c];
-                out[outOff + channels + c] = (float) Math.max(0, acc[c] / rows - shift * shift);
+                acc[c] /= rows;
+                out[outOff + c] = (float) acc[c];
+            }
+            for (int b = 0; b < blocks; b++) {
+                int at = 2 * b * channels;
+                int n = Math.min(rows, (b + 1) * BLOCK_ROWS) - b * BLOCK_ROWS;
+                double perRow = 1.0 / n;
+                for (int c = 0; c < channels; c++) {
+                    // Chan's merge: the block's squares about its own mean, plus n times the square of that mean's
+                    // distance from the batch's mean.
+                    double shift = moments[at + c] * perRow - acc[c];
+                    acc[channels + c] += moments[at + channels + c] + n * shift * shift;
+                }
+            }
+            for (int c = 0; c < channels; c++) {
+                out[outOff + channels + c] = (float) Math.max(0, acc[channels + c] / rows);
             }
         } finally {
             a.clearReferences();
@@ -144,47 +162,88 @@ final class BatchNormLoops {
     }
 
     /**
-     * Block sums over blocks {@code [b0, b1)} of {@code x}, or with {@code squares} of {@code (x - mean)^2} about the
-     * float means in the holder's coefficients; the first {@code vectorChannels} channels in vectors.
+     * Blocks {@code [b0, b1)} of {@link #statistics}: each block's sums into the first of its two rows of
+     * {@code blockSums}, and into the second its squares about its own exact mean, taken about its float mean
+     * {@code m'} while its rows are in cache and corrected by {@code n (m - m')^2}.
      */
-    private static void sumBlocks(BatchNormArgs a, boolean squares, int b0, int b1) {
+    private static void momentBlocks(BatchNormArgs a, int b0, int b1) {
+        int channels = a.channels;
+        // Four runs' float sums, then the block's float means.
+        float[] run = runSums(5 * channels);
+        int meanOff = 4 * channels;
+        double[] moments = a.blockSums;
+        for (int b = b0; b < b1; b++) {
+            int at = 2 * b * channels;
+            int start = b * BLOCK_ROWS;
+            int end = Math.min(a.rows, start + BLOCK_ROWS);
+            int n = end - start;
+            sumBlock(a, false, run, meanOff, start, end, moments, at);
+            for (int c = 0; c < channels; c++) {
+                run[meanOff + c] = (float) (moments[at + c] / n);
+            }
+            sumBlock(a, true, run, meanOff, start, end, moments, at + channels);
+            for (int c = 0; c < channels; c++) {
+                double rounding = moments[at + c] / n - run[meanOff + c];
+                moments[at + channels + c] -= n * rounding * rounding;
+            }
+        }
+    }
+
+    /**
+     * The sums over rows {@code [start, end)} of {@code x}, or with {@code squares} of {@code (x - mean)^2} about
+     * the float means at {@code run[meanOff, meanOff + channels)}, in runs of {@link #RUN_ROWS} added in double, run
+     * after run, into {@code dst[at, at + channels)}. The first {@code vectorChannels} channels go in vectors, four
+     * runs at a time where four are left ({@link VectorBatchNormRows#sums4}); the runs' float sums pass through
+     * {@code run[0, 4 channels)}.
+     */
+    private static void sumBlock(BatchNormArgs a, boolean squares, float[] run, int meanOff, int start, int end,
+                                 double[] dst, int at) {
         int channels = a.channels;
         int cv = a.vectorChannels;
         float[] x = a.x;
-        float[] mean = a.coefficients;
-        float[] run = runSums(channels);
-        double[] blockSums = a.blockSums;
-        for (int b = b0; b < b1; b++) {
-            int at = b * channels;
-            for (int c = 0; c < channels; c++) {
-                blockSums[at + c] = 0;
-            }
-            for (int start = b * BLOCK_ROWS, end = Math.min(a.rows, start + BLOCK_ROWS); start < end;
-                 start += RUN_ROWS) {
-                int stop = Math.min(end, start + RUN_ROWS);
-                if (cv > 0) {
-                    if (squares) {
-                        VectorBatchNormRows.squares(x, a.xOff, channels, cv, mean, run, start, stop);
-                    } else {
-                        VectorBatchNormRows.sums(x, a.xOff, channels, cv, run, start, stop);
-                    }
+        for (int c = 0; c < channels; c++) {
+            dst[at + c] = 0;
+        }
+        while (start < end) {
+            int runs = end - start >= 4 * RUN_ROWS ? 4 : 1;
+            int n = Math.min(RUN_ROWS, end - start);
+            if (cv > 0 && runs == 4) {
+                if (squares) {
+                    VectorBatchNormRows.squares4(x, a.xOff, channels, cv, run, meanOff, run, start, n);
+                } else {
+                    VectorBatchNormRows.sums4(x, a.xOff, channels, cv, run, start, n);
                 }
+            } else if (cv > 0) {
+                if (squares) {
+                    VectorBatchNormRows.squares(x, a.xOff, channels, cv, run, meanOff, run, start, start + n);
+                } else {
+                    VectorBatchNormRows.sums(x, a.xOff, channels, cv, run, start, start + n);
+                }
+            }
+            for (int k = 0; k < runs; k++) {
+                int first = start + k * n;
                 for (int c = cv; c < channels; c++) {
                     float s = 0;
-                    for (int r = start, i = a.xOff + start * channels + c; r < stop; r++, i += channels) {
+                    for (int r = first, i = a.xOff + first * channels + c; r < first + n; r++, i += channels) {
                         if (squares) {
-                            float d = x[i] - mean[c];
+                            float d = x[i] - run[meanOff + c];
                             s = Math.fma(d, d, s);
                         } else {
                             s += x[i];
                         }
                     }
-                    run[c] = s;
-                }
-                for (int c = 0; c < channels; c++) {
-                    blockSums[at + c] += run[c];
+                    run[k * channels + c] = s;
                 }
             }
+            for (int c = 0; c < channels; c++) {
+                // The runs' sums join the accumulator one after another, in a register rather than through dst.
+                double sum = dst[at + c];
+                for (int k = 0; k < runs; k++) {
+                    sum += run[k * channels + c];
+                }
+                dst[at + c] = sum;
+            }
+            start += runs * n;
         }
     }
 

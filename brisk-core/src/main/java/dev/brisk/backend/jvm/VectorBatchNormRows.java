@@ -52,10 +52,67 @@ final class VectorBatchNormRows {
         }
     }
 
-    /** The float sums of {@code (x - mean)^2} over rows {@code [r0, r1)}, channels {@code [0, cv)}, into run. */
-    static void squares(float[] x, int xOff, int channels, int cv, float[] mean, float[] run, int r0, int r1) {
+    /**
+     * {@link #sums} of four neighbouring runs of {@code n} rows from {@code r0}, run {@code k}'s sums into
+     * {@code run[k channels + c]}: the four chains of additions are independent, so interleaving them hides the
+     * latency of each add (one run at a time waits on it row after row), and each chain's additions are the single
+     * run's, in its order.
+     */
+    static void sums4(float[] x, int xOff, int channels, int cv, float[] run, int r0, int n) {
+        int step = n * channels;
         for (int c = 0; c < cv; c += L) {
-            FloatVector m = FloatVector.fromArray(F, mean, c);
+            FloatVector s0 = FloatVector.zero(F);
+            FloatVector s1 = FloatVector.zero(F);
+            FloatVector s2 = FloatVector.zero(F);
+            FloatVector s3 = FloatVector.zero(F);
+            for (int r = 0, i = xOff + r0 * channels + c; r < n; r++, i += channels) {
+                s0 = s0.add(FloatVector.fromArray(F, x, i));
+                s1 = s1.add(FloatVector.fromArray(F, x, i + step));
+                s2 = s2.add(FloatVector.fromArray(F, x, i + 2 * step));
+                s3 = s3.add(FloatVector.fromArray(F, x, i + 3 * step));
+            }
+            s0.intoArray(run, c);
+            s1.intoArray(run, channels + c);
+            s2.intoArray(run, 2 * channels + c);
+            s3.intoArray(run, 3 * channels + c);
+        }
+    }
+
+    /** {@link #squares} of four neighbouring runs, laid out and interleaved as in {@link #sums4}. */
+    static void squares4(float[] x, int xOff, int channels, int cv, float[] mean, int meanOff, float[] run, int r0,
+                         int n) {
+        int step = n * channels;
+        for (int c = 0; c < cv; c += L) {
+            FloatVector m = FloatVector.fromArray(F, mean, meanOff + c);
+            FloatVector s0 = FloatVector.zero(F);
+            FloatVector s1 = FloatVector.zero(F);
+            FloatVector s2 = FloatVector.zero(F);
+            FloatVector s3 = FloatVector.zero(F);
+            for (int r = 0, i = xOff + r0 * channels + c; r < n; r++, i += channels) {
+                FloatVector d0 = FloatVector.fromArray(F, x, i).sub(m);
+                FloatVector d1 = FloatVector.fromArray(F, x, i + step).sub(m);
+                FloatVector d2 = FloatVector.fromArray(F, x, i + 2 * step).sub(m);
+                FloatVector d3 = FloatVector.fromArray(F, x, i + 3 * step).sub(m);
+                s0 = d0.fma(d0, s0);
+                s1 = d1.fma(d1, s1);
+                s2 = d2.fma(d2, s2);
+                s3 = d3.fma(d3, s3);
+            }
+            s0.intoArray(run, c);
+            s1.intoArray(run, channels + c);
+            s2.intoArray(run, 2 * channels + c);
+            s3.intoArray(run, 3 * channels + c);
+        }
+    }
+
+    /**
+     * The float sums of {@code (x - mean)^2} over rows {@code [r0, r1)}, channels {@code [0, cv)}, into run; channel
+     * {@code c}'s mean at {@code mean[meanOff + c]}.
+     */
+    static void squares(float[] x, int xOff, int channels, int cv, float[] mean, int meanOff, float[] run, int r0,
+                        int r1) {
+        for (int c = 0; c < cv; c += L) {
+            FloatVector m = FloatVector.fromArray(F, mean, meanOff + c);
             FloatVector s = FloatVector.zero(F);
             for (int r = r0, i = xOff + r0 * channels + c; r < r1; r++, i += channels) {
                 FloatVector d = FloatVector.fromArray(F, x, i).sub(m);
