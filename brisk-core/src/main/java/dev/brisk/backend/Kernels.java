@@ -364,6 +364,59 @@ public interface Kernels {
                        float[] dx, int dxOff, int rows, int channels);
 
     /**
+     * {@link #batchNormParamGrad} of {@code dy} gated by relu of this batch normalization's own output: where
+     * {@code fma(x - mean, gamma / sd, beta)}, recomputed from {@code x} with the forward pass's float operations,
+     * is not above zero, {@code dy} counts as zero. The same sums as {@link #batchNormParamGrad} given relu's output
+     * as its gate, without reading it.
+     *
+     * @param epsilon added to the variance
+     * @param dy the output gradient array (relu's upstream gradient)
+     * @param dyOff index of the first output gradient
+     * @param x the input array of the forward pass
+     * @param xOff index of the first input
+     * @param stats the array of the mean and variance rows
+     * @param statsOff index of the first mean
+     * @param gamma the scale array of the forward pass
+     * @param gammaOff index of the first scale
+     * @param beta the offset array of the forward pass
+     * @param betaOff index of the first offset
+     * @param out the output array, 2 channels long
+     * @param outOff index of the first output
+     * @param rows the number of rows
+     * @param channels the number of channels
+     */
+    void batchNormParamGradUnderRelu(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] stats,
+                                     int statsOff, float[] gamma, int gammaOff, float[] beta, int betaOff, float[] out,
+                                     int outOff, int rows, int channels);
+
+    /**
+     * {@link #batchNormGrad} of {@code dy} gated by relu of this batch normalization's own output, recomputed from
+     * {@code x} as in {@link #batchNormParamGradUnderRelu}.
+     *
+     * @param epsilon added to the variance
+     * @param training whether the statistics are the batch's own
+     * @param dy the output gradient array (relu's upstream gradient)
+     * @param dyOff index of the first output gradient
+     * @param x the input array of the forward pass
+     * @param xOff index of the first input
+     * @param stats the array of the mean and variance rows
+     * @param statsOff index of the first mean
+     * @param gamma the scale array
+     * @param gammaOff index of the first scale
+     * @param beta the offset array of the forward pass
+     * @param betaOff index of the first offset
+     * @param sums the array of the dbeta and dgamma rows
+     * @param sumsOff index of the first dbeta
+     * @param dx the input gradient array
+     * @param dxOff index of the first input gradient
+     * @param rows the number of rows
+     * @param channels the number of channels
+     */
+    void batchNormGradUnderRelu(float epsilon, boolean training, float[] dy, int dyOff, float[] x, int xOff,
+                                float[] stats, int statsOff, float[] gamma, int gammaOff, float[] beta, int betaOff,
+                                float[] sums, int sumsOff, float[] dx, int dxOff, int rows, int channels);
+
+    /**
      * Row-wise softmax (or log-softmax when {@code log}) of a {@code rows x cols} matrix.
      *
      * @param log true for log-softmax

@@ -110,6 +110,25 @@ public final class ChainLinks {
     }
 
     /**
+     * The batch normalization whose relu the gradient {@code gate} undoes, when {@code reader} (one of that same
+     * normalization's gradients, taking {@code gate} on the fly as {@link #gatesBatchNormGradient} allows) can
+     * recompute relu's input from its own {@code x} and statistics rather than read relu's output: relu's input is a
+     * BATCH_NORM of the reader's {@code x} and statistics, with the reader's attributes (and for the input gradient
+     * its gamma). Null otherwise. The reader then also reads the normalization's gamma and beta.
+     */
+    public static Node normalizationUnderRelu(Node reader, Node gate) {
+        Node relu = gate.input(0);
+        if (relu.op() != OpType.UNARY || relu.attrs(UnaryAttrs.class).fn() != UnaryFn.RELU) {
+            return null;
+        }
+        Node norm = relu.input(0);
+        boolean same = norm.op() == OpType.BATCH_NORM && norm.input(0) == reader.input(1)
+                && norm.input(1) == reader.input(2) && norm.attrs().equals(reader.attrs())
+                && (reader.op() != OpType.BATCH_NORM_GRAD || norm.input(2) == reader.input(3));
+        return same ? norm : null;
+    }
+
+    /**
      * The per-channel bias that {@code add} adds to {@code product}'s output (a rank-1 node as long as the last
      * axis), or null when {@code add} is not such an add.
      */

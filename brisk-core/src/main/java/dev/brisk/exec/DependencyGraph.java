@@ -23,6 +23,25 @@ final class DependencyGraph {
         this.writes = writes;
     }
 
+    /** The arrays a batch normalization gradient reads through relu's gradient {@code gate} routed into it. */
+    private static void routedGateReads(Node reader, Node gate, KernelBinder.Buffers buffers, List<float[]> reads) {
+        if (!ChainLinks.gatesBatchNormGradient(reader, gate)) {
+            return;
+        }
+        List<Node> read = new ArrayList<>(gate.inputs());
+        Node norm = ChainLinks.normalizationUnderRelu(reader, gate);
+        if (norm != null) {
+            read.add(norm.input(2));
+            read.add(norm.input(3));
+        }
+        for (Node n : read) {
+            Tensor t = buffers.valueOf(n);
+            if (t != null) {
+                reads.add(t.data());
+            }
+        }
+    }
+
     /** The accesses of the instructions computing {@code nodes}, with their tensors found in {@code buffers}. */
     static DependencyGraph of(List<Node> nodes, List<Tensor> outputs, KernelBinder.Buffers buffers) {
         int n = nodes.size();
@@ -36,7 +55,11 @@ final class DependencyGraph {
             for (int j = 0; j <= last; j++) {
                 Tensor value = buffers.valueOf(node.input(j));
                 if (value == null) {
-                    continue; // folded into a chain and read by none of its calls: a pool's input gated by its cells
+                    // Folded into a chain: a pool's input gated by its cells is read by none of its calls; relu's
+                    // gradient routed into a batch normalization gradient is read as relu's output and dy, or as dy
+                    // and the normalization's gamma and beta.
+                    routedGateReads(node, node.input(j), buffers, r);
+                    continue;
                 }
                 float[] data = value.data();
                 // UPDATE (parameter, gradient, optimizer slots..., hyper-parameters) writes the parameter and its

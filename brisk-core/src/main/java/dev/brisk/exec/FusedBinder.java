@@ -80,10 +80,17 @@ public final class FusedBinder {
     public static Instruction bindRoutedReader(Node reader, FusedChain g, Tensor out, KernelBinder.Buffers buffers,
                                         Kernels k) {
         if (g.anchor().op() == OpType.BINARY) {
-            // Relu's gradient, taken by a batch normalization gradient: dy and relu's output replace its value.
+            // Relu's gradient, taken by a batch normalization gradient: dy and relu's output replace its value, or
+            // where relu read this normalization, dy and the normalization's gamma and beta (relu's input
+            // recomputed from x, one stream fewer).
             Node gate = g.anchor();
             Tensor[] in = inputsOf(reader, buffers);
             in[0] = buffers.valueOf(gate.input(1));
+            Node norm = ChainLinks.normalizationUnderRelu(reader, gate);
+            if (norm != null) {
+                return KernelBinder.batchNormUnderRelu(reader.op(), reader.attrs(BatchNormAttrs.class), in,
+                        buffers.valueOf(norm.input(2)), buffers.valueOf(norm.input(3)), out, k);
+            }
             return KernelBinder.batchNorm(reader.op(), reader.attrs(BatchNormAttrs.class), in, null, 0f,
                     buffers.valueOf(gate.input(0)), out, k);
         }

@@ -268,6 +268,30 @@ public final class KernelBinder {
         };
     }
 
+    /**
+     * A batch normalization's parameter or input gradient ({@code in} as for {@link #batchNorm}) whose {@code dy}
+     * is gated by relu of the forward normalization with {@code gamma} and {@code beta}, relu's input recomputed
+     * from {@code x} ({@link Kernels#batchNormParamGradUnderRelu}).
+     */
+    static Instruction batchNormUnderRelu(OpType op, BatchNormAttrs a, Tensor[] in, Tensor gamma, Tensor beta,
+                                          Tensor out, Kernels k) {
+        float eps = a.epsilon();
+        Tensor dy = in[0];
+        Tensor x = in[1];
+        Tensor stats = in[2];
+        int channels = x.shape().dim(-1);
+        int rows = x.size() / channels;
+        return switch (op) {
+            case BATCH_NORM_PARAM_GRAD -> () -> k.batchNormParamGradUnderRelu(eps, dy.data(), dy.offset(), x.data(),
+                    x.offset(), stats.data(), stats.offset(), gamma.data(), gamma.offset(), beta.data(), beta.offset(),
+                    out.data(), out.offset(), rows, channels);
+            case BATCH_NORM_GRAD -> () -> k.batchNormGradUnderRelu(eps, a.training(), dy.data(), dy.offset(),
+                    x.data(), x.offset(), stats.data(), stats.offset(), gamma.data(), gamma.offset(), beta.data(),
+                    beta.offset(), in[4].data(), in[4].offset(), out.data(), out.offset(), rows, channels);
+            default -> throw new IllegalArgumentException(op + " is not a batch normalization gradient");
+        };
+    }
+
     private static Instruction reduce(ReduceAttrs a, Tensor x, Tensor y, Kernels k) {
         int[] dims = x.shape().dims();
         boolean[] mask = ShapeInference.reduceMask(dims.length, a.axes());

@@ -111,6 +111,61 @@ class FusionTest {
         return names;
     }
 
+    /**
+     * Batch normalization's gradients under relu of that normalization recompute relu's input from x rather than
+     * read relu's output (one stream fewer), with the bits of the unfused plan; under relu of a residual sum they
+     * read relu's output, as that input is not the normalization's.
+     */
+    @Test
+    void normalizationGradientsRecomputeTheirOwnRelu() {
+        for (boolean residual : new boolean[] {false, true}) {
+            Graph g = Graph.symbolic(k);
+            Node x = g.input("x", Shape.of(40, 6, 6, 16));
+            Node gamma = g.input("gamma", Shape.of(16));
+            Node beta = g.input("beta", Shape.of(16));
+            Node norm = g.batchNorm(x, g.batchNormStatistics(x), gamma, beta, 1e-3f, true);
+            Node y = g.unary(UnaryFn.RELU, 0f, residual ? g.add(norm, x) : norm);
+            Node loss = g.sumAll(g.mul(y, g.mul(y, y)));
+            List<Node> outputs = new ArrayList<>(List.of(loss));
+            outputs.addAll(Autodiff.gradients(g, loss, List.of(x, gamma, beta)));
+            int underRelu = 0;
+            int gated = 0;
+            for (Node n : g.nodes()) {
+                boolean gradient = n.op() == OpType.BATCH_NORM_GRAD || n.op() == OpType.BATCH_NORM_PARAM_GRAD;
+                if (gradient && ChainLinks.gatesBatchNormGradient(n, n.input(0))) {
+                    gated++;
+                    underRelu += ChainLinks.normalizationUnderRelu(n, n.input(0)) == norm ? 1 : 0;
+                }
+            }
+            assertEquals(residual ? 0 : 2, underRelu, "gradients under the normalization's own relu");
+            assertEquals(2, gated, "gradients that take relu's gradient on the fly");
+            Plan fused = Planner.compile(g.nodes(), outputs, k, true);
+            Plan plain = Planner.compile(g.nodes(), outputs, k, false);
+            List<float[]> expected = runInputs(plain, List.of(x, gamma, beta), outputs);
+            List<float[]> actual = runInputs(fused, List.of(x, gamma, beta), outputs);
+            for (int i = 0; i < expected.size(); i++) {
+                assertArrayEquals(expected.get(i), actual.get(i), (residual ? "residual" : "plain") + ": output " + i);
+            }
+        }
+    }
+
+    /** Runs {@code plan} on seeded inputs (some exact zeros), returning {@code outputs}' values. */
+    private static List<float[]> runInputs(Plan plan, List<Node> inputs, List<Node> outputs) {
+        SplittableRandom r = new SplittableRandom(9);
+        for (Node in : inputs) {
+            Tensor t = plan.input(in);
+            for (int i = 0; i < t.size(); i++) {
+                t.set(i, r.nextInt(5) == 0 ? 0f : (float) r.nextGaussian());
+            }
+        }
+        plan.run();
+        List<float[]> out = new ArrayList<>();
+        for (Node o : outputs) {
+            out.add(plan.output(o).toArray());
+        }
+        return out;
+    }
+
     @Test
     void fusedPlanGivesTheSameBitsWithFewerCalls() {
         for (UnaryFn fn : new UnaryFn[] {UnaryFn.RELU, UnaryFn.TANH, UnaryFn.LEAKY_RELU, UnaryFn.GELU}) {

@@ -17,6 +17,8 @@ final class BatchNormArgs extends RegionTask<BatchNormArgs> {
     /** Relu's output that gates {@code dy} (its gradient taken on the fly), or null. */
     float[] gate;
     int gateOff;
+    /** Whether {@code dy} is gated by relu of this normalization, recomputed from {@code x} and the coefficients. */
+    boolean underRelu;
     float[] out;
     int outOff;
     int rows;

@@ -28,7 +28,10 @@ import dev.brisk.ops.UnaryFn;
  * <p>Two fusions ride on these passes. The forward pass can apply an activation to each chunk of rows it has just
  * normalized, while the chunk is in cache (the backend's own activation loop, so the bits of a separate pass). The
  * backward passes can take relu's gradient on the fly: given relu's output as the {@code gate}, they read
- * {@code gate > 0 ? dy : 0} for {@code dy}, as relu's gradient kernel would have written it.
+ * {@code gate > 0 ? dy : 0} for {@code dy}, as relu's gradient kernel would have written it; and where that relu
+ * read this normalization's own output, they need not read relu's output at all: given gamma and beta, they
+ * recompute each normalized value from {@code x} with the forward pass's operations ({@code fma(x - mean,
+ * gamma / sd, beta)}, the same floats) and gate {@code dy} where it is not above zero, one input stream fewer.
  */
 final class BatchNormLoops {
     /** Rows summed per block. */
@@ -75,9 +78,10 @@ final class BatchNormLoops {
         }
         a.perChannel = acc[0];
         a.blockSums = acc[1];
-        if (a.coefficients.length < 4 * channels) {
-            a.coefficients = new float[4 * channels];
+        if (a.coefficients.length < 5 * channels) {
+            a.coefficients = new float[5 * channels];
         }
+        a.underRelu = false;
         return a;
     }
 
@@ -253,6 +257,15 @@ final class BatchNormLoops {
     }
 
     /**
+     * {@code gamma / sd} of channel {@code c} as a float: the factor the forward pass multiplies {@code x - mean} by
+     * (the gradients recompute relu's input with it, so it must be this same float).
+     */
+    private static float normalizingScale(float[] stats, int statsOff, float[] gamma, int gammaOff, int channels,
+                                          int c, float epsilon) {
+        return (float) (gamma[gammaOff + c] * inverseDeviation(stats, statsOff, channels, c, epsilon));
+    }
+
+    /**
      * {@code y = activation((x - mean) / sqrt(variance + epsilon) * gamma + beta)}; a null {@code activation} is
      * none.
      */
@@ -276,8 +289,7 @@ final class BatchNormLoops {
             float[] k = a.coefficients;
             for (int c = 0; c < channels; c++) {
                 k[c] = stats[statsOff + c];
-                k[channels + c] =
-                        (float) (gamma[gammaOff + c] * inverseDeviation(stats, statsOff, channels, c, epsilon));
+                k[channels + c] = normalizingScale(stats, statsOff, gamma, gammaOff, channels, c, epsilon);
                 k[2 * channels + c] = beta[betaOff + c];
             }
             a.out = y;
@@ -345,20 +357,26 @@ final class BatchNormLoops {
     /**
      * The gradients of beta (the sums of {@code dy}) into {@code out[0, channels)} and of gamma (the sums of
      * {@code dy} times the normalized {@code x}) into the next row; with a {@code gate} (relu's output), of
-     * {@code gate > 0 ? dy : 0} instead of {@code dy}.
+     * {@code gate > 0 ? dy : 0} instead of {@code dy}; with {@code beta} (and no gate), of {@code dy} where relu of
+     * this normalization's output (with {@code gamma} and {@code beta}) is above zero.
      */
     static void paramGrad(boolean parallel, boolean vector, float epsilon, float[] dy, int dyOff, float[] gate,
-                          int gateOff, float[] x, int xOff, float[] stats, int statsOff, float[] out, int outOff,
-                          int rows, int channels) {
+                          int gateOff, float[] x, int xOff, float[] stats, int statsOff, float[] gamma, int gammaOff,
+                          float[] beta, int betaOff, float[] out, int outOff, int rows, int channels) {
         BatchNormArgs a = args(vector, x, xOff, rows, channels);
         try {
             a.dy = dy;
             a.dyOff = dyOff;
             a.gate = gate;
             a.gateOff = gateOff;
-            float[] mean = a.coefficients;
+            a.underRelu = beta != null;
+            float[] k = a.coefficients;
             for (int c = 0; c < channels; c++) {
-                mean[c] = stats[statsOff + c];
+                k[c] = stats[statsOff + c];
+                if (a.underRelu) {
+                    k[channels + c] = normalizingScale(stats, statsOff, gamma, gammaOff, channels, c, epsilon);
+                    k[2 * channels + c] = beta[betaOff + c];
+                }
             }
             int blocks = blocks(rows);
             run(parallel, a, blocks, 1, PARAM_SUMS);
@@ -379,6 +397,11 @@ final class BatchNormLoops {
         return gate == null || gate[gi] > 0 ? dy[i] : 0f;
     }
 
+    /** {@code g}, or {@code 0} where relu's input {@code fma(centered, scale, shift)} is not above zero. */
+    private static float underRelu(float g, float centered, float scale, float shift) {
+        return Math.fma(centered, scale, shift) > 0 ? g : 0f;
+    }
+
     /** Block sums of {@code dy} and of {@code dy (x - mean)} over blocks {@code [b0, b1)}. */
     private static void paramBlocks(BatchNormArgs a, int b0, int b1) {
         int channels = a.channels;
@@ -386,7 +409,7 @@ final class BatchNormLoops {
         float[] x = a.x;
         float[] dy = a.dy;
         float[] gate = a.gate;
-        float[] mean = a.coefficients;
+        float[] k = a.coefficients;
         float[] run = runSums(2 * channels);
         double[] blockSums = a.blockSums;
         for (int b = b0; b < b1; b++) {
@@ -398,16 +421,20 @@ final class BatchNormLoops {
                  start += RUN_ROWS) {
                 int stop = Math.min(end, start + RUN_ROWS);
                 if (cv > 0) {
-                    VectorBatchNormRows.paramSums(dy, a.dyOff, gate, a.gateOff, x, a.xOff, mean, channels, cv, run,
-                            start, stop);
+                    VectorBatchNormRows.paramSums(dy, a.dyOff, gate, a.gateOff, a.underRelu, x, a.xOff, k, channels,
+                            cv, run, start, stop);
                 }
                 for (int c = cv; c < channels; c++) {
                     float s = 0;
                     float p = 0;
                     for (int r = start, i = start * channels + c; r < stop; r++, i += channels) {
                         float g = gated(dy, a.dyOff + i, gate, a.gateOff + i);
+                        float d = x[a.xOff + i] - k[c];
+                        if (a.underRelu) {
+                            g = underRelu(g, d, k[channels + c], k[2 * channels + c]);
+                        }
                         s += g;
-                        p = Math.fma(g, x[a.xOff + i] - mean[c], p);
+                        p = Math.fma(g, d, p);
                     }
                     run[c] = s;
                     run[channels + c] = p;
@@ -422,17 +449,20 @@ final class BatchNormLoops {
     /**
      * The gradient of {@code x}: {@code gamma / sd (dy - dbeta / rows - xhat dgamma / rows)} in training mode, where
      * the statistics are the batch's own, and {@code gamma / sd dy} with fixed statistics; {@code sums} holds dbeta
-     * and dgamma ({@link #paramGrad}); a {@code gate} as there.
+     * and dgamma ({@link #paramGrad}); a {@code gate}, or {@code beta} for relu of this normalization, as there.
      */
     static void inputGrad(boolean parallel, boolean vector, float epsilon, boolean training, float[] dy, int dyOff,
                           float[] gate, int gateOff, float[] x, int xOff, float[] stats, int statsOff, float[] gamma,
-                          int gammaOff, float[] sums, int sumsOff, float[] dx, int dxOff, int rows, int channels) {
+                          int gammaOff, float[] beta, int betaOff, float[] sums, int sumsOff, float[] dx, int dxOff,
+                          int rows, int channels) {
         BatchNormArgs a = args(vector, x, xOff, rows, channels);
         try {
+            a.underRelu = beta != null;
             float[] k = a.coefficients;
             for (int c = 0; c < channels; c++) {
                 double inv = inverseDeviation(stats, statsOff, channels, c, epsilon);
-                k[c] = (float) (gamma[gammaOff + c] * inv);
+                k[c] = normalizingScale(stats, statsOff, gamma, gammaOff, channels, c, epsilon);
+                k[4 * channels + c] = a.underRelu ? beta[betaOff + c] : 0;
                 k[channels + c] = training ? (float) ((double) sums[sumsOff + c] / rows) : 0;
                 k[2 * channels + c] = training ? (float) (inv * sums[sumsOff + channels + c] / rows) : 0;
                 k[3 * channels + c] = stats[statsOff + c];
@@ -464,13 +494,16 @@ final class BatchNormLoops {
         float[] gate = a.gate;
         float[] dx = a.out;
         if (cv > 0) {
-            VectorBatchNormRows.inputGrad(a.training, dy, a.dyOff, gate, a.gateOff, x, a.xOff, k, dx, a.outOff,
-                    channels, cv, r0, r1);
+            VectorBatchNormRows.inputGrad(a.training, dy, a.dyOff, gate, a.gateOff, a.underRelu, x, a.xOff, k, dx,
+                    a.outOff, channels, cv, r0, r1);
         }
         for (int r = r0; r < r1 && cv < channels; r++) {
             int base = r * channels;
             for (int c = cv; c < channels; c++) {
                 float g = gated(dy, a.dyOff + base + c, gate, a.gateOff + base + c);
+                if (a.underRelu) {
+                    g = underRelu(g, x[a.xOff + base + c] - k[3 * channels + c], k[c], k[4 * channels + c]);
+                }
                 float t = a.training
                         ? Math.fma(k[3 * channels + c] - x[a.xOff + base + c], k[2 * channels + c], g - k[channels + c])
                         : g;

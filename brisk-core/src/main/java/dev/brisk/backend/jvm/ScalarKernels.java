@@ -318,8 +318,8 @@ public final class ScalarKernels implements Kernels {
     public void batchNormParamGrad(float epsilon, float[] dy, int dyOff, float[] gate, int gateOff, float[] x,
                                    int xOff, float[] stats, int statsOff, float[] out, int outOff, int rows,
                                    int channels) {
-        BatchNormLoops.paramGrad(false, false, epsilon, dy, dyOff, gate, gateOff, x, xOff, stats, statsOff, out, outOff,
-                rows, channels);
+        BatchNormLoops.paramGrad(false, false, epsilon, dy, dyOff, gate, gateOff, x, xOff, stats, statsOff, null, 0, null,
+                0, out, outOff, rows, channels);
     }
 
     @Override
@@ -327,7 +327,24 @@ public final class ScalarKernels implements Kernels {
                               float[] x, int xOff, float[] stats, int statsOff, float[] gamma, int gammaOff,
                               float[] sums, int sumsOff, float[] dx, int dxOff, int rows, int channels) {
         BatchNormLoops.inputGrad(false, false, epsilon, training, dy, dyOff, gate, gateOff, x, xOff, stats, statsOff,
-                gamma, gammaOff, sums, sumsOff, dx, dxOff, rows, channels);
+                gamma, gammaOff, null, 0, sums, sumsOff, dx, dxOff, rows, channels);
+    }
+
+    @Override
+    public void batchNormParamGradUnderRelu(float epsilon, float[] dy, int dyOff, float[] x, int xOff, float[] stats,
+                                            int statsOff, float[] gamma, int gammaOff, float[] beta, int betaOff,
+                                            float[] out, int outOff, int rows, int channels) {
+        BatchNormLoops.paramGrad(false, false, epsilon, dy, dyOff, null, 0, x, xOff, stats, statsOff, gamma, gammaOff, beta,
+                betaOff, out, outOff, rows, channels);
+    }
+
+    @Override
+    public void batchNormGradUnderRelu(float epsilon, boolean training, float[] dy, int dyOff, float[] x, int xOff,
+                                       float[] stats, int statsOff, float[] gamma, int gammaOff, float[] beta,
+                                       int betaOff, float[] sums, int sumsOff, float[] dx, int dxOff, int rows,
+                                       int channels) {
+        BatchNormLoops.inputGrad(false, false, epsilon, training, dy, dyOff, null, 0, x, xOff, stats, statsOff, gamma,
+                gammaOff, beta, betaOff, sums, sumsOff, dx, dxOff, rows, channels);
     }
 
     // ---------------------------------------------------------------- softmax and class indexes

@@ -124,28 +124,37 @@ final class VectorBatchNormRows {
 
     /**
      * The float sums of {@code dy} into {@code run[c]} and of {@code dy (x - mean)} into {@code run[channels + c]}
-     * over rows {@code [r0, r1)}, channels {@code [0, cv)}; {@code dy} gated where a gate is given.
+     * over rows {@code [r0, r1)}, channels {@code [0, cv)}, the means at {@code k[0, channels)}; {@code dy} gated
+     * where a gate is given, or with {@code underRelu} where {@code fma(x - mean, k[channels + c], k[2 channels + c])}
+     * (the normalization relu read) is not above zero.
      */
-    static void paramSums(float[] dy, int dyOff, float[] gate, int gateOff, float[] x, int xOff, float[] mean,
-                          int channels, int cv, float[] run, int r0, int r1) {
+    static void paramSums(float[] dy, int dyOff, float[] gate, int gateOff, boolean underRelu, float[] x, int xOff,
+                          float[] k, int channels, int cv, float[] run, int r0, int r1) {
         if (channels < WIDE_ROW) {
-            paramSumsByColumn(dy, dyOff, gate, gateOff, x, xOff, mean, channels, cv, run, r0, r1);
+            paramSumsByColumn(dy, dyOff, gate, gateOff, underRelu, x, xOff, k, channels, cv, run, r0, r1);
         } else {
-            paramSumsByRow(dy, dyOff, gate, gateOff, x, xOff, mean, channels, cv, run, r0, r1);
+            paramSumsByRow(dy, dyOff, gate, gateOff, underRelu, x, xOff, k, channels, cv, run, r0, r1);
         }
     }
 
     /** {@link #paramSums} down each channel's column, the sums in registers: for rows that span few pages. */
-    private static void paramSumsByColumn(float[] dy, int dyOff, float[] gate, int gateOff, float[] x, int xOff,
-                                          float[] mean, int channels, int cv, float[] run, int r0, int r1) {
+    private static void paramSumsByColumn(float[] dy, int dyOff, float[] gate, int gateOff, boolean underRelu,
+                                          float[] x, int xOff, float[] k, int channels, int cv, float[] run, int r0,
+                                          int r1) {
         for (int c = 0; c < cv; c += L) {
-            FloatVector m = FloatVector.fromArray(F, mean, c);
+            FloatVector m = FloatVector.fromArray(F, k, c);
+            FloatVector scale = FloatVector.fromArray(F, k, channels + c);
+            FloatVector shift = FloatVector.fromArray(F, k, 2 * channels + c);
             FloatVector s = FloatVector.zero(F);
             FloatVector p = FloatVector.zero(F);
             for (int r = r0, i = r0 * channels + c; r < r1; r++, i += channels) {
                 FloatVector g = gated(dy, dyOff + i, gate, gateOff + i);
+                FloatVector d = FloatVector.fromArray(F, x, xOff + i).sub(m);
+                if (underRelu) {
+                    g = FloatVector.zero(F).blend(g, d.fma(scale, shift).compare(VectorOperators.GT, 0f));
+                }
                 s = s.add(g);
-                p = g.fma(FloatVector.fromArray(F, x, xOff + i).sub(m), p);
+                p = g.fma(d, p);
             }
             s.intoArray(run, c);
             p.intoArray(run, channels + c);
@@ -157,8 +166,9 @@ final class VectorBatchNormRows {
      * order, where the column walk touches a new page per row and input once rows are kilobytes wide. Each channel
      * still adds its rows in order from zero, so the bits are the column walk's.
      */
-    private static void paramSumsByRow(float[] dy, int dyOff, float[] gate, int gateOff, float[] x, int xOff,
-                                       float[] mean, int channels, int cv, float[] run, int r0, int r1) {
+    private static void paramSumsByRow(float[] dy, int dyOff, float[] gate, int gateOff, boolean underRelu,
+                                       float[] x, int xOff, float[] k, int channels, int cv, float[] run, int r0,
+                                       int r1) {
         for (int c = 0; c < cv; c += L) {
             FloatVector.zero(F).intoArray(run, c);
             FloatVector.zero(F).intoArray(run, channels + c);
@@ -168,7 +178,12 @@ final class VectorBatchNormRows {
             for (int c = 0; c < cv; c += L) {
                 int i = row + c;
                 FloatVector g = gated(dy, dyOff + i, gate, gateOff + i);
-                FloatVector d = FloatVector.fromArray(F, x, xOff + i).sub(FloatVector.fromArray(F, mean, c));
+                FloatVector d = FloatVector.fromArray(F, x, xOff + i).sub(FloatVector.fromArray(F, k, c));
+                if (underRelu) {
+                    FloatVector normalized = d.fma(FloatVector.fromArray(F, k, channels + c),
+                            FloatVector.fromArray(F, k, 2 * channels + c));
+                    g = FloatVector.zero(F).blend(g, normalized.compare(VectorOperators.GT, 0f));
+                }
                 FloatVector.fromArray(F, run, c).add(g).intoArray(run, c);
                 g.fma(d, FloatVector.fromArray(F, run, channels + c)).intoArray(run, channels + c);
             }
@@ -195,14 +210,22 @@ final class VectorBatchNormRows {
     /**
      * {@code dx = k[c] fma(k[3 channels + c] - x, k[2 channels + c], dy - k[channels + c])} in training, else
      * {@code dx = k[c] dy}, over rows {@code [r0, r1)}, channels {@code [0, cv)}; {@code dy} gated where a gate is
-     * given.
+     * given, or with {@code underRelu} where {@code fma(x - k[3 channels + c], k[c], k[4 channels + c])} (the
+     * normalization relu read) is not above zero.
      */
-    static void inputGrad(boolean training, float[] dy, int dyOff, float[] gate, int gateOff, float[] x, int xOff,
-                          float[] k, float[] dx, int dxOff, int channels, int cv, int r0, int r1) {
+    static void inputGrad(boolean training, float[] dy, int dyOff, float[] gate, int gateOff, boolean underRelu,
+                          float[] x, int xOff, float[] k, float[] dx, int dxOff, int channels, int cv, int r0,
+                          int r1) {
         for (int r = r0; r < r1; r++) {
             int base = r * channels;
             for (int c = 0; c < cv; c += L) {
                 FloatVector g = gated(dy, dyOff + base + c, gate, gateOff + base + c);
+                if (underRelu) {
+                    FloatVector normalized = FloatVector.fromArray(F, x, xOff + base + c)
+                            .sub(FloatVector.fromArray(F, k, 3 * channels + c))
+                            .fma(FloatVector.fromArray(F, k, c), FloatVector.fromArray(F, k, 4 * channels + c));
+                    g = FloatVector.zero(F).blend(g, normalized.compare(VectorOperators.GT, 0f));
+                }
                 if (training) {
                     FloatVector centered = FloatVector.fromArray(F, k, 3 * channels + c)
                             .sub(FloatVector.fromArray(F, x, xOff + base + c));

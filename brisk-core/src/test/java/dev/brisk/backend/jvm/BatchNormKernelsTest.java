@@ -23,11 +23,12 @@ class BatchNormKernelsTest {
     /**
      * The four kernels' outputs, concatenated: statistics, y, param sums, dx (training), dx (inference); then the
      * fused forms: y with relu and with leaky relu (slope 0.1) applied (activations whose vector and scalar forms
-     * agree), param sums and dx with dy gated by relu's output {@code y}.
+     * agree), param sums and dx with dy gated by relu's output {@code y}; then param sums and dx with dy gated by
+     * relu of the normalization recomputed from {@code x} (the "under relu" forms).
      */
     private static float[] all(Kernels k, float[] x, float[] dy, float[] gamma, float[] beta, int rows, int c) {
         int n = rows * c;
-        float[] out = new float[6 * c + 6 * n];
+        float[] out = new float[8 * c + 7 * n];
         int f = 4 * c + 3 * n;
         k.batchNormStatistics(x, 0, rows, c, out, 0);
         k.batchNorm(1e-3f, x, 0, out, 0, gamma, 0, beta, 0, UnaryFn.RELU, 0f, out, f, rows, c);
@@ -40,6 +41,10 @@ class BatchNormKernelsTest {
         k.batchNormParamGrad(1e-3f, dy, 0, null, 0, x, 0, out, 0, out, 2 * c, rows, c);
         k.batchNormGrad(1e-3f, true, dy, 0, null, 0, x, 0, out, 0, gamma, 0, out, 2 * c, out, 4 * c + n, rows, c);
         k.batchNormGrad(1e-3f, false, dy, 0, null, 0, x, 0, out, 0, gamma, 0, out, 2 * c, out, 4 * c + 2 * n, rows,
+                c);
+        int u = 6 * c + 6 * n;
+        k.batchNormParamGradUnderRelu(1e-3f, dy, 0, x, 0, out, 0, gamma, 0, beta, 0, out, u, rows, c);
+        k.batchNormGradUnderRelu(1e-3f, true, dy, 0, x, 0, out, 0, gamma, 0, beta, 0, out, u, out, u + 2 * c, rows,
                 c);
         return out;
     }
@@ -84,6 +89,11 @@ class BatchNormKernelsTest {
                 java.util.Arrays.copyOfRange(all, f + 2 * n, f + 2 * n + 2 * c), "gated parameter sums");
         assertArrayEquals(java.util.Arrays.copyOfRange(unfused, 4 * c + n, 4 * c + 2 * n),
                 java.util.Arrays.copyOfRange(all, f + 2 * n + 2 * c, f + 3 * n + 2 * c), "gated input gradient");
+        int u = 6 * c + 6 * n;
+        assertArrayEquals(java.util.Arrays.copyOfRange(all, f + 2 * n, f + 2 * n + 2 * c),
+                java.util.Arrays.copyOfRange(all, u, u + 2 * c), "parameter sums under relu, gate recomputed");
+        assertArrayEquals(java.util.Arrays.copyOfRange(all, f + 2 * n + 2 * c, f + 3 * n + 2 * c),
+                java.util.Arrays.copyOfRange(all, u + 2 * c, u + 2 * c + n), "input gradient under relu, gate recomputed");
     }
 
     /**
