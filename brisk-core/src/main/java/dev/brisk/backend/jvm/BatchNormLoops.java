@@ -149,11 +149,10 @@ final class BatchNormLoops {
             for (int b = 0; b < blocks; b++) {
                 int at = 2 * b * channels;
                 int n = Math.min(rows, (b + 1) * BLOCK_ROWS) - b * BLOCK_ROWS;
-                double perRow = 1.0 / n;
                 for (int c = 0; c < channels; c++) {
                     // Chan's merge: the block's squares about its own mean, plus n times the square of that mean's
                     // distance from the batch's mean.
-                    double shift = moments[at + c] * perRow - acc[c];
+                    double shift = moments[at + c] / n - acc[c];
                     acc[channels + c] += moments[at + channels + c] + n * shift * shift;
                 }
             }
