@@ -33,7 +33,8 @@ final class JitInlining {
      * ({@code JitInliningTest} checks that the list covers them).
      */
     static final List<String> METHODS = List.of("VectorMath.*", "VectorBinaryLoops.load", "VectorBatchNormRows.gated",
-            "VectorOptimizers.flush", "VectorPool.addWhere", "VectorDropout.mix", "TransposeSelectors.of");
+            "VectorOptimizers.flush", "VectorPool.addWhere", "VectorDropout.mix", "TransposeSelectors.of",
+            "VectorWinogradFilterGradient.store");
 
     private static final String PACKAGE = "dev/brisk/backend/jvm/";
     private static volatile boolean added;

@@ -57,11 +57,20 @@ final class PaddedImage {
         if (!copied(g)) {
             return x;
         }
-        int c = g.channels();
         int rows = (g.outH() - 1) * g.strideH() + g.kernelH();
         int width = copyWidth(g);
+        float[] copy = Scratch.get().padded(rows * width * g.channels());
+        copy(g, x, xOff, n, rows, width, copy);
+        return copy;
+    }
+
+    /**
+     * Image {@code n} into {@code copy}: {@code rows} rows of {@code width} pixels, row r and column j holding image
+     * pixel {@code (r - padTop, j - padLeft)}, or zeros where that is outside the image.
+     */
+    static void copy(ConvGeometry g, float[] x, int xOff, int n, int rows, int width, float[] copy) {
+        int c = g.channels();
         int rowStride = width * c;
-        float[] copy = Scratch.get().padded(rows * rowStride);
         // Columns [lo, hi) of a copied row are image columns [lo - padLeft, hi - padLeft).
         int lo = Math.min(width, g.padLeft());
         int hi = Math.max(lo, Math.min(width, g.padLeft() + g.width()));
@@ -77,6 +86,5 @@ final class PaddedImage {
                     dst + lo * c, (hi - lo) * c);
             Arrays.fill(copy, dst + hi * c, dst + rowStride, 0f);
         }
-        return copy;
     }
 }

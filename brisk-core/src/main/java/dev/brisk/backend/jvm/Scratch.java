@@ -38,6 +38,10 @@ final class Scratch {
     private float[] padded = new float[0];
     private float[] narrowFilter = new float[0];
     private float[] packedFilter = new float[0];
+    private float[] winogradImage = new float[0];
+    private float[] winogradInput = new float[0];
+    private float[] winogradProducts = new float[0];
+    private float[] winogradFilter = new float[0];
     private final ConvGeometry[] transposedOf = new ConvGeometry[TRANSPOSED_KEPT];
     private final ConvGeometry[] transposed = new ConvGeometry[TRANSPOSED_KEPT];
     private int nextTransposed;
@@ -120,6 +124,41 @@ final class Scratch {
             packedFilter = new float[size];
         }
         return packedFilter;
+    }
+
+    /** One image of a {@link VectorWinogradConv} input with its padding's zeros, whole tiles of it. */
+    float[] winogradImage(int size) {
+        if (winogradImage.length < size) {
+            winogradImage = new float[size];
+        }
+        return winogradImage;
+    }
+
+    /** {@link VectorWinogradConv}'s transformed inputs of one group of tiles. */
+    float[] winogradInput(int size) {
+        if (winogradInput.length < size) {
+            winogradInput = new float[size];
+        }
+        return winogradInput;
+    }
+
+    /** {@link VectorWinogradConv}'s 16 products of one group of tiles and one panel of output channels. */
+    float[] winogradProducts(int size) {
+        if (winogradProducts.length < size) {
+            winogradProducts = new float[size];
+        }
+        return winogradProducts;
+    }
+
+    /**
+     * {@link VectorWinogradConv}'s transformed filter; handed to the threads of the call that fills it, which only
+     * read it.
+     */
+    float[] winogradFilter(int size) {
+        if (winogradFilter.length < size) {
+            winogradFilter = new float[size];
+        }
+        return winogradFilter;
     }
 
     /**

@@ -39,7 +39,9 @@ final class VectorConv {
      */
     static void conv2d(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
                        UnaryFn fn, float alpha, float[] y, int yOff) {
-        if ((fn == null || fn == UnaryFn.RELU) && VectorNarrowConv.applies(g)) {
+        if (VectorWinogradConv.applies(g)) {
+            VectorWinogradConv.conv2d(g, x, xOff, w, wOff, bias, biasOff, fn, alpha, y, yOff);
+        } else if ((fn == null || fn == UnaryFn.RELU) && VectorNarrowConv.applies(g)) {
             VectorNarrowConv.conv2d(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, y, yOff);
         } else if (VectorDirectConv.applies(g, fn)) {
             VectorDirectConv.conv2d(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, y, yOff);
@@ -97,7 +99,10 @@ final class VectorConv {
     static void conv2dMaxPool(ConvGeometry g, float[] x, int xOff, float[] w, int wOff, float[] bias, int biasOff,
                               UnaryFn fn, float alpha, PoolGeometry p, float[] y, int yOff, float[] cells,
                               int cellsOff) {
-        if ((fn == null || fn == UnaryFn.RELU) && VectorNarrowConv.applies(g)) {
+        if (VectorWinogradConv.applies(g)) {
+            VectorWinogradConv.conv2dMaxPool(g, x, xOff, w, wOff, bias, biasOff, fn, alpha, p, y, yOff, cells,
+                    cellsOff);
+        } else if ((fn == null || fn == UnaryFn.RELU) && VectorNarrowConv.applies(g)) {
             VectorNarrowConv.conv2dMaxPool(g, x, xOff, w, wOff, bias, biasOff, fn == UnaryFn.RELU, p, y, yOff, cells,
                     cellsOff);
         } else if (VectorDirectConv.applies(g, fn)) {
@@ -186,6 +191,10 @@ final class VectorConv {
     static void backwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff) {
         int k = Im2Col.rowLength(g);
         int oc = g.outChannels();
+        if (VectorWinogradConv.inputGradientApplies(g)) {
+            VectorWinogradConv.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
+            return;
+        }
         if (!isPointwise(g) && VectorNarrowConv.inputGradientApplies(g)) {
             VectorNarrowInputGradient.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
             return;
@@ -305,7 +314,9 @@ final class VectorConv {
      */
     private static void filterGradient(ConvGeometry g, int n0, int n1, float[] x, int xOff, float[] dy, int dyOff,
                                        PoolGeometry pool, float[] cells, int cellsOff, float[] dw, int dwOff) {
-        if (VectorDirectFilterGradient.applies(g)) {
+        if (pool == null && VectorWinogradFilterGradient.applies(g)) {
+            VectorWinogradFilterGradient.filterGradient(g, n0, n1, x, xOff, dy, dyOff, dw, dwOff);
+        } else if (VectorDirectFilterGradient.applies(g)) {
             VectorDirectFilterGradient.filterGradient(g, n0, n1, chunkRows(g), x, xOff, dy, dyOff, pool, cells,
                     cellsOff, dw, dwOff);
         } else if (pool == null && VectorNarrowConv.filterGradientApplies(g)) {

@@ -365,7 +365,7 @@ final class VectorGemm {
      * loop ran about 15% slower on a 512-bit Intel core, whose two FMA units it no longer kept fed). The same
      * arithmetic in the same order as {@link #kernel}, so the same bits.
      */
-    private static void kernelRows(int kb, float[] a, int ai, int lda, float[] b, int bi, float[] c, int ci, int ldc,
+    static void kernelRows(int kb, float[] a, int ai, int lda, float[] b, int bi, float[] c, int ci, int ldc,
                                    boolean add) {
         int a1 = ai + lda;
         int a2 = ai + 2 * lda;
@@ -529,7 +529,7 @@ final class VectorGemm {
      * {@link #kernelRows}, and the JIT checks A's six neighbouring reads once for the lowest and once for the
      * highest (about 10% faster than {@link #kernel} on a 512-bit Intel core). Same arithmetic, same bits.
      */
-    private static void kernelColumns(int kb, float[] a, int ai, int lda, float[] b, int bi, float[] c, int ci, int ldc,
+    static void kernelColumns(int kb, float[] a, int ai, int lda, float[] b, int bi, float[] c, int ci, int ldc,
                                    boolean add) {
         FloatVector c00 = FloatVector.zero(S);
         FloatVector c01 = c00;
