@@ -83,6 +83,7 @@ public final class Settings {
                 case FUSION -> String.valueOf(fusion());
                 case CONCURRENT -> concurrent();
                 case GEMM_GRID -> String.valueOf(gemmGrid());
+                case WINOGRAD -> String.valueOf(winograd());
                 case CHUNKS -> String.valueOf(chunks());
                 case JIT_WARM_UP_STEPS -> String.valueOf(jitWarmUpSteps());
                 case JIT_INLINE -> String.valueOf(jitInline());
@@ -200,6 +201,16 @@ public final class Settings {
      */
     public static boolean gemmGrid() {
         return !"false".equalsIgnoreCase(raw(Setting.GEMM_GRID).value());
+    }
+
+    /**
+     * Whether 3x3 stride-1 convolutions may take Winograd's kernels: true unless the value is {@code false} (any
+     * case).
+     *
+     * @return false only when Winograd's kernels are turned off
+     */
+    public static boolean winograd() {
+        return !"false".equalsIgnoreCase(raw(Setting.WINOGRAD).value());
     }
 
     /**

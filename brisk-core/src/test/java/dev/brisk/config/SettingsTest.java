@@ -53,7 +53,7 @@ class SettingsTest {
     @Test
     void unsetPropertiesGiveTheDefaults() {
         for (Setting s : new Setting[] {Setting.KERNELS, Setting.FUSION, Setting.CONCURRENT, Setting.GEMM_GRID,
-            Setting.CHUNKS, Setting.JIT_WARM_UP_STEPS}) {
+            Setting.WINOGRAD, Setting.CHUNKS, Setting.JIT_WARM_UP_STEPS}) {
             set(s, null);
             Settings.Effective e = Settings.effective(s);
             assertEquals(Settings.Source.DEFAULT, e.source(), s.name());
@@ -64,6 +64,7 @@ class SettingsTest {
         assertTrue(Settings.fusion());
         assertEquals("false", Settings.concurrent());
         assertTrue(Settings.gemmGrid());
+        assertTrue(Settings.winograd());
         assertEquals(4, Settings.chunks());
         assertEquals(1, Settings.jitWarmUpSteps());
     }
@@ -81,6 +82,8 @@ class SettingsTest {
         assertFalse(Settings.fusion());
         set(Setting.GEMM_GRID, "false");
         assertFalse(Settings.gemmGrid());
+        set(Setting.WINOGRAD, "False");
+        assertFalse(Settings.winograd());
         set(Setting.CONCURRENT, "always");
         assertEquals("always", Settings.concurrent());
         set(Setting.KERNELS, " Scalar ");

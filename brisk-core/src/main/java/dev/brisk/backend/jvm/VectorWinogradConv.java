@@ -1,5 +1,6 @@
 package dev.brisk.backend.jvm;
 
+import dev.brisk.config.Settings;
 import dev.brisk.ops.ConvGeometry;
 import dev.brisk.ops.PoolGeometry;
 import dev.brisk.ops.UnaryFn;
@@ -40,6 +41,8 @@ final class VectorWinogradConv {
     private static final int MR = VectorGemm.MR;
     /** Positions of the 4x4 transform. */
     static final int POSITIONS = 16;
+    /** {@code -Dbrisk.winograd=false} keeps every convolution on the direct kernels, to compare against. */
+    private static final boolean ENABLED = Settings.winograd();
     /** The most pixels the tiles may cover, per pixel of the output. */
     private static final double MAX_TILED_AREA = 1.25;
     /** Below this many multiply-adds (of the direct convolution) the call runs on the calling thread. */
@@ -59,7 +62,7 @@ final class VectorWinogradConv {
      */
     static boolean applies(ConvGeometry g) {
         long tiled = 4L * ((g.outH() + 1) / 2) * ((g.outW() + 1) / 2);
-        return g.kernelH() == 3 && g.kernelW() == 3 && g.strideH() == 1 && g.strideW() == 1
+        return ENABLED && g.kernelH() == 3 && g.kernelW() == 3 && g.strideH() == 1 && g.strideW() == 1
                 && g.padTop() >= 0 && g.padLeft() >= 0 && g.outH() >= 2 && g.outW() >= 2
                 && g.channels() % NR == 0 && g.outChannels() % NR == 0
                 && tiled <= MAX_TILED_AREA * g.outH() * g.outW();
