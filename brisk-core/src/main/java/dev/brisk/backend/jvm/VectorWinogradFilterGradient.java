@@ -45,11 +45,16 @@ final class VectorWinogradFilterGradient {
         int tilesW = (g.outW() + 1) / 2;
         int tiles = (g.outH() + 1) / 2 * tilesW;
         int paddedW = 2 * tilesW + 2;
-        int block = Math.min(tiles, Math.max(1, BLOCK_FLOATS / (POSITIONS * (c + oc))));
+        // Blocks of about equal size: a short last block would pay a whole pass over dU for a few tiles.
+        int most = Math.max(1, BLOCK_FLOATS / (POSITIONS * (c + oc)));
+        int block = VectorGemm.ceilDiv(tiles, VectorGemm.ceilDiv(tiles, most));
+        // One position's gradients to the next: a cache line more than a whole number of pages would put the 16
+        // lines a tile writes in one L1 set.
+        int step = block * NR + L;
         Scratch scratch = Scratch.get();
         // MR floats past the last tile: the last group of input channels reads (and drops) that many.
         float[] v = scratch.winogradInput(block * POSITIONS * c + MR);
-        float[] d = scratch.winogradProducts(POSITIONS * block * oc);
+        float[] d = scratch.winogradProducts(POSITIONS * panels * step);
         float[] du = scratch.winogradFilter(POSITIONS * c * oc);
         float[] tile = scratch.tile(MR * NR);
         int imageOut = g.outH() * g.outW() * oc;
@@ -65,11 +70,11 @@ final class VectorWinogradFilterGradient {
                     VectorWinogradConv.transformInput(image, (2 * ty * paddedW + 2 * tx) * c, paddedW * c, c, v,
                             t * POSITIONS * c);
                     transformGradient(g, dy, dyOff + n * imageOut + (2 * ty * g.outW() + 2 * tx) * oc,
-                            2 * ty + 1 < g.outH(), 2 * tx + 1 < g.outW(), d, t * NR, block * NR, panels);
+                            2 * ty + 1 < g.outH(), 2 * tx + 1 < g.outW(), d, t * NR, step, panels);
                 }
                 for (int k = 0; k < POSITIONS; k++) {
                     for (int jp = 0; jp < panels; jp++) {
-                        int bi = (k * panels + jp) * block * NR;
+                        int bi = (k * panels + jp) * step;
                         for (int i0 = 0; i0 < c; i0 += MR) {
                             int ci = (k * c + i0) * oc + jp * NR;
                             if (i0 + MR <= c) {
