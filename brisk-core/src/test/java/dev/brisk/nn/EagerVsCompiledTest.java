@@ -122,6 +122,12 @@ class EagerVsCompiledTest {
         assertEagerMatchesCompiled(EagerVsCompiledTest::sharedActivation, data(90, 8, 8, 1), 19);
     }
 
+    /** Convolutions of 32 channels (Winograd's kernels) in a residual block give the same bits eager and compiled. */
+    @Test
+    void residualBlockOfWinogradConvolutionsMatches() {
+        assertEagerMatchesCompiled(() -> FusedTrainingTest.residual(32), data(90, 6, 6, 32), 29);
+    }
+
     /** The kernel calls of one profiled training step (the third) of {@code model}, by name, sorted. */
     private static List<String> kernelCallsOfAStep(Model model, boolean eager, Path trace) {
         model.compile(Optimizers.adam(1e-2f), Losses.sparseCategoricalCrossentropy(true));

@@ -65,11 +65,19 @@ class FusedTrainingTest {
      * and relu run as one call, which never stores the normalized values.
      */
     static Model residual() {
-        SymbolicTensor input = Input.of(6, 6, 16);
-        SymbolicTensor y = Layers.conv2d(16, 3, 1, Padding.SAME, Activation.LINEAR).apply(input);
+        return residual(16);
+    }
+
+    /**
+     * {@link #residual()} with {@code channels} channels throughout; at 32 (whole panels of gemm's register tile)
+     * both convolutions take Winograd's kernels in all three passes.
+     */
+    static Model residual(int channels) {
+        SymbolicTensor input = Input.of(6, 6, channels);
+        SymbolicTensor y = Layers.conv2d(channels, 3, 1, Padding.SAME, Activation.LINEAR).apply(input);
         y = Layers.batchNormalization().apply(y);
         y = Layers.activation(Activation.RELU).apply(y);
-        y = Layers.conv2d(16, 3, 1, Padding.SAME, Activation.LINEAR).apply(y);
+        y = Layers.conv2d(channels, 3, 1, Padding.SAME, Activation.LINEAR).apply(y);
         y = Layers.batchNormalization().apply(y);
         y = Layers.activation(Activation.RELU).apply(Layers.add().apply(y, input));
         y = Layers.globalAveragePooling2d().apply(y);
@@ -213,6 +221,11 @@ class FusedTrainingTest {
         Model[] plain = new Model[1];
         train(FusedTrainingTest::residual, false, EagerVsCompiledTest.data(90, 6, 6, 16), plain);
         assertArrayEquals(predict(plain[0], false, xy[0]), predict(model, true, xy[0]), "predictions");
+    }
+
+    @Test
+    void residualBlockOfWinogradConvolutionsTrainsToTheSameWeightsFusedOrNot() {
+        assertSameBits(() -> residual(32), EagerVsCompiledTest.data(90, 6, 6, 32));
     }
 
     private static float[] predict(Model model, boolean fuse, Tensor x) {

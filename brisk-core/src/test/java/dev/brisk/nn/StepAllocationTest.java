@@ -100,6 +100,14 @@ class StepAllocationTest {
     }
 
     @Test
+    void winogradConvolutionsAllocateNothingOnTwoThreads() {
+        ThreadBudget.set(2);
+        RandomSeed.set(1);
+        PlanAllocation.assertStepAllocatesNothing(PlanAllocation.compiled(FusedTrainingTest.residual(32)),
+                EagerVsCompiledTest.data(128, 6, 6, 32), 32, "train step of a residual block of 32 channels");
+    }
+
+    @Test
     void elementwiseChainsAllocateNothingOnTwoThreads() {
         ThreadBudget.set(2);
         PlanAllocation.assertStepAllocatesNothing(siluCnn(), data(), 32, "train step with elementwise chains");
