@@ -42,6 +42,7 @@ final class Scratch {
     private float[] winogradInput = new float[0];
     private float[] winogradProducts = new float[0];
     private float[] winogradFilter = new float[0];
+    private float[] winogradSums = new float[0];
     private final ConvGeometry[] transposedOf = new ConvGeometry[TRANSPOSED_KEPT];
     private final ConvGeometry[] transposed = new ConvGeometry[TRANSPOSED_KEPT];
     private int nextTransposed;
@@ -159,6 +160,17 @@ final class Scratch {
             winogradFilter = new float[size];
         }
         return winogradFilter;
+    }
+
+    /**
+     * {@link VectorWinogradFilterGradient}'s sums of the transformed filter's gradient: this thread's own, apart from
+     * {@link #winogradFilter}, which this thread may have handed to a region's threads.
+     */
+    float[] winogradSums(int size) {
+        if (winogradSums.length < size) {
+            winogradSums = new float[size];
+        }
+        return winogradSums;
     }
 
     /**

@@ -366,7 +366,7 @@ final class VectorGemm {
      * arithmetic in the same order as {@link #kernel}, so the same bits.
      */
     static void kernelRows(int kb, float[] a, int ai, int lda, float[] b, int bi, float[] c, int ci, int ldc,
-                                   boolean add) {
+                           boolean add) {
         int a1 = ai + lda;
         int a2 = ai + 2 * lda;
         int a3 = ai + 3 * lda;
@@ -530,7 +530,7 @@ final class VectorGemm {
      * highest (about 10% faster than {@link #kernel} on a 512-bit Intel core). Same arithmetic, same bits.
      */
     static void kernelColumns(int kb, float[] a, int ai, int lda, float[] b, int bi, float[] c, int ci, int ldc,
-                                   boolean add) {
+                              boolean add) {
         FloatVector c00 = FloatVector.zero(S);
         FloatVector c01 = c00;
         FloatVector c10 = c00;

@@ -28,12 +28,9 @@ final class VectorWinogradFilterGradient {
     private VectorWinogradFilterGradient() {
     }
 
-    /**
-     * Whether this kernel computes the filter gradient of {@code g}: where the forward pass is Winograd's, with both
-     * channel counts whole panels of gemm's register tile.
-     */
+    /** Whether this kernel computes the filter gradient of {@code g}: where the forward pass is Winograd's. */
     static boolean applies(ConvGeometry g) {
-        return VectorWinogradConv.applies(g) && g.channels() % NR == 0 && g.outChannels() % NR == 0;
+        return VectorWinogradConv.applies(g);
     }
 
     /** {@code dw = sum over images [n0, n1)} of the filter gradient, on the calling thread. */
@@ -55,7 +52,7 @@ final class VectorWinogradFilterGradient {
         // MR floats past the last tile: the last group of input channels reads (and drops) that many.
         float[] v = scratch.winogradInput(block * POSITIONS * c + MR);
         float[] d = scratch.winogradProducts(POSITIONS * panels * step);
-        float[] du = scratch.winogradFilter(POSITIONS * c * oc);
+        float[] du = scratch.winogradSums(POSITIONS * c * oc);
         float[] tile = scratch.tile(MR * NR);
         int imageOut = g.outH() * g.outW() * oc;
         boolean add = false;
@@ -144,7 +141,7 @@ final class VectorWinogradFilterGradient {
                 int u = p * oc + j;
                 int o = dwOff + p * oc + j;
                 for (int i = 0; i < 3; i++) {
-                    // Row i of G^T dU ({@link #row}), then (G^T dU) G: s0 + (s1 + s2) / 2, (s1 - s2) / 2,
+                    // Row i of G^T dU (row()), then (G^T dU) G: s0 + (s1 + s2) / 2, (s1 - s2) / 2,
                     // (s1 + s2) / 2 + s3.
                     float s0 = row(du, u, step, i, 0);
                     float s1 = row(du, u, step, i, 1);
