@@ -95,8 +95,8 @@ class VectorWinogradConvTest {
     }
 
     /**
-     * Strides, other kernel sizes, channel counts that are not whole panels, and outputs that whole
-     * tiles cover with much waste stay with the direct kernels.
+     * Strides, other kernel sizes, channel counts that are not whole panels, transformed filters over 4 MiB and
+     * outputs that whole tiles cover with much waste stay with the direct kernels.
      */
     @Test
     void otherConvolutionsAreNotWinograd() {
@@ -106,6 +106,9 @@ class VectorWinogradConvTest {
         assertFalse(VectorWinogradConv.applies(geometry(2, 8, 8, L, 3, 3, NR, 1, 1, 1, 1, 1, 1)));
         assertFalse(VectorWinogradConv.applies(geometry(2, 8, 8, NR, 3, 3, NR + L, 1, 1, 1, 1, 1, 1)));
         assertFalse(VectorWinogradConv.applies(geometry(2, 7, 7, NR, 3, 3, NR, 1, 1, 1, 1, 1, 1)));
+        // Transformed filters of 16 x 256 x 256 floats and more.
+        assertTrue(VectorWinogradConv.applies(geometry(2, 8, 8, 256, 3, 3, 256, 1, 1, 1, 1, 1, 1)));
+        assertFalse(VectorWinogradConv.applies(geometry(2, 8, 8, 256, 3, 3, 512, 1, 1, 1, 1, 1, 1)));
         assertFalse(VectorWinogradConv.inputGradientApplies(geometry(2, 8, 8, L, 3, 3, NR, 1, 1, 1, 1, 1, 1)));
     }
 }
