@@ -147,22 +147,20 @@ final class VectorWinogradConv {
         int c = g.channels();
         int oc = g.outChannels();
         int panels = oc / NR;
-        int tilesW = (g.outW() + 1) / 2;
-        int tiles = (g.outH() + 1) / 2 * tilesW;
-        int paddedW = 2 * tilesW + 2;
+        int tilesW = tilesW(g);
+        int tiles = tiles(g);
         Scratch scratch = Scratch.get();
         float[] v = scratch.winogradInput(MR * POSITIONS * c);
         float[] m = scratch.winogradProducts(MR * POSITIONS * NR);
         int imageOut = g.outH() * g.outW() * oc;
         for (int n = n0; n < n1; n++) {
-            float[] image = padded(g, x, xOff, n, paddedW);
+            float[] image = padded(g, x, xOff, n);
             for (int q0 = 0; q0 < tiles; q0 += MR) {
                 int count = Math.min(MR, tiles - q0);
                 for (int t = 0; t < MR; t++) {
                     // Rows past the image's last tile repeat it; they are computed and dropped.
                     int q = q0 + Math.min(t, count - 1);
-                    transformInput(image, (2 * (q / tilesW) * paddedW + 2 * (q % tilesW)) * c, paddedW * c, c, v,
-                            t * POSITIONS * c);
+                    transformTile(g, image, q, v, t * POSITIONS * c);
                 }
                 for (int jp = 0; jp < panels; jp++) {
                     for (int k = 0; k < POSITIONS; k++) {
@@ -286,23 +284,46 @@ final class VectorWinogradConv {
         u[base + (k + 3) * step] = a2;
     }
 
+    /** Tiles in a row of the output: 2x2 blocks of pixels, the last cut by an odd edge. */
+    static int tilesW(ConvGeometry g) {
+        return (g.outW() + 1) / 2;
+    }
+
+    /** Tiles of one image's output, in row-major order. */
+    static int tiles(ConvGeometry g) {
+        return (g.outH() + 1) / 2 * tilesW(g);
+    }
+
+    /** Pixels in a row of {@link #padded}'s copy: the windows of every tile in a row. */
+    private static int paddedW(ConvGeometry g) {
+        return 2 * tilesW(g) + 2;
+    }
+
     /**
-     * Image {@code n} with the padding's zeros around it: {@code 2 tilesH + 2} rows of {@code paddedW} pixels, the
+     * Image {@code n} with the padding's zeros around it: {@code 2 tilesH + 2} rows of {@link #paddedW} pixels, the
      * window of tile {@code (ty, tx)} starting at row {@code 2 ty}, column {@code 2 tx}. A tile past an odd output
      * edge reads zeros there, and its outputs past the edge are dropped.
      */
-    static float[] padded(ConvGeometry g, float[] x, int xOff, int n, int paddedW) {
+    static float[] padded(ConvGeometry g, float[] x, int xOff, int n) {
         int rows = 2 * ((g.outH() + 1) / 2) + 2;
-        float[] copy = Scratch.get().winogradImage(rows * paddedW * g.channels());
-        PaddedImage.copy(g, x, xOff, n, rows, paddedW, copy);
+        float[] copy = Scratch.get().winogradImage(rows * paddedW(g) * g.channels());
+        PaddedImage.copy(g, x, xOff, n, rows, paddedW(g), copy);
         return copy;
+    }
+
+    /** {@link #transformInput} of tile {@code q}'s window in {@link #padded}'s copy, into {@code v} from {@code vi}. */
+    static void transformTile(ConvGeometry g, float[] image, int q, float[] v, int vi) {
+        int tilesW = tilesW(g);
+        int rowStride = paddedW(g) * g.channels();
+        int window = 2 * (q / tilesW) * rowStride + 2 * (q % tilesW) * g.channels();
+        transformInput(image, window, rowStride, g.channels(), v, vi);
     }
 
     /**
      * {@code V = B^T d B} of the 4x4 window at {@code di} (rows {@code rowStride} apart, pixels {@code c} apart), a
      * vector of channels at a time, into {@code v}: position k, channel p at {@code vi + k c + p}.
      */
-    static void transformInput(float[] image, int di, int rowStride, int c, float[] v, int vi) {
+    private static void transformInput(float[] image, int di, int rowStride, int c, float[] v, int vi) {
         int r1 = di + rowStride;
         int r2 = di + 2 * rowStride;
         int r3 = di + 3 * rowStride;

@@ -39,9 +39,8 @@ final class VectorWinogradFilterGradient {
         int c = g.channels();
         int oc = g.outChannels();
         int panels = oc / NR;
-        int tilesW = (g.outW() + 1) / 2;
-        int tiles = (g.outH() + 1) / 2 * tilesW;
-        int paddedW = 2 * tilesW + 2;
+        int tilesW = VectorWinogradConv.tilesW(g);
+        int tiles = VectorWinogradConv.tiles(g);
         // Blocks of about equal size: a short last block would pay a whole pass over dU for a few tiles.
         int most = Math.max(1, BLOCK_FLOATS / (POSITIONS * (c + oc)));
         int block = VectorGemm.ceilDiv(tiles, VectorGemm.ceilDiv(tiles, most));
@@ -57,15 +56,14 @@ final class VectorWinogradFilterGradient {
         int imageOut = g.outH() * g.outW() * oc;
         boolean add = false;
         for (int n = n0; n < n1; n++) {
-            float[] image = VectorWinogradConv.padded(g, x, xOff, n, paddedW);
+            float[] image = VectorWinogradConv.padded(g, x, xOff, n);
             for (int q0 = 0; q0 < tiles; q0 += block) {
                 int count = Math.min(block, tiles - q0);
                 for (int t = 0; t < count; t++) {
                     int q = q0 + t;
                     int ty = q / tilesW;
                     int tx = q % tilesW;
-                    VectorWinogradConv.transformInput(image, (2 * ty * paddedW + 2 * tx) * c, paddedW * c, c, v,
-                            t * POSITIONS * c);
+                    VectorWinogradConv.transformTile(g, image, q, v, t * POSITIONS * c);
                     transformGradient(g, dy, dyOff + n * imageOut + (2 * ty * g.outW() + 2 * tx) * oc,
                             2 * ty + 1 < g.outH(), 2 * tx + 1 < g.outW(), d, t * NR, step, panels);
                 }
