@@ -49,8 +49,13 @@ final class VectorWinogradConv {
      * keep the direct kernels until the products loop over panels of the filter outside the tiles.
      */
     private static final int MAX_FILTER_FLOATS = 1 << 20;
-    /** The most pixels the tiles may cover, per pixel of the output. */
-    private static final double MAX_TILED_AREA = 1.25;
+    /**
+     * The most pixels the tiles may cover, per pixel of the output. A 7x7 output takes 4x4 tiles, 8x8 pixels (1.31):
+     * at 64 channels, one thread, the three passes measured 1.2-1.3x the direct kernels once tiles were grouped
+     * across images (per image, 16 tiles left groups of six a third short and the filter gradient's products 16
+     * deep: 0.9-1.05x). 5x5 (1.44) stays direct.
+     */
+    private static final double MAX_TILED_AREA = 1.35;
     /** Below this many multiply-adds (of the direct convolution) the call runs on the calling thread. */
     private static final long PARALLEL_MIN_MACS = 1L << 17;
 
@@ -63,10 +68,8 @@ final class VectorWinogradConv {
      * at stride 1; both channel counts whole panels of gemm's register tile ({@link VectorGemm#NR}), because at a
      * depth of one vector the products' loop is too short to pay and one vector of output channels leaves a broadcast
      * per FMA (16 channels in and out measured 0.8-0.94x the direct kernel, with a kernel of its own); a transformed
-     * filter of at most {@link #MAX_FILTER_FLOATS}; and tiles that cover the output with at most a quarter more
-     * pixels ({@link #MAX_TILED_AREA}: a 7x7 output takes 4x4 tiles, 8x8 pixels; at 64 channels in a training step
-     * its forward pass measured about 5% faster, its input gradient no faster and its filter gradient, products
-     * only 16 tiles deep an image, about 12% slower).
+     * filter of at most {@link #MAX_FILTER_FLOATS}; and tiles that cover the output with at most {@link
+     * #MAX_TILED_AREA} times its pixels.
      */
     static boolean applies(ConvGeometry g) {
         long tiled = 4L * ((g.outH() + 1) / 2) * ((g.outW() + 1) / 2);
@@ -153,39 +156,46 @@ final class VectorWinogradConv {
         float[] v = scratch.winogradInput(MR * POSITIONS * c);
         float[] m = scratch.winogradProducts(MR * POSITIONS * NR);
         int imageOut = g.outH() * g.outW() * oc;
-        for (int n = n0; n < n1; n++) {
-            float[] image = padded(g, x, xOff, n);
-            for (int q0 = 0; q0 < tiles; q0 += MR) {
-                int count = Math.min(MR, tiles - q0);
-                for (int t = 0; t < MR; t++) {
-                    // Rows past the image's last tile repeat it; they are computed and dropped.
-                    int q = q0 + Math.min(t, count - 1);
-                    transformTile(g, image, q, v, t * POSITIONS * c);
+        // Tiles are numbered across the images, so that a group may end in the next image (a 7x7 output has 16
+        // tiles an image, which groups of six would leave a third of a group short).
+        int total = (n1 - n0) * tiles;
+        float[] image = null;
+        int loaded = -1;
+        for (int q0 = 0; q0 < total; q0 += MR) {
+            int count = Math.min(MR, total - q0);
+            for (int t = 0; t < MR; t++) {
+                // Rows past the last tile repeat it; they are computed and dropped.
+                int q = q0 + Math.min(t, count - 1);
+                int n = n0 + q / tiles;
+                if (n != loaded) {
+                    image = padded(g, x, xOff, n);
+                    loaded = n;
                 }
-                for (int jp = 0; jp < panels; jp++) {
-                    for (int k = 0; k < POSITIONS; k++) {
-                        VectorGemm.kernelRows(c, v, k * c, POSITIONS * c, u, (k * panels + jp) * c * NR, m, k * NR,
-                                POSITIONS * NR, false);
-                    }
-                    for (int t = 0; t < count; t++) {
-                        int q = q0 + t;
-                        int oy = 2 * (q / tilesW);
-                        int ox = 2 * (q % tilesW);
-                        int yi = yOff + n * imageOut + (oy * g.outW() + ox) * oc + jp * NR;
-                        boolean down = oy + 1 < g.outH();
-                        boolean right = ox + 1 < g.outW();
-                        for (int cv = 0; cv < NR; cv += L) {
-                            transformOutput(m, t * POSITIONS * NR + cv, bias,
-                                    bias == null ? 0 : biasOff + jp * NR + cv, relu, y, yi + cv, oc,
-                                    g.outW() * oc, down, right);
-                        }
+                transformTile(g, image, q % tiles, v, t * POSITIONS * c);
+            }
+            for (int jp = 0; jp < panels; jp++) {
+                for (int k = 0; k < POSITIONS; k++) {
+                    VectorGemm.kernelRows(c, v, k * c, POSITIONS * c, u, (k * panels + jp) * c * NR, m, k * NR,
+                            POSITIONS * NR, false);
+                }
+                for (int t = 0; t < count; t++) {
+                    int q = (q0 + t) % tiles;
+                    int n = n0 + (q0 + t) / tiles;
+                    int oy = 2 * (q / tilesW);
+                    int ox = 2 * (q % tilesW);
+                    int yi = yOff + n * imageOut + (oy * g.outW() + ox) * oc + jp * NR;
+                    boolean down = oy + 1 < g.outH();
+                    boolean right = ox + 1 < g.outW();
+                    for (int cv = 0; cv < NR; cv += L) {
+                        transformOutput(m, t * POSITIONS * NR + cv, bias, bias == null ? 0 : biasOff + jp * NR + cv,
+                                relu, y, yi + cv, oc, g.outW() * oc, down, right);
                     }
                 }
             }
-            if (otherFn) {
-                int pixels = g.outH() * g.outW();
-                VectorEpilogue.biasActivation(y, yOff + n * imageOut, oc, pixels, oc, null, 0, fn, alpha);
-            }
+        }
+        if (otherFn) {
+            VectorEpilogue.biasActivation(y, yOff + n0 * imageOut, oc, (n1 - n0) * g.outH() * g.outW(), oc, null, 0,
+                    fn, alpha);
         }
     }
 

@@ -14,9 +14,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Winograd F(2x2, 3x3) convolution matches the scalar reference (forward with and without bias and relu, and
- * the input and filter gradients), on same, valid and uneven padding, odd output sizes (tiles cut by the edge), one and several
- * panels of channels, writing nothing outside its output, with the same bits at one and two threads.
+ * The Winograd F(2x2, 3x3) convolution matches the scalar reference (forward with and without bias and relu, and the
+ * input and filter gradients), on same, valid and uneven padding, odd output sizes (tiles cut by the edge), one and
+ * several panels of channels, images of fewer tiles than a group, writing nothing outside its output, with the same
+ * bits at one and two threads.
  */
 class VectorWinogradConvTest {
     private static final int L = jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.length();
@@ -30,6 +31,8 @@ class VectorWinogradConvTest {
             geometry(2, 11, 11, NR, 3, 3, 2 * NR, 1, 1, 0, 0, 0, 0),
             geometry(2, 10, 9, 2 * NR, 3, 3, NR, 1, 1, 2, 1, 0, 1),
             geometry(5, 28, 28, NR, 3, 3, NR, 1, 1, 1, 1, 1, 1),
+            // 16 tiles an image: groups of tiles and the filter gradient's blocks end inside the next image.
+            geometry(5, 7, 7, 2 * NR, 3, 3, 2 * NR, 1, 1, 1, 1, 1, 1),
         };
     }
 
@@ -105,7 +108,8 @@ class VectorWinogradConvTest {
         assertFalse(VectorWinogradConv.applies(geometry(2, 8, 8, NR, 5, 5, NR, 1, 1, 2, 2, 2, 2)));
         assertFalse(VectorWinogradConv.applies(geometry(2, 8, 8, L, 3, 3, NR, 1, 1, 1, 1, 1, 1)));
         assertFalse(VectorWinogradConv.applies(geometry(2, 8, 8, NR, 3, 3, NR + L, 1, 1, 1, 1, 1, 1)));
-        assertFalse(VectorWinogradConv.applies(geometry(2, 7, 7, NR, 3, 3, NR, 1, 1, 1, 1, 1, 1)));
+        assertTrue(VectorWinogradConv.applies(geometry(2, 7, 7, NR, 3, 3, NR, 1, 1, 1, 1, 1, 1)));
+        assertFalse(VectorWinogradConv.applies(geometry(2, 5, 5, NR, 3, 3, NR, 1, 1, 1, 1, 1, 1)));
         // Transformed filters of 16 x 256 x 256 floats and more.
         assertTrue(VectorWinogradConv.applies(geometry(2, 8, 8, 256, 3, 3, 256, 1, 1, 1, 1, 1, 1)));
         assertFalse(VectorWinogradConv.applies(geometry(2, 8, 8, 256, 3, 3, 512, 1, 1, 1, 1, 1, 1)));
