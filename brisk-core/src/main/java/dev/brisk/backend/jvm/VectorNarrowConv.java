@@ -13,8 +13,8 @@ import jdk.incubator.vector.VectorSpecies;
  * floats per output pixel for only {@code kh kw cin x oc} multiply-adds (twice the share of a 32-channel one) and
  * ran at about half the speed of 32 and 64 channels, bound by loads (a broadcast per FMA in gemm's one-vector tile);
  * the direct kernel {@link VectorDirectConv} computed four pixels of one vector at a time, too few chains to cover
- * the FMA latency, and its border pixels one at a time. Here sixteen or twelve pixels of a row (or twelve taps of the
- * filter gradient) are independent chains, every pixel goes through the same kernel (the padded copy,
+ * the FMA latency, and its border pixels one at a time. Here sixteen, fourteen or twelve pixels of a row (or twelve
+ * taps of the filter gradient) are independent chains, every pixel goes through the same kernel (the padded copy,
  * {@link PaddedImage}, holds the zeros), and a call allocates nothing.
  *
  * <ul>
@@ -48,6 +48,8 @@ final class VectorNarrowConv {
      * about 9% slower on 28-pixel rows).
      */
     static final int ROW = 16;
+    /** Pixels of a row computed together by {@link #row3Short}, where they waste fewer than {@link #ROW} do. */
+    static final int SHORT_ROW = 14;
     /** Below this many multiply-adds the convolution runs on the calling thread. */
     private static final long PARALLEL_MIN_MACS = 1L << 17;
 
@@ -189,7 +191,7 @@ final class VectorNarrowConv {
         int pixelStep = g.strideW() * g.channels();
         int outW = g.outW();
         boolean rows = byRows(g);
-        int block = rows ? ROW : BLOCK;
+        int block = rows ? rowBlock(outW) : BLOCK;
         for (int n = n0; n < n1; n++) {
             float[] image = PaddedImage.of(g, x, xOff, n);
             int imageBase = PaddedImage.base(g, xOff, n);
@@ -199,7 +201,10 @@ final class VectorNarrowConv {
                 for (int o = 0; o < outW; o += block) {
                     // The last block ends at the row's end, recomputing a few pixels (the same bits).
                     int start = Math.min(o, outW - block);
-                    if (rows) {
+                    if (rows && block == SHORT_ROW) {
+                        row3Short(image, rowBase + start * pixelStep, g.kernelH(), g.channels(), rowStride, filter,
+                                tile);
+                    } else if (rows) {
                         row3(image, rowBase + start * pixelStep, g.kernelH(), g.channels(), rowStride, filter, tile);
                     } else {
                         pixels(image, rowBase + start * pixelStep, taps, k, pixelStep, filter, tile);
@@ -217,6 +222,16 @@ final class VectorNarrowConv {
      */
     static boolean byRows(ConvGeometry g) {
         return g.kernelW() == 3 && g.strideW() == 1 && g.outW() >= ROW;
+    }
+
+    /**
+     * The pixels {@link #row3} or {@link #row3Short} compute together on rows of {@code outW} pixels: whichever
+     * recomputes fewer pixels at the row's end (the last block ends at the row's end), sixteen on a tie.
+     */
+    static int rowBlock(int outW) {
+        int wasteShort = VectorGemm.ceilDiv(outW, SHORT_ROW) * SHORT_ROW - outW;
+        int waste = VectorGemm.ceilDiv(outW, ROW) * ROW - outW;
+        return wasteShort < waste ? SHORT_ROW : ROW;
     }
 
     /**
@@ -335,6 +350,109 @@ final class VectorNarrowConv {
         a13.intoArray(tile, 13 * L);
         a14.intoArray(tile, 14 * L);
         a15.intoArray(tile, 15 * L);
+    }
+
+    /**
+     * {@link #row3} for {@link #SHORT_ROW} pixels: the same chain for each pixel (so the same bits), for rows that
+     * blocks of fourteen cover with fewer recomputed pixels than blocks of sixteen (28 pixels: none, against four).
+     */
+    private static void row3Short(float[] x, int base, int kh, int c, int rowStride, float[] filter, float[] tile) {
+        FloatVector a0 = FloatVector.zero(S);
+        FloatVector a1 = a0;
+        FloatVector a2 = a0;
+        FloatVector a3 = a0;
+        FloatVector a4 = a0;
+        FloatVector a5 = a0;
+        FloatVector a6 = a0;
+        FloatVector a7 = a0;
+        FloatVector a8 = a0;
+        FloatVector a9 = a0;
+        FloatVector a10 = a0;
+        FloatVector a11 = a0;
+        FloatVector a12 = a0;
+        FloatVector a13 = a0;
+        int cl = c * L;
+        for (int i = 0; i < kh; i++) {
+            int s = base + i * rowStride;
+            int wi = 3 * i * cl;
+            for (int ch = 0; ch < c; ch++, s++, wi += L) {
+                FloatVector w0 = FloatVector.fromArray(S, filter, wi);
+                FloatVector w1 = FloatVector.fromArray(S, filter, wi + cl);
+                FloatVector w2 = FloatVector.fromArray(S, filter, wi + 2 * cl);
+                FloatVector v = FloatVector.broadcast(S, x[s]);
+                a0 = v.fma(w0, a0);
+                v = FloatVector.broadcast(S, x[s + c]);
+                a1 = v.fma(w0, a1);
+                a0 = v.fma(w1, a0);
+                v = FloatVector.broadcast(S, x[s + 2 * c]);
+                a2 = v.fma(w0, a2);
+                a1 = v.fma(w1, a1);
+                a0 = v.fma(w2, a0);
+                v = FloatVector.broadcast(S, x[s + 3 * c]);
+                a3 = v.fma(w0, a3);
+                a2 = v.fma(w1, a2);
+                a1 = v.fma(w2, a1);
+                v = FloatVector.broadcast(S, x[s + 4 * c]);
+                a4 = v.fma(w0, a4);
+                a3 = v.fma(w1, a3);
+                a2 = v.fma(w2, a2);
+                v = FloatVector.broadcast(S, x[s + 5 * c]);
+                a5 = v.fma(w0, a5);
+                a4 = v.fma(w1, a4);
+                a3 = v.fma(w2, a3);
+                v = FloatVector.broadcast(S, x[s + 6 * c]);
+                a6 = v.fma(w0, a6);
+                a5 = v.fma(w1, a5);
+                a4 = v.fma(w2, a4);
+                v = FloatVector.broadcast(S, x[s + 7 * c]);
+                a7 = v.fma(w0, a7);
+                a6 = v.fma(w1, a6);
+                a5 = v.fma(w2, a5);
+                v = FloatVector.broadcast(S, x[s + 8 * c]);
+                a8 = v.fma(w0, a8);
+                a7 = v.fma(w1, a7);
+                a6 = v.fma(w2, a6);
+                v = FloatVector.broadcast(S, x[s + 9 * c]);
+                a9 = v.fma(w0, a9);
+                a8 = v.fma(w1, a8);
+                a7 = v.fma(w2, a7);
+                v = FloatVector.broadcast(S, x[s + 10 * c]);
+                a10 = v.fma(w0, a10);
+                a9 = v.fma(w1, a9);
+                a8 = v.fma(w2, a8);
+                v = FloatVector.broadcast(S, x[s + 11 * c]);
+                a11 = v.fma(w0, a11);
+                a10 = v.fma(w1, a10);
+                a9 = v.fma(w2, a9);
+                v = FloatVector.broadcast(S, x[s + 12 * c]);
+                a12 = v.fma(w0, a12);
+                a11 = v.fma(w1, a11);
+                a10 = v.fma(w2, a10);
+                v = FloatVector.broadcast(S, x[s + 13 * c]);
+                a13 = v.fma(w0, a13);
+                a12 = v.fma(w1, a12);
+                a11 = v.fma(w2, a11);
+                v = FloatVector.broadcast(S, x[s + 14 * c]);
+                a13 = v.fma(w1, a13);
+                a12 = v.fma(w2, a12);
+                v = FloatVector.broadcast(S, x[s + 15 * c]);
+                a13 = v.fma(w2, a13);
+            }
+        }
+        a0.intoArray(tile, 0);
+        a1.intoArray(tile, L);
+        a2.intoArray(tile, 2 * L);
+        a3.intoArray(tile, 3 * L);
+        a4.intoArray(tile, 4 * L);
+        a5.intoArray(tile, 5 * L);
+        a6.intoArray(tile, 6 * L);
+        a7.intoArray(tile, 7 * L);
+        a8.intoArray(tile, 8 * L);
+        a9.intoArray(tile, 9 * L);
+        a10.intoArray(tile, 10 * L);
+        a11.intoArray(tile, 11 * L);
+        a12.intoArray(tile, 12 * L);
+        a13.intoArray(tile, 13 * L);
     }
 
     /** Twelve pixels {@code pixelStep} apart from {@code base}: each a chain over the taps from zero, into tile. */

@@ -6,6 +6,7 @@ import static dev.brisk.backend.jvm.Arrays2.uniform;
 import static dev.brisk.backend.jvm.ConvProblem.geometry;
 import static dev.brisk.backend.jvm.Arrays2.withBudgets;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,6 +42,8 @@ class VectorNarrowConvTest {
             geometry(2, 12, 25, 6, 1, 1, part, 1, 2, 0, 0, 0, 0),
             geometry(1, 14, 14, 9, 3, 2, full, 1, 1, 2, 0, 1, 1),
             geometry(2, 17, 19, 8, 3, 3, part, 2, 1, 0, 1, 1, 1),
+            // Rows of 32 pixels take blocks of sixteen; those of 28 (above), blocks of fourteen.
+            geometry(1, 6, 32, 5, 3, 3, full, 1, 1, 1, 1, 1, 1),
         };
     }
 
@@ -120,6 +123,9 @@ class VectorNarrowConvTest {
         assertFalse(VectorNarrowConv.applies(geometry(1, 7, 7, 1, 3, 3, L, 1, 1, 1, 1, 1, 1)));
         assertFalse(VectorNarrowConv.applies(geometry(1, 28, 28, 64, 3, 3, L, 1, 1, 1, 1, 1, 1)));
         assertTrue(VectorNarrowFilterGradient.filterByRows(geometry(1, 28, 28, 16, 3, 3, L, 1, 1, 1, 1, 1, 1)));
+        assertEquals(VectorNarrowConv.SHORT_ROW, VectorNarrowConv.rowBlock(28));
+        assertEquals(VectorNarrowConv.ROW, VectorNarrowConv.rowBlock(32));
+        assertEquals(VectorNarrowConv.ROW, VectorNarrowConv.rowBlock(30));
         assertTrue(VectorNarrowFilterGradient.filterByRows(geometry(2, 17, 19, 8, 3, 3, L, 2, 1, 0, 1, 1, 1)));
         assertFalse(VectorNarrowFilterGradient.filterByRows(geometry(1, 28, 28, 6, 3, 3, L, 1, 1, 1, 1, 1, 1)));
     }
