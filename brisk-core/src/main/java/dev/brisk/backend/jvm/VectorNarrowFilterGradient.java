@@ -27,9 +27,9 @@ final class VectorNarrowFilterGradient {
 
     /**
      * {@code dw = sum over images [n0, n1) of columns^T dy} on the calling thread, for
-     * {@link VectorNarrowConv#filterGradientApplies}: per image, {@link VectorNarrowConv#BLOCK} taps at a time ({@link #filterRows} or
-     * {@link #taps}), each tap's chain over the image's output pixels from zero, then added to {@code dw} (stored
-     * for the first image).
+     * {@link VectorNarrowConv#filterGradientApplies}: per image, {@link VectorNarrowConv#BLOCK} taps at a time
+     * ({@link #filterRows} or {@link #taps}), each tap's chain over the image's output pixels from zero, then added to
+     * {@code dw} (stored for the first image).
      */
     static void filterGradient(ConvGeometry g, int n0, int n1, float[] x, int xOff, float[] dy, int dyOff,
                                float[] dw, int dwOff) {
@@ -107,13 +107,13 @@ final class VectorNarrowFilterGradient {
     }
 
     /**
-     * One image's sums for the twelve taps {@code (i, j, c0 + cc)}, {@code j < 3}, {@code cc < 4}, of one kernel
-     * row, into tile at {@code (j * 4 + cc) * L}: each a chain over the image's output pixels in order from zero.
-     * {@link #FILTER_ROW} pixels' dy vectors are held while each input value they read is broadcast once and
-     * multiplied by the one, two or three of them whose windows hold it (one broadcast per FMA in {@link #taps}); the
-     * pixels left at a row's end take one dy vector at a time. {@code base} is the window of the image's first
-     * output pixel at kernel row {@code i} and channel {@code c0}, {@code rowStep} apart per output row; dy's rows
-     * are one vector apart from {@code dBase}.
+     * One image's sums for the twelve taps {@code (i, j, c0 + cc)}, {@code j < 3}, {@code cc < 4}, of one kernel row,
+     * into tile at {@code (j * 4 + cc) * L}: each a chain over the image's output pixels in order from zero.
+     * {@link #FILTER_ROW} pixels' dy vectors are held while each input value they read is broadcast once and multiplied
+     * by the one, two or three of them whose windows hold it (one broadcast per FMA in {@link #taps}); the pixels left
+     * at a row's end take four, then one dy vector at a time. {@code base} is the window of the image's first output
+     * pixel at kernel row {@code i} and channel {@code c0}, {@code rowStep} apart per output row; dy's rows are one
+     * vector apart from {@code dBase}.
      */
     private static void filterRows(float[] x, int base, int rowStep, int c, int outH, int outW, float[] d, int dBase,
                                    float[] tile) {
@@ -279,6 +279,87 @@ final class VectorNarrowFilterGradient {
                 a23 = v.fma(d6, a23);
                 v = FloatVector.broadcast(S, x[s + 9 * c + 3]);
                 a23 = v.fma(d7, a23);
+            }
+            // Four pixels at a time where four are left (a 28-pixel row ends in four): half the block, each dy
+            // vector still serving its three taps, and each pixel still added in order.
+            int half = FILTER_ROW / 2;
+            for (; ow + half <= outW; ow += half, s += half * c, di += half * L) {
+                FloatVector d0 = FloatVector.fromArray(S, d, di);
+                FloatVector d1 = FloatVector.fromArray(S, d, di + 1 * L);
+                FloatVector d2 = FloatVector.fromArray(S, d, di + 2 * L);
+                FloatVector d3 = FloatVector.fromArray(S, d, di + 3 * L);
+                v = FloatVector.broadcast(S, x[s]);
+                a00 = v.fma(d0, a00);
+                v = FloatVector.broadcast(S, x[s + c]);
+                a00 = v.fma(d1, a00);
+                a10 = v.fma(d0, a10);
+                v = FloatVector.broadcast(S, x[s + 2 * c]);
+                a00 = v.fma(d2, a00);
+                a10 = v.fma(d1, a10);
+                a20 = v.fma(d0, a20);
+                v = FloatVector.broadcast(S, x[s + 3 * c]);
+                a00 = v.fma(d3, a00);
+                a10 = v.fma(d2, a10);
+                a20 = v.fma(d1, a20);
+                v = FloatVector.broadcast(S, x[s + 4 * c]);
+                a10 = v.fma(d3, a10);
+                a20 = v.fma(d2, a20);
+                v = FloatVector.broadcast(S, x[s + 5 * c]);
+                a20 = v.fma(d3, a20);
+                v = FloatVector.broadcast(S, x[s + 1]);
+                a01 = v.fma(d0, a01);
+                v = FloatVector.broadcast(S, x[s + c + 1]);
+                a01 = v.fma(d1, a01);
+                a11 = v.fma(d0, a11);
+                v = FloatVector.broadcast(S, x[s + 2 * c + 1]);
+                a01 = v.fma(d2, a01);
+                a11 = v.fma(d1, a11);
+                a21 = v.fma(d0, a21);
+                v = FloatVector.broadcast(S, x[s + 3 * c + 1]);
+                a01 = v.fma(d3, a01);
+                a11 = v.fma(d2, a11);
+                a21 = v.fma(d1, a21);
+                v = FloatVector.broadcast(S, x[s + 4 * c + 1]);
+                a11 = v.fma(d3, a11);
+                a21 = v.fma(d2, a21);
+                v = FloatVector.broadcast(S, x[s + 5 * c + 1]);
+                a21 = v.fma(d3, a21);
+                v = FloatVector.broadcast(S, x[s + 2]);
+                a02 = v.fma(d0, a02);
+                v = FloatVector.broadcast(S, x[s + c + 2]);
+                a02 = v.fma(d1, a02);
+                a12 = v.fma(d0, a12);
+                v = FloatVector.broadcast(S, x[s + 2 * c + 2]);
+                a02 = v.fma(d2, a02);
+                a12 = v.fma(d1, a12);
+                a22 = v.fma(d0, a22);
+                v = FloatVector.broadcast(S, x[s + 3 * c + 2]);
+                a02 = v.fma(d3, a02);
+                a12 = v.fma(d2, a12);
+                a22 = v.fma(d1, a22);
+                v = FloatVector.broadcast(S, x[s + 4 * c + 2]);
+                a12 = v.fma(d3, a12);
+                a22 = v.fma(d2, a22);
+                v = FloatVector.broadcast(S, x[s + 5 * c + 2]);
+                a22 = v.fma(d3, a22);
+                v = FloatVector.broadcast(S, x[s + 3]);
+                a03 = v.fma(d0, a03);
+                v = FloatVector.broadcast(S, x[s + c + 3]);
+                a03 = v.fma(d1, a03);
+                a13 = v.fma(d0, a13);
+                v = FloatVector.broadcast(S, x[s + 2 * c + 3]);
+                a03 = v.fma(d2, a03);
+                a13 = v.fma(d1, a13);
+                a23 = v.fma(d0, a23);
+                v = FloatVector.broadcast(S, x[s + 3 * c + 3]);
+                a03 = v.fma(d3, a03);
+                a13 = v.fma(d2, a13);
+                a23 = v.fma(d1, a23);
+                v = FloatVector.broadcast(S, x[s + 4 * c + 3]);
+                a13 = v.fma(d3, a13);
+                a23 = v.fma(d2, a23);
+                v = FloatVector.broadcast(S, x[s + 5 * c + 3]);
+                a23 = v.fma(d3, a23);
             }
             for (; ow < outW; ow++, s += c, di += L) {
                 FloatVector dv = FloatVector.fromArray(S, d, di);
