@@ -189,7 +189,8 @@ final class VectorConv {
     /**
      * The input gradient: a product with the transposed kernel into columns, scattered back by col2im; one vector
      * of input channels at stride 1 as a convolution of dy ({@link VectorNarrowInputGradient#backwardInput}), and
-     * so is one gemm panel of them ({@link VectorImplicitInputGradient}).
+     * so is one gemm panel of them ({@link VectorImplicitInputGradient}); kernels three wide at stride 2 over whole
+     * vectors of input channels straight from dy ({@link VectorStridedInputGradient}).
      */
     static void backwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff) {
         int k = Im2Col.rowLength(g);
@@ -204,6 +205,10 @@ final class VectorConv {
         }
         if (VectorImplicitInputGradient.applies(g)) {
             VectorImplicitInputGradient.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
+            return;
+        }
+        if (VectorStridedInputGradient.applies(g)) {
+            VectorStridedInputGradient.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
             return;
         }
         if (isPointwise(g)) {

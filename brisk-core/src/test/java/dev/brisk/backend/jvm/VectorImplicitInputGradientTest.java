@@ -1,15 +1,11 @@
 package dev.brisk.backend.jvm;
 
-import static dev.brisk.backend.jvm.Arrays2.assertClose;
 import static dev.brisk.backend.jvm.Arrays2.assertSameBits;
-import static dev.brisk.backend.jvm.Arrays2.uniform;
 import static dev.brisk.backend.jvm.ConvProblem.geometry;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.brisk.backend.Kernels;
 import dev.brisk.ops.ConvGeometry;
-import dev.brisk.parallel.ThreadBudget;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +17,6 @@ import org.junit.jupiter.api.Test;
  */
 class VectorImplicitInputGradientTest {
     private static final int NR = VectorGemm.NR;
-    private static final Kernels SCALAR = new ScalarKernels();
     private final Random random = new Random(20261207);
 
     @Test
@@ -35,31 +30,11 @@ class VectorImplicitInputGradientTest {
         };
         for (ConvGeometry g : convs) {
             assertTrue(VectorImplicitInputGradient.applies(g), g.toString());
-            float[] dy = uniform(random, 2 + g.batch() * g.outH() * g.outW() * g.outChannels(), -1, 1);
-            float[] w = uniform(random, 5 + g.kernelH() * g.kernelW() * g.channels() * g.outChannels(), -1, 1);
-            int dxSize = g.batch() * g.height() * g.width() * g.channels();
-            float[] reference = new float[3 + dxSize + 2];
-            SCALAR.conv2dBackwardInput(g, dy, 2, w, 5, reference, 3);
-            float[][] dx = new float[2][];
-            for (int threads = 1; threads <= 2; threads++) {
-                // Stale values in dx (it is overwritten) and zeros around it that a stray write would change.
-                float[] out = uniform(random, reference.length, -1, 1);
-                out[0] = out[1] = out[2] = out[3 + dxSize] = out[4 + dxSize] = 0f;
-                ThreadBudget.set(threads);
-                try {
-                    VectorImplicitInputGradient.backwardInput(g, dy, 2, w, 5, out, 3);
-                } finally {
-                    ThreadBudget.reset();
-                }
-                assertClose("input gradient " + g + " at " + threads + " threads", reference, out, 1e-4f, 1e-4f);
-                dx[threads - 1] = out;
-            }
-            assertSameBits("input gradient at 1 and 2 threads, " + g, dx[0], dx[1]);
+            InputGradientCheck.Result r =
+                    InputGradientCheck.check(random, g, VectorImplicitInputGradient::backwardInput);
             if (!VectorWinogradConv.inputGradientApplies(g)) {
                 // Where the Winograd kernel applies, the kernels take it instead (VectorWinogradConvTest).
-                float[] viaKernels = new float[reference.length];
-                new VectorKernels().conv2dBackwardInput(g, dy, 2, w, 5, viaKernels, 3);
-                assertSameBits("the kernels' input gradient, " + g, dx[0], viaKernels);
+                assertSameBits("the kernels' input gradient, " + g, r.dx(), r.viaKernels(g));
             }
         }
     }
