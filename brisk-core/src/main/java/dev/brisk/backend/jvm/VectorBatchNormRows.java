@@ -23,6 +23,8 @@ final class VectorBatchNormRows {
     private static final int WIDE_ROW = 256;
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final int L = F.length();
+    /** Floats in one vector. */
+    static final int LANES = L;
 
     private VectorBatchNormRows() {
     }
@@ -203,6 +205,50 @@ final class VectorBatchNormRows {
                 FloatVector v = FloatVector.fromArray(F, x, xi + c).sub(FloatVector.fromArray(F, k, c));
                 v.fma(FloatVector.fromArray(F, k, channels + c), FloatVector.fromArray(F, k, 2 * channels + c))
                         .intoArray(y, yi + c);
+            }
+        }
+    }
+
+    /**
+     * {@link #normalize} over all {@code channels} (whole vectors), then {@code + other} where {@code other} is not
+     * null (the normalized value the first operand when {@code normalizedFirst}), then relu where {@code relu}, in one
+     * pass: each element gets the operations the separate add and relu loops would give it ({@code a.add(b)},
+     * {@code max(0)}), so the same bits, without reading and writing the rows twice more.
+     */
+    static void normalizeAddRelu(float[] x, int xOff, float[] k, float[] other, int otherOff, boolean normalizedFirst,
+                                 boolean relu, float[] y, int yOff, int channels, int r0, int r1) {
+        if (channels == L) {
+            // max(v, -inf) is v itself (NaN and -0 included): one loop body with or without relu.
+            FloatVector floor = FloatVector.broadcast(F, relu ? 0f : Float.NEGATIVE_INFINITY);
+            // One vector a row: the coefficients stay in registers.
+            FloatVector mean = FloatVector.fromArray(F, k, 0);
+            FloatVector scale = FloatVector.fromArray(F, k, L);
+            FloatVector shift = FloatVector.fromArray(F, k, 2 * L);
+            for (int r = r0; r < r1; r++) {
+                FloatVector v = FloatVector.fromArray(F, x, xOff + r * L).sub(mean).fma(scale, shift);
+                if (other != null) {
+                    FloatVector o = FloatVector.fromArray(F, other, otherOff + r * L);
+                    v = normalizedFirst ? v.add(o) : o.add(v);
+                }
+                v.max(floor).intoArray(y, yOff + r * L);
+            }
+            return;
+        }
+        for (int r = r0; r < r1; r++) {
+            int xi = xOff + r * channels;
+            int yi = yOff + r * channels;
+            int oi = otherOff + r * channels;
+            for (int c = 0; c < channels; c += L) {
+                FloatVector v = FloatVector.fromArray(F, x, xi + c).sub(FloatVector.fromArray(F, k, c))
+                        .fma(FloatVector.fromArray(F, k, channels + c), FloatVector.fromArray(F, k, 2 * channels + c));
+                if (other != null) {
+                    FloatVector o = FloatVector.fromArray(F, other, oi + c);
+                    v = normalizedFirst ? v.add(o) : o.add(v);
+                }
+                if (relu) {
+                    v = v.max(0f);
+                }
+                v.intoArray(y, yi + c);
             }
         }
     }

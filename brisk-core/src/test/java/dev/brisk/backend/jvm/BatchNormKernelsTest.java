@@ -97,9 +97,10 @@ class BatchNormKernelsTest {
     }
 
     /**
-     * A batch normalization with a binary op and an activation after it (a residual add and relu; a subtraction
-     * with the normalized values second, so the operand order shows) gives the bits of batchNorm, then
-     * binaryActivation, on both backends and at any thread budget; the vector backend gives the scalar bits.
+     * A batch normalization with a binary op and an activation after it (a residual add and relu, either operand
+     * first; a subtraction with the normalized values second, so the operand order shows) gives the bits of
+     * batchNorm, then binaryActivation, on both backends and at any thread budget; the vector backend gives the
+     * scalar bits.
      */
     @Test
     void normalizedBinaryGivesTheUnfusedBits() {
@@ -113,8 +114,11 @@ class BatchNormKernelsTest {
             float[] gamma = uniform(random, c, 0.5f, 1.5f);
             float[] beta = uniform(random, c, -0.5f, 0.5f);
             for (Kernels k : new Kernels[] {SCALAR, VECTOR}) {
-                for (BinaryFn fn : new BinaryFn[] {BinaryFn.ADD, BinaryFn.SUB}) {
-                    boolean normalizedFirst = fn == BinaryFn.ADD;
+                // Add with the normalized values first and second (fused into one pass where the vectors cover
+                // every channel), and subtract with them second.
+                for (int variant = 0; variant < 3; variant++) {
+                    BinaryFn fn = variant < 2 ? BinaryFn.ADD : BinaryFn.SUB;
+                    boolean normalizedFirst = variant == 0;
                     float[] stats = new float[2 * c];
                     k.batchNormStatistics(x, 0, rows, c, stats, 0);
                     float[] y = new float[n];
