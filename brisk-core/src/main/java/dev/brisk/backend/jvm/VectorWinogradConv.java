@@ -161,6 +161,7 @@ final class VectorWinogradConv {
         int total = (n1 - n0) * tiles;
         float[] image = null;
         int loaded = -1;
+        int activated = n0;
         for (int q0 = 0; q0 < total; q0 += MR) {
             int count = Math.min(MR, total - q0);
             for (int t = 0; t < MR; t++) {
@@ -192,10 +193,13 @@ final class VectorWinogradConv {
                     }
                 }
             }
-        }
-        if (otherFn) {
-            VectorEpilogue.biasActivation(y, yOff + n0 * imageOut, oc, (n1 - n0) * g.outH() * g.outW(), oc, null, 0,
-                    fn, alpha);
+            // Another activation over the images this group completed, while they are still in cache.
+            int complete = n0 + (q0 + count) / tiles;
+            if (otherFn && complete > activated) {
+                VectorEpilogue.biasActivation(y, yOff + activated * imageOut, oc,
+                        (complete - activated) * g.outH() * g.outW(), oc, null, 0, fn, alpha);
+                activated = complete;
+            }
         }
     }
 

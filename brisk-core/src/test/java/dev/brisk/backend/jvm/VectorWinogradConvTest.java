@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.brisk.backend.Kernels;
 import dev.brisk.ops.ConvGeometry;
+import dev.brisk.ops.UnaryFn;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +56,26 @@ class VectorWinogradConvTest {
                 assertSameBits(p + " at 1 and 2 threads", results[0], results[1]);
             }
         }
+    }
+
+    /**
+     * An activation other than relu, applied to each image once the groups have written it (groups end inside the
+     * next image here), gives the bits of the convolution followed by the activation's own loop over the output.
+     */
+    @Test
+    void otherActivationsGiveTheSeparateOpsBits() {
+        ConvGeometry g = geometry(5, 7, 7, 2 * NR, 3, 3, 2 * NR, 1, 1, 1, 1, 1, 1);
+        ConvProblem p = ConvProblem.of(random, g, true, false);
+        int size = p.outputSize();
+        float[] separate = new float[1 + size];
+        VectorWinogradConv.conv2d(g, p.x(), 3, p.w(), 5, p.bias(), 2, null, 0f, separate, 1);
+        VectorEpilogue.biasActivation(separate, 1, g.outChannels(), size / g.outChannels(), g.outChannels(), null, 0,
+                UnaryFn.TANH, 0f);
+        withBudgets(() -> {
+            float[] fused = new float[1 + size];
+            VectorWinogradConv.conv2d(g, p.x(), 3, p.w(), 5, p.bias(), 2, UnaryFn.TANH, 0f, fused, 1);
+            assertSameBits("tanh after the convolution, " + g, separate, fused);
+        });
     }
 
     @Test
