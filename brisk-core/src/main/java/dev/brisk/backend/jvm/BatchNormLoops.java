@@ -310,8 +310,8 @@ final class BatchNormLoops {
      * Rows {@code [r0, r1)} of {@link #normalize}, then their binary op and activation while they are in cache. Where
      * the vectors cover every channel, an add and relu (a residual block's join) run in the same pass
      * ({@link VectorBatchNormRows#normalizeAddRelu}, the same bits: 1.1-1.5x at 16-64 channels, one JVM,
-     * interleaved), and so does relu alone on rows of one vector (1.4-1.8x at 16 channels; at 32 and 64 the single
-     * pass measured 0.8-1.0x at two threads, so those keep the separate relu loop over the rows in cache).
+     * interleaved), and so does relu alone on rows of one or two vectors (1.3-1.6x at 16 channels, 1.1-1.2x at 32; at
+     * 64 it measured 0.9-1.1x, and rows of 1024 must be walked row by row, so wider rows keep relu's own loop).
      */
     private static void normalizeRows(BatchNormArgs a, int r0, int r1) {
         int channels = a.channels;
@@ -321,7 +321,7 @@ final class BatchNormLoops {
         float[] y = a.out;
         // cv > 0 first: only the vector backend may load the vector class.
         if (cv > 0 && cv == channels && (a.activation == null || a.activation == UnaryFn.RELU)
-                && (a.binary == BinaryFn.ADD || a.binary == null && channels == VectorBatchNormRows.LANES)) {
+                && (a.binary == BinaryFn.ADD || a.binary == null && channels <= VectorBatchNormRows.NARROW_ROW)) {
             VectorBatchNormRows.normalizeAddRelu(x, a.xOff, k, a.binary == null ? null : a.other, a.otherOff,
                     a.normalizedFirst, a.activation == UnaryFn.RELU, y, a.outOff, channels, r0, r1);
             return;
