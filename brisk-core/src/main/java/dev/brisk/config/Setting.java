@@ -18,9 +18,14 @@ public enum Setting {
             "true tries concurrent groups of independent instructions and keeps them where faster; always keeps them"),
     /** Whether a matrix product may be split into a grid of row and column blocks across threads. */
     GEMM_GRID("brisk.gemmGrid", null, "true", "false splits a matrix product across threads by rows only"),
-    /** Whether 3x3 stride-1 convolutions may take Winograd's F(2x2, 3x3) kernels. */
+    /** Whether 3x3 stride-1 convolutions may take Winograd's kernels. */
     WINOGRAD("brisk.winograd", null, "true",
-            "false keeps 3x3 stride-1 convolutions on the direct kernels instead of Winograd's F(2x2, 3x3)"),
+            "false keeps 3x3 stride-1 convolutions on the direct kernels instead of Winograd's F(2x2, 3x3) or "
+                    + "F(4x4, 3x3)"),
+    /** The output tile of Winograd's convolutions: F(2x2, 3x3), F(4x4, 3x3), or chosen per shape. */
+    WINOGRAD_TILE("brisk.winogradTile", null, "auto",
+            "2 or 4: every Winograd convolution takes F(2x2, 3x3) or F(4x4, 3x3); auto takes F(4x4, 3x3) where it "
+                    + "saves a quarter of F(2x2, 3x3)'s multiply-adds or more"),
     /** Chunks per thread for parallel loops whose chunking changes neither bits nor work. */
     CHUNKS("brisk.chunks", null, "4", "chunks per thread of parallel loops, clamped to 1..64"),
     /** How many first training steps leave a core to the JIT compiler. */

@@ -84,6 +84,7 @@ public final class Settings {
                 case CONCURRENT -> concurrent();
                 case GEMM_GRID -> String.valueOf(gemmGrid());
                 case WINOGRAD -> String.valueOf(winograd());
+                case WINOGRAD_TILE -> winogradTile() == 0 ? "auto" : String.valueOf(winogradTile());
                 case CHUNKS -> String.valueOf(chunks());
                 case JIT_WARM_UP_STEPS -> String.valueOf(jitWarmUpSteps());
                 case JIT_INLINE -> String.valueOf(jitInline());
@@ -211,6 +212,25 @@ public final class Settings {
      */
     public static boolean winograd() {
         return !"false".equalsIgnoreCase(raw(Setting.WINOGRAD).value());
+    }
+
+    /**
+     * The output tile Winograd's convolutions take: 2 (F(2x2, 3x3)), 4 (F(4x4, 3x3)), or 0 when not set or
+     * {@code auto} (any case; the kernels then choose per shape).
+     *
+     * @return 0, 2 or 4
+     * @throws IllegalArgumentException for any other value
+     */
+    public static int winogradTile() {
+        Effective e = raw(Setting.WINOGRAD_TILE);
+        String value = e.value().trim();
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "auto" -> 0;
+            case "2" -> 2;
+            case "4" -> 4;
+            default -> throw new IllegalArgumentException(e.origin() + " must be 2, 4 or auto, got '" + e.value()
+                    + "'");
+        };
     }
 
     /**

@@ -53,7 +53,7 @@ class SettingsTest {
     @Test
     void unsetPropertiesGiveTheDefaults() {
         for (Setting s : new Setting[] {Setting.KERNELS, Setting.FUSION, Setting.CONCURRENT, Setting.GEMM_GRID,
-            Setting.WINOGRAD, Setting.CHUNKS, Setting.JIT_WARM_UP_STEPS}) {
+            Setting.WINOGRAD, Setting.WINOGRAD_TILE, Setting.CHUNKS, Setting.JIT_WARM_UP_STEPS}) {
             set(s, null);
             Settings.Effective e = Settings.effective(s);
             assertEquals(Settings.Source.DEFAULT, e.source(), s.name());
@@ -65,6 +65,7 @@ class SettingsTest {
         assertEquals("false", Settings.concurrent());
         assertTrue(Settings.gemmGrid());
         assertTrue(Settings.winograd());
+        assertEquals(0, Settings.winogradTile());
         assertEquals(4, Settings.chunks());
         assertEquals(1, Settings.jitWarmUpSteps());
     }
@@ -84,6 +85,14 @@ class SettingsTest {
         assertFalse(Settings.gemmGrid());
         set(Setting.WINOGRAD, "False");
         assertFalse(Settings.winograd());
+        set(Setting.WINOGRAD_TILE, " 2 ");
+        assertEquals(2, Settings.winogradTile());
+        set(Setting.WINOGRAD_TILE, "AUTO");
+        assertEquals(0, Settings.winogradTile());
+        set(Setting.WINOGRAD_TILE, "6");
+        assertThrows(IllegalArgumentException.class, Settings::winogradTile);
+        assertTrue(Settings.effective(Setting.WINOGRAD_TILE).value().startsWith("invalid '6'"));
+        set(Setting.WINOGRAD_TILE, null);
         set(Setting.CONCURRENT, "always");
         assertEquals("always", Settings.concurrent());
         set(Setting.KERNELS, " Scalar ");

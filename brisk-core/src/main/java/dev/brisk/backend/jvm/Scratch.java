@@ -43,6 +43,7 @@ final class Scratch {
     private float[] winogradProducts = new float[0];
     private float[] winogradFilter = new float[0];
     private float[] winogradSums = new float[0];
+    private float[] winogradTransform = new float[0];
     private final ConvGeometry[] transposedOf = new ConvGeometry[TRANSPOSED_KEPT];
     private final ConvGeometry[] transposed = new ConvGeometry[TRANSPOSED_KEPT];
     private int nextTransposed;
@@ -171,6 +172,14 @@ final class Scratch {
             winogradSums = new float[size];
         }
         return winogradSums;
+    }
+
+    /** {@link VectorWinograd4}'s buffer between the two passes of a transform. */
+    float[] winogradTransform(int size) {
+        if (winogradTransform.length < size) {
+            winogradTransform = new float[size];
+        }
+        return winogradTransform;
     }
 
     /**

@@ -16,8 +16,9 @@ import java.util.Arrays;
  * ({@link VectorDirectFilterGradient}), to the same bits; so do convolutions whose result is one vector of channels
  * ({@link VectorNarrowConv}: forward, the input gradient at stride 1, the filter gradient), and the forward pass
  * of one gemm panel of channels ({@link VectorImplicitConv}: gemm's tile reading the windows in place, same bits).
- * 3x3 stride-1 convolutions of whole panels of channels take Winograd's F(2x2, 3x3) in all three passes instead
- * ({@link VectorWinogradConv}, {@link VectorWinogradFilterGradient}: 2.25x fewer multiply-adds, bits of their own),
+ * 3x3 stride-1 convolutions of whole panels of channels take Winograd's F(2x2, 3x3) or F(4x4, 3x3) in all three
+ * passes instead ({@link VectorWinogradConv}, {@link VectorWinogradFilterGradient}: 2.25x or 4x fewer multiply-adds,
+ * bits of their own),
  * chosen by the geometry alone, so that every forward entry (with any activation, or pooled) gives the same bits.
  */
 final class VectorConv {

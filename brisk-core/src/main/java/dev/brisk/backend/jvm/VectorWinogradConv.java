@@ -33,6 +33,12 @@ import jdk.incubator.vector.VectorSpecies;
  * only on its own tile, so the result does not depend on how the images are split across threads; it differs from
  * the direct kernels' bits (a different sum), by about as much as they differ from an exact product (the Winograd
  * transform of F(2x2, 3x3) has coefficients 1 and 1/2 only).
+ *
+ * <p>Where F(4x4, 3x3) saves a quarter of the products or more ({@link #tile}), the same loops take 4x4 tiles, 6x6
+ * windows and 36 positions, with {@link VectorWinograd4}'s transforms: 1.78x fewer products than F(2x2, 3x3) on
+ * whole tiles. Against F(2x2, 3x3), one thread, 128 images: 7x7 64->64 forward / input / filter gradient 1.38 /
+ * 1.46 / 1.51x, 14x14 32->32 1.16 / 1.16 / 1.24x, 28x28 32->32 1.28 / 1.32 / 1.59x; at two threads 1.10-1.13 /
+ * 1.17-1.24 / 1.34-1.66x at 7x7 and 14x14.
  */
 final class VectorWinogradConv {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -41,6 +47,11 @@ final class VectorWinogradConv {
     private static final int MR = VectorGemm.MR;
     /** Positions of the 4x4 transform. */
     static final int POSITIONS = 16;
+    /**
+     * The tile {@code -Dbrisk.winogradTile} asks for (2 or 4), or 0 to let {@link #tile} choose. Not final so that
+     * tests can run both transforms on the same shapes.
+     */
+    static int forcedTile = Settings.winogradTile();
     /** {@code -Dbrisk.winograd=false} keeps every convolution on the direct kernels, to compare against. */
     private static final boolean ENABLED = Settings.winograd();
     /**
@@ -78,6 +89,26 @@ final class VectorWinogradConv {
                 && g.channels() % NR == 0 && g.outChannels() % NR == 0
                 && (long) POSITIONS * g.channels() * g.outChannels() <= MAX_FILTER_FLOATS
                 && tiled <= MAX_TILED_AREA * g.outH() * g.outW();
+    }
+
+    /**
+     * The output pixels along a side of {@code g}'s tiles: 4 (F(4x4, 3x3), {@link VectorWinograd4}) where its
+     * products are at most three quarters of F(2x2, 3x3)'s, counting the pixels both cover past the output's edge,
+     * and its transformed filter is at most {@link #MAX_FILTER_FLOATS}; else 2.
+     */
+    static int tile(ConvGeometry g) {
+        if (forcedTile != 0) {
+            return forcedTile;
+        }
+        long two = 16L * ((g.outH() + 1) / 2) * ((g.outW() + 1) / 2);
+        long four = 36L * ((g.outH() + 3) / 4) * ((g.outW() + 3) / 4);
+        boolean fits = (long) VectorWinograd4.POSITIONS * g.channels() * g.outChannels() <= MAX_FILTER_FLOATS;
+        return fits && 4 * four <= 3 * two ? 4 : 2;
+    }
+
+    /** Positions of the transform of tiles {@code m} pixels wide: {@code (m + 2)^2}. */
+    static int positions(int m) {
+        return (m + 2) * (m + 2);
     }
 
     /**
@@ -150,11 +181,14 @@ final class VectorWinogradConv {
         int c = g.channels();
         int oc = g.outChannels();
         int panels = oc / NR;
+        int side = tile(g);
+        int positions = positions(side);
         int tilesW = tilesW(g);
         int tiles = tiles(g);
         Scratch scratch = Scratch.get();
-        float[] v = scratch.winogradInput(MR * POSITIONS * c);
-        float[] m = scratch.winogradProducts(MR * POSITIONS * NR);
+        float[] v = scratch.winogradInput(MR * positions * c);
+        float[] m = scratch.winogradProducts(MR * positions * NR);
+        float[] buf = side == 4 ? VectorWinograd4.buffer() : null;
         int imageOut = g.outH() * g.outW() * oc;
         // Tiles are numbered across the images, so that a group may end in the next image (a 7x7 output has 16
         // tiles an image, which groups of six would leave a third of a group short).
@@ -172,24 +206,29 @@ final class VectorWinogradConv {
                     image = padded(g, x, xOff, n);
                     loaded = n;
                 }
-                transformTile(g, image, q % tiles, v, t * POSITIONS * c);
+                transformTile(g, image, q % tiles, v, t * positions * c, buf);
             }
             for (int jp = 0; jp < panels; jp++) {
-                for (int k = 0; k < POSITIONS; k++) {
-                    VectorGemm.kernelRows(c, v, k * c, POSITIONS * c, u, (k * panels + jp) * c * NR, m, k * NR,
-                            POSITIONS * NR, false);
+                for (int k = 0; k < positions; k++) {
+                    VectorGemm.kernelRows(c, v, k * c, positions * c, u, (k * panels + jp) * c * NR, m, k * NR,
+                            positions * NR, false);
                 }
                 for (int t = 0; t < count; t++) {
                     int q = (q0 + t) % tiles;
                     int n = n0 + (q0 + t) / tiles;
-                    int oy = 2 * (q / tilesW);
-                    int ox = 2 * (q % tilesW);
+                    int oy = side * (q / tilesW);
+                    int ox = side * (q % tilesW);
                     int yi = yOff + n * imageOut + (oy * g.outW() + ox) * oc + jp * NR;
-                    boolean down = oy + 1 < g.outH();
-                    boolean right = ox + 1 < g.outW();
                     for (int cv = 0; cv < NR; cv += L) {
-                        transformOutput(m, t * POSITIONS * NR + cv, bias, bias == null ? 0 : biasOff + jp * NR + cv,
-                                relu, y, yi + cv, oc, g.outW() * oc, down, right);
+                        int b = bias == null ? 0 : biasOff + jp * NR + cv;
+                        int mi = t * positions * NR + cv;
+                        if (side == 4) {
+                            VectorWinograd4.transformOutput(m, mi, NR, bias, b, relu, y, yi + cv, oc, g.outW() * oc,
+                                    Math.min(4, g.outH() - oy), Math.min(4, g.outW() - ox), buf);
+                        } else {
+                            transformOutput(m, mi, bias, b, relu, y, yi + cv, oc, g.outW() * oc, oy + 1 < g.outH(),
+                                    ox + 1 < g.outW());
+                        }
                     }
                 }
             }
@@ -249,12 +288,19 @@ final class VectorWinogradConv {
         int c = g.channels();
         int oc = g.outChannels();
         int panels = oc / NR;
-        float[] u = Scratch.get().winogradFilter(POSITIONS * c * oc);
+        int side = tile(g);
+        float[] u = Scratch.get().winogradFilter(positions(side) * c * oc);
+        float[] buf = side == 4 ? VectorWinograd4.buffer() : null;
         for (int p = 0; p < c; p++) {
             for (int j = 0; j < oc; j++) {
                 // Tap (i, jj) of the 3x3 filter from input channel p to output channel j.
                 int tap0 = turned ? wOff + (8 * oc + j) * c + p : wOff + p * oc + j;
                 int tapStep = turned ? -oc * c : c * oc;
+                if (side == 4) {
+                    VectorWinograd4.transformFilter(w, tap0, tapStep, u, ((j / NR) * c + p) * NR + j % NR,
+                            panels * c * NR, buf);
+                    continue;
+                }
                 float g00 = w[tap0];
                 float g01 = w[tap0 + tapStep];
                 float g02 = w[tap0 + 2 * tapStep];
@@ -298,39 +344,50 @@ final class VectorWinogradConv {
         u[base + (k + 3) * step] = a2;
     }
 
-    /** Tiles in a row of the output: 2x2 blocks of pixels, the last cut by an odd edge. */
+    /** Tiles in a row of the output: blocks of {@link #tile} pixels, the last cut by the edge. */
     static int tilesW(ConvGeometry g) {
-        return (g.outW() + 1) / 2;
+        int m = tile(g);
+        return (g.outW() + m - 1) / m;
     }
 
     /** Tiles of one image's output, in row-major order. */
     static int tiles(ConvGeometry g) {
-        return (g.outH() + 1) / 2 * tilesW(g);
+        int m = tile(g);
+        return (g.outH() + m - 1) / m * tilesW(g);
     }
 
     /** Pixels in a row of {@link #padded}'s copy: the windows of every tile in a row. */
     private static int paddedW(ConvGeometry g) {
-        return 2 * tilesW(g) + 2;
+        return tile(g) * tilesW(g) + 2;
     }
 
     /**
-     * Image {@code n} with the padding's zeros around it: {@code 2 tilesH + 2} rows of {@link #paddedW} pixels, the
-     * window of tile {@code (ty, tx)} starting at row {@code 2 ty}, column {@code 2 tx}. A tile past an odd output
-     * edge reads zeros there, and its outputs past the edge are dropped.
+     * Image {@code n} with the padding's zeros around it: {@code m tilesH + 2} rows of {@link #paddedW} pixels, the
+     * window of tile {@code (ty, tx)} starting at row {@code m ty}, column {@code m tx} ({@code m} the
+     * {@link #tile}). A tile past the output's edge reads zeros there, and its outputs past the edge are dropped.
      */
     static float[] padded(ConvGeometry g, float[] x, int xOff, int n) {
-        int rows = 2 * ((g.outH() + 1) / 2) + 2;
+        int m = tile(g);
+        int rows = m * ((g.outH() + m - 1) / m) + 2;
         float[] copy = Scratch.get().winogradImage(rows * paddedW(g) * g.channels());
         PaddedImage.copy(g, x, xOff, n, rows, paddedW(g), copy);
         return copy;
     }
 
-    /** {@link #transformInput} of tile {@code q}'s window in {@link #padded}'s copy, into {@code v} from {@code vi}. */
-    static void transformTile(ConvGeometry g, float[] image, int q, float[] v, int vi) {
+    /**
+     * The transformed input of tile {@code q}'s window in {@link #padded}'s copy, into {@code v} from {@code vi};
+     * {@code buf} is {@link VectorWinograd4#buffer} for tiles of 4.
+     */
+    static void transformTile(ConvGeometry g, float[] image, int q, float[] v, int vi, float[] buf) {
+        int m = tile(g);
         int tilesW = tilesW(g);
         int rowStride = paddedW(g) * g.channels();
-        int window = 2 * (q / tilesW) * rowStride + 2 * (q % tilesW) * g.channels();
-        transformInput(image, window, rowStride, g.channels(), v, vi);
+        int window = m * (q / tilesW) * rowStride + m * (q % tilesW) * g.channels();
+        if (m == 4) {
+            VectorWinograd4.transformInput(image, window, rowStride, g.channels(), v, vi, buf);
+        } else {
+            transformInput(image, window, rowStride, g.channels(), v, vi);
+        }
     }
 
     /**

@@ -22,7 +22,6 @@ final class VectorWinogradFilterGradient {
     private static final int L = S.length();
     private static final int NR = VectorGemm.NR;
     private static final int MR = VectorGemm.MR;
-    private static final int POSITIONS = VectorWinogradConv.POSITIONS;
     /**
      * Floats of transformed inputs and gradients held for one block of tiles (512 KiB, in L2 while read). Each
      * block's products read and write all of dU, so deeper blocks pay: against 256 KiB, one thread, 64 channels in
@@ -44,23 +43,26 @@ final class VectorWinogradFilterGradient {
         int c = g.channels();
         int oc = g.outChannels();
         int panels = oc / NR;
+        int side = VectorWinogradConv.tile(g);
+        int positions = VectorWinogradConv.positions(side);
         int tilesW = VectorWinogradConv.tilesW(g);
         int tiles = VectorWinogradConv.tiles(g);
         // Tiles are numbered across the images, so that a block may span several small ones (a 7x7 output has 16
         // tiles an image: its products were only 16 deep). Blocks of about equal size: a short last block would pay
         // a whole pass over dU for a few tiles.
         int total = (n1 - n0) * tiles;
-        int most = Math.max(1, BLOCK_FLOATS / (POSITIONS * (c + oc)));
+        int most = Math.max(1, BLOCK_FLOATS / (positions * (c + oc)));
         int block = Math.max(1, VectorGemm.ceilDiv(total, Math.max(1, VectorGemm.ceilDiv(total, most))));
         // One position's gradients to the next: a cache line more than a whole number of pages would put the 16
         // lines a tile writes in one L1 set.
         int step = block * NR + L;
         Scratch scratch = Scratch.get();
         // MR floats past the last tile: the last group of input channels reads (and drops) that many.
-        float[] v = scratch.winogradInput(block * POSITIONS * c + MR);
-        float[] d = scratch.winogradProducts(POSITIONS * panels * step);
-        float[] du = scratch.winogradSums(POSITIONS * c * oc);
+        float[] v = scratch.winogradInput(block * positions * c + MR);
+        float[] d = scratch.winogradProducts(positions * panels * step);
+        float[] du = scratch.winogradSums(positions * c * oc);
         float[] tile = scratch.tile(MR * NR);
+        float[] buf = side == 4 ? VectorWinograd4.buffer() : null;
         int imageOut = g.outH() * g.outW() * oc;
         boolean add = false;
         float[] image = null;
@@ -74,21 +76,29 @@ final class VectorWinogradFilterGradient {
                     image = VectorWinogradConv.padded(g, x, xOff, n);
                     loaded = n;
                 }
-                int ty = q / tilesW;
-                int tx = q % tilesW;
-                VectorWinogradConv.transformTile(g, image, q, v, t * POSITIONS * c);
-                transformGradient(g, dy, dyOff + n * imageOut + (2 * ty * g.outW() + 2 * tx) * oc,
-                        2 * ty + 1 < g.outH(), 2 * tx + 1 < g.outW(), d, t * NR, step, panels);
+                int oy = side * (q / tilesW);
+                int ox = side * (q % tilesW);
+                VectorWinogradConv.transformTile(g, image, q, v, t * positions * c, buf);
+                int yi = dyOff + n * imageOut + (oy * g.outW() + ox) * oc;
+                if (side == 4) {
+                    for (int j = 0; j < oc; j += L) {
+                        VectorWinograd4.transformGradient(dy, yi + j, oc, g.outW() * oc, Math.min(4, g.outH() - oy),
+                                Math.min(4, g.outW() - ox), d, t * NR + (j / NR) * step + j % NR, panels * step,
+                                buf);
+                    }
+                } else {
+                    transformGradient(g, dy, yi, oy + 1 < g.outH(), ox + 1 < g.outW(), d, t * NR, step, panels);
+                }
             }
-            for (int k = 0; k < POSITIONS; k++) {
+            for (int k = 0; k < positions; k++) {
                 for (int jp = 0; jp < panels; jp++) {
                     int bi = (k * panels + jp) * step;
                     for (int i0 = 0; i0 < c; i0 += MR) {
                         int ci = (k * c + i0) * oc + jp * NR;
                         if (i0 + MR <= c) {
-                            VectorGemm.kernelColumns(count, v, k * c + i0, POSITIONS * c, d, bi, du, ci, oc, add);
+                            VectorGemm.kernelColumns(count, v, k * c + i0, positions * c, d, bi, du, ci, oc, add);
                         } else {
-                            VectorGemm.kernelColumns(count, v, k * c + i0, POSITIONS * c, d, bi, tile, 0, NR, false);
+                            VectorGemm.kernelColumns(count, v, k * c + i0, positions * c, d, bi, tile, 0, NR, false);
                             VectorGemm.mergeTile(tile, c - i0, NR, du, ci, oc, add);
                         }
                     }
@@ -100,7 +110,15 @@ final class VectorWinogradFilterGradient {
             Arrays.fill(dw, dwOff, dwOff + 9 * c * oc, 0f);
             return;
         }
-        transformBack(du, c, oc, dw, dwOff);
+        if (side == 4) {
+            for (int p = 0; p < c; p++) {
+                for (int j = 0; j < oc; j++) {
+                    VectorWinograd4.transformBack(du, p * oc + j, dw, dwOff + p * oc + j, c * oc, buf);
+                }
+            }
+        } else {
+            transformBack(du, c, oc, dw, dwOff);
+        }
     }
 
     /**

@@ -55,7 +55,7 @@ class VectorImplicitFilterGradientTest {
                     ThreadBudget.reset();
                 }
                 assertClose("the kernels' filter gradient at " + threads + " threads, " + g, reference, viaKernels,
-                        1e-4f, 1e-4f);
+                        1e-4f, VectorWinogradConvTest.tolerance(g, reference, 1e-4f));
                 if (threads == 1 && !VectorWinogradFilterGradient.applies(g)) {
                     // Where the Winograd kernel applies, the kernels take it instead (VectorWinogradConvTest).
                     assertSameBits("the kernels' filter gradient at one thread, " + g, dw, viaKernels);
