@@ -44,6 +44,7 @@ final class Scratch {
     private float[] winogradFilter = new float[0];
     private float[] winogradSums = new float[0];
     private float[] winogradTransform = new float[0];
+    private float[] winogradTurned = new float[0];
     private final ConvGeometry[] transposedOf = new ConvGeometry[TRANSPOSED_KEPT];
     private final ConvGeometry[] transposed = new ConvGeometry[TRANSPOSED_KEPT];
     private int nextTransposed;
@@ -172,6 +173,14 @@ final class Scratch {
             winogradSums = new float[size];
         }
         return winogradSums;
+    }
+
+    /** {@link VectorWinogradConv}'s copy of a filter turned for the input gradient, before its transform. */
+    float[] winogradTurned(int size) {
+        if (winogradTurned.length < size) {
+            winogradTurned = new float[size];
+        }
+        return winogradTurned;
     }
 
     /** {@link VectorWinograd4}'s buffer between the two passes of a transform. */

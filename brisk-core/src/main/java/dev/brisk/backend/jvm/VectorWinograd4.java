@@ -165,60 +165,63 @@ final class VectorWinograd4 {
     }
 
     /**
-     * The transformed filter {@code U = G g G^T} of one pair of channels, from its nine taps (tap {@code (i, j)} at
-     * {@code w[tap0 + (3 i + j) tapStep]}), to position k at {@code u[base + k step]}; {@code buf} holds at least 24
-     * floats.
+     * The transformed filter {@code U = G g G^T} of input channel p and one vector of output channels: tap
+     * {@code (i, j)}'s vector at {@code w[tap0 + (3 i + j) tapStep]}, position k's to {@code u[base + k step]}.
+     * {@code buf} holds at least 18 vectors.
      */
     static void transformFilter(float[] w, int tap0, int tapStep, float[] u, int base, int step, float[] buf) {
-        // G g (6 x 3) in buf[0, 18), then each of its rows times G^T in buf[18, 24).
+        // G g (6 x 3 vectors) into buf, one column j of taps at a time, then G along each of its rows.
         for (int j = 0; j < 3; j++) {
-            filterColumn(w[tap0 + j * tapStep], w[tap0 + (3 + j) * tapStep], w[tap0 + (6 + j) * tapStep], buf, j, 3);
+            filterColumn(w, tap0 + j * tapStep, 3 * tapStep, buf, j * L, 3 * L);
         }
-        int row = WINDOW * 3;
         for (int r = 0; r < WINDOW; r++) {
-            filterColumn(buf[3 * r], buf[3 * r + 1], buf[3 * r + 2], buf, row, 1);
-            for (int s = 0; s < WINDOW; s++) {
-                u[base + (r * WINDOW + s) * step] = buf[row + s];
-            }
+            filterColumn(buf, 3 * r * L, L, u, base + r * WINDOW * step, step);
         }
     }
 
-    /** {@code G (g0, g1, g2)} to {@code out[o + i oStep]}. */
-    private static void filterColumn(float g0, float g1, float g2, float[] out, int o, int oStep) {
-        float outer = g0 + g2;
-        out[o] = g0 / 4f;
-        out[o + oStep] = -(outer + g1) / 6f;
-        out[o + 2 * oStep] = -(outer - g1) / 6f;
-        float near = g0 / 24f + g2 / 6f;
-        out[o + 3 * oStep] = near + g1 / 12f;
-        out[o + 4 * oStep] = near - g1 / 12f;
-        out[o + 5 * oStep] = g2;
+    /** {@code G} times the three vectors {@code step} apart from {@code i}, to {@code o}, {@code oStep} apart. */
+    private static void filterColumn(float[] a, int i, int step, float[] out, int o, int oStep) {
+        FloatVector g0 = FloatVector.fromArray(S, a, i);
+        FloatVector g1 = FloatVector.fromArray(S, a, i + step);
+        FloatVector g2 = FloatVector.fromArray(S, a, i + 2 * step);
+        FloatVector outer = g0.add(g2);
+        FloatVector near = g0.mul(1f / 24).add(g2.mul(1f / 6));
+        FloatVector middle = g1.mul(1f / 12);
+        g0.mul(0.25f).intoArray(out, o);
+        outer.add(g1).mul(-1f / 6).intoArray(out, o + oStep);
+        outer.sub(g1).mul(-1f / 6).intoArray(out, o + 2 * oStep);
+        near.add(middle).intoArray(out, o + 3 * oStep);
+        near.sub(middle).intoArray(out, o + 4 * oStep);
+        g2.intoArray(out, o + 5 * oStep);
     }
 
     /**
-     * {@code dw = G^T dU G} of one pair of channels: dU's position k at {@code du[u + k step]}, tap {@code (i, j)} to
-     * {@code dw[o + (3 i + j) step]}; {@code columns} holds at least 18 floats.
+     * {@code dw = G^T dU G} of input channel p and one vector of output channels: dU's position k at
+     * {@code du[u + k step]}, tap {@code (i, j)} to {@code dw[o + (3 i + j) step]}. {@code buf} holds at least 18
+     * vectors.
      */
-    static void transformBack(float[] du, int u, float[] dw, int o, int step, float[] columns) {
-        // G^T down each of the six columns (3 x 6), then along the three rows.
+    static void transformBack(float[] du, int u, float[] dw, int o, int step, float[] buf) {
+        // G^T down each of the six columns (3 x 6 vectors into buf), then along the three rows.
         for (int s = 0; s < WINDOW; s++) {
-            backColumn(du[u + s * step], du[u + (6 + s) * step], du[u + (12 + s) * step], du[u + (18 + s) * step],
-                    du[u + (24 + s) * step], du[u + (30 + s) * step], columns, s, WINDOW);
+            backColumn(du, u + s * step, WINDOW * step, buf, s * L, WINDOW * L);
         }
         for (int i = 0; i < 3; i++) {
-            int c = i * WINDOW;
-            backColumn(columns[c], columns[c + 1], columns[c + 2], columns[c + 3], columns[c + 4], columns[c + 5], dw,
-                    o + 3 * i * step, step);
+            backColumn(buf, i * WINDOW * L, L, dw, o + 3 * i * step, step);
         }
     }
 
-    /** {@code G^T (u0 .. u5)} to {@code out[o + i oStep]}, i &lt; 3. */
-    private static void backColumn(float u0, float u1, float u2, float u3, float u4, float u5, float[] out, int o,
-                                   int oStep) {
-        float sum12 = u1 + u2;
-        float sum34 = u3 + u4;
-        out[o] = u0 / 4f - sum12 / 6f + sum34 / 24f;
-        out[o + oStep] = (u2 - u1) / 6f + (u3 - u4) / 12f;
-        out[o + 2 * oStep] = (sum34 - sum12) / 6f + u5;
+    /** {@code G^T} times the six vectors {@code step} apart from {@code i}, to {@code o}, {@code oStep} apart. */
+    private static void backColumn(float[] a, int i, int step, float[] out, int o, int oStep) {
+        FloatVector u0 = FloatVector.fromArray(S, a, i);
+        FloatVector u1 = FloatVector.fromArray(S, a, i + step);
+        FloatVector u2 = FloatVector.fromArray(S, a, i + 2 * step);
+        FloatVector u3 = FloatVector.fromArray(S, a, i + 3 * step);
+        FloatVector u4 = FloatVector.fromArray(S, a, i + 4 * step);
+        FloatVector u5 = FloatVector.fromArray(S, a, i + 5 * step);
+        FloatVector sum12 = u1.add(u2);
+        FloatVector sum34 = u3.add(u4);
+        u0.mul(0.25f).sub(sum12.mul(1f / 6)).add(sum34.mul(1f / 24)).intoArray(out, o);
+        u2.sub(u1).mul(1f / 6).add(u3.sub(u4).mul(1f / 12)).intoArray(out, o + oStep);
+        sum34.sub(sum12).mul(1f / 6).add(u5).intoArray(out, o + 2 * oStep);
     }
 }

@@ -290,17 +290,24 @@ final class VectorWinogradConv {
         int panels = oc / NR;
         int side = tile(g);
         float[] u = Scratch.get().winogradFilter(positions(side) * c * oc);
-        float[] buf = side == 4 ? VectorWinograd4.buffer() : null;
+        if (side == 4) {
+            // A vector of output channels at a time, from the filter's own layout (turned and swapped first).
+            float[] source = turned ? turnedCopy(w, wOff, c, oc) : w;
+            int base = turned ? 0 : wOff;
+            float[] buf = VectorWinograd4.buffer();
+            for (int p = 0; p < c; p++) {
+                for (int j = 0; j < oc; j += L) {
+                    VectorWinograd4.transformFilter(source, base + p * oc + j, c * oc, u,
+                            ((j / NR) * c + p) * NR + j % NR, panels * c * NR, buf);
+                }
+            }
+            return u;
+        }
         for (int p = 0; p < c; p++) {
             for (int j = 0; j < oc; j++) {
                 // Tap (i, jj) of the 3x3 filter from input channel p to output channel j.
                 int tap0 = turned ? wOff + (8 * oc + j) * c + p : wOff + p * oc + j;
                 int tapStep = turned ? -oc * c : c * oc;
-                if (side == 4) {
-                    VectorWinograd4.transformFilter(w, tap0, tapStep, u, ((j / NR) * c + p) * NR + j % NR,
-                            panels * c * NR, buf);
-                    continue;
-                }
                 float g00 = w[tap0];
                 float g01 = w[tap0 + tapStep];
                 float g02 = w[tap0 + 2 * tapStep];
@@ -333,6 +340,25 @@ final class VectorWinogradConv {
             }
         }
         return u;
+    }
+
+    /**
+     * The filter at {@code wOff} turned 180 degrees with its channel axes swapped, in the layout of a filter from
+     * {@code c} to {@code oc} channels (the transposed convolution's): tap t, channel p, channel j at
+     * {@code (t c + p) oc + j}. In the calling thread's scratch.
+     */
+    private static float[] turnedCopy(float[] w, int wOff, int c, int oc) {
+        float[] copy = Scratch.get().winogradTurned(9 * c * oc);
+        for (int t = 0; t < 9; t++) {
+            for (int j = 0; j < oc; j++) {
+                int from = wOff + ((8 - t) * oc + j) * c;
+                int to = t * c * oc + j;
+                for (int p = 0; p < c; p++) {
+                    copy[to + p * oc] = w[from + p];
+                }
+            }
+        }
+        return copy;
     }
 
     /** Row {@code r} of {@code U = (G g) G^T} from row r of {@code G g}: positions {@code 4 r .. 4 r + 3}. */

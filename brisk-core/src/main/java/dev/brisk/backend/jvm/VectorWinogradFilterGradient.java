@@ -112,7 +112,7 @@ final class VectorWinogradFilterGradient {
         }
         if (side == 4) {
             for (int p = 0; p < c; p++) {
-                for (int j = 0; j < oc; j++) {
+                for (int j = 0; j < oc; j += L) {
                     VectorWinograd4.transformBack(du, p * oc + j, dw, dwOff + p * oc + j, c * oc, buf);
                 }
             }
