@@ -191,7 +191,8 @@ final class VectorConv {
      * The input gradient: a product with the transposed kernel into columns, scattered back by col2im; one vector
      * of input channels at stride 1 as a convolution of dy ({@link VectorNarrowInputGradient#backwardInput}), and
      * so is one gemm panel of them ({@link VectorImplicitInputGradient}); kernels three wide at stride 2 over whole
-     * vectors of input channels straight from dy ({@link VectorStridedInputGradient}).
+     * vectors of input channels straight from dy ({@link VectorStridedInputGradient}), and so are 1x1 kernels at a
+     * stride over one or two vectors ({@link VectorPointwiseInputGradient}).
      */
     static void backwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff) {
         int k = Im2Col.rowLength(g);
@@ -210,6 +211,10 @@ final class VectorConv {
         }
         if (VectorStridedInputGradient.applies(g)) {
             VectorStridedInputGradient.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
+            return;
+        }
+        if (VectorPointwiseInputGradient.applies(g)) {
+            VectorPointwiseInputGradient.backwardInput(g, dy, dyOff, w, wOff, dx, dxOff);
             return;
         }
         if (isPointwise(g)) {
