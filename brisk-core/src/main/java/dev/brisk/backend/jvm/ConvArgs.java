@@ -34,9 +34,47 @@ final class ConvArgs extends RegionTask<ConvArgs> {
     int slots;
     int size;
 
+    /** The input-gradient kernel {@link #inputGradient} runs over ranges of images. */
+    InputGradientImages images;
+    /** Below this many multiply-adds an input gradient runs on the calling thread. */
+    private static final long PARALLEL_MIN_MACS = 1L << 17;
+
+    /**
+     * An input-gradient kernel over images {@code [n0, n1)}, from dy and its prepared (packed) filter into dx. A
+     * constant (a method reference to a static method), so that passing it allocates nothing.
+     */
+    @FunctionalInterface
+    interface InputGradientImages {
+        void run(ConvGeometry g, float[] dy, int dyOff, float[] filter, float[] dx, int dxOff, int n0, int n1);
+    }
+
     /** This thread's instance. */
     static ConvArgs get() {
         return Scratch.get().convArgs();
+    }
+
+    /**
+     * Runs an input-gradient kernel over {@code g}'s images: on the calling thread below {@link #PARALLEL_MIN_MACS}
+     * multiply-adds ({@code macs}) or with one thread, else split by whole images over the pool (each dx image
+     * written by one thread, so any split gives the same bits). {@code filter} is handed to the region's threads,
+     * which only read it.
+     */
+    static void inputGradient(ConvGeometry g, long macs, float[] dy, int dyOff, float[] filter, float[] dx,
+                              int dxOff, InputGradientImages kernel) {
+        if (macs < PARALLEL_MIN_MACS || Split.serial(g.batch(), 1)) {
+            kernel.run(g, dy, dyOff, filter, dx, dxOff, 0, g.batch());
+            return;
+        }
+        ConvArgs r = get();
+        r.conv = g;
+        r.dy = dy;
+        r.dyOff = dyOff;
+        r.w = filter;
+        r.out = dx;
+        r.outOff = dxOff;
+        r.images = kernel;
+        r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> a.images.run(a.conv, a.dy, a.dyOff, a.w,
+                a.out, a.outOff, n0, n1));
     }
 
     @Override
@@ -50,5 +88,6 @@ final class ConvArgs extends RegionTask<ConvArgs> {
         fn = null;
         pool = null;
         cells = null;
+        images = null;
     }
 }

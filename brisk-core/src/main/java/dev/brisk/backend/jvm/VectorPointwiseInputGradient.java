@@ -21,8 +21,6 @@ final class VectorPointwiseInputGradient {
     private static final int L = S.length();
     /** dy pixels computed together: four chains per vector of channels, eight at two vectors. */
     static final int PIXELS = 4;
-    /** Below this many multiply-adds the call runs on the calling thread. */
-    private static final long PARALLEL_MIN_MACS = 1L << 17;
 
     private VectorPointwiseInputGradient() {
     }
@@ -41,19 +39,7 @@ final class VectorPointwiseInputGradient {
     static void backwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff) {
         float[] transposed = transpose(g, w, wOff);
         long macs = (long) g.batch() * g.outH() * g.outW() * g.channels() * g.outChannels();
-        if (macs < PARALLEL_MIN_MACS || Split.serial(g.batch(), 1)) {
-            images(g, dy, dyOff, transposed, dx, dxOff, 0, g.batch());
-            return;
-        }
-        ConvArgs r = ConvArgs.get();
-        r.conv = g;
-        r.dy = dy;
-        r.dyOff = dyOff;
-        r.w = transposed;
-        r.out = dx;
-        r.outOff = dxOff;
-        r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> images(a.conv, a.dy, a.dyOff, a.w, a.out,
-                a.outOff, n0, n1));
+        ConvArgs.inputGradient(g, macs, dy, dyOff, transposed, dx, dxOff, VectorPointwiseInputGradient::images);
     }
 
     /**

@@ -26,8 +26,6 @@ final class VectorStridedInputGradient {
     static final int PIXELS = 16;
     /** dx pixels of a row computed together with two vectors of channels: sixteen accumulators. */
     static final int PIXELS_WIDE = 8;
-    /** Below this many multiply-adds the call runs on the calling thread. */
-    private static final long PARALLEL_MIN_MACS = 1L << 17;
 
     private VectorStridedInputGradient() {
     }
@@ -49,20 +47,7 @@ final class VectorStridedInputGradient {
     static void backwardInput(ConvGeometry g, float[] dy, int dyOff, float[] w, int wOff, float[] dx, int dxOff) {
         float[] filter = pack(g, w, wOff);
         long macs = (long) g.batch() * g.outH() * g.outW() * Im2Col.rowLength(g) * g.outChannels();
-        if (macs < PARALLEL_MIN_MACS || Split.serial(g.batch(), 1)) {
-            images(g, dy, dyOff, filter, dx, dxOff, 0, g.batch());
-            return;
-        }
-        ConvArgs r = ConvArgs.get();
-        r.conv = g;
-        r.dy = dy;
-        r.dyOff = dyOff;
-        r.w = filter;
-        r.out = dx;
-        r.outOff = dxOff;
-        // Images: each dx element is written once, by its own chain, so any boundary will do.
-        r.forRange(g.batch(), 1, Split.CHUNKS_PER_THREAD, (a, n0, n1) -> images(a.conv, a.dy, a.dyOff, a.w, a.out,
-                a.outOff, n0, n1));
+        ConvArgs.inputGradient(g, macs, dy, dyOff, filter, dx, dxOff, VectorStridedInputGradient::images);
     }
 
     /**
