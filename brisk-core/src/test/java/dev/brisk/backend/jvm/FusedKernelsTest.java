@@ -333,7 +333,8 @@ class FusedKernelsTest {
         SCALAR.conv2dBiasActivation(g, x, 3, w, 5, bias, 2, fn, 0.2f, reference, 1);
         String what = "conv2d " + g + " bias=" + withBias + " fn=" + fn;
         assertArrayEquals(separate, fused, what);
-        assertClose(what + " vs reference", reference, fused, 1e-4f, 1e-4f);
+        assertClose(what + " vs reference", reference, fused, 1e-4f,
+                VectorWinogradConvTest.tolerance(g, reference, 1e-4f));
     }
 
     @Test
