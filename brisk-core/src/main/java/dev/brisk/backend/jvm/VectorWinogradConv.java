@@ -206,7 +206,7 @@ final class VectorWinogradConv {
                     image = padded(g, x, xOff, n);
                     loaded = n;
                 }
-                transformTile(g, image, q % tiles, v, t * positions * c, buf);
+                transformTile(g, side, tilesW, image, q % tiles, v, t * positions * c, buf);
             }
             for (int jp = 0; jp < panels; jp++) {
                 for (int k = 0; k < positions; k++) {
@@ -401,13 +401,13 @@ final class VectorWinogradConv {
     }
 
     /**
-     * The transformed input of tile {@code q}'s window in {@link #padded}'s copy, into {@code v} from {@code vi};
-     * {@code buf} is {@link VectorWinograd4#buffer} for tiles of 4.
+     * The transformed input of tile {@code q}'s window in {@link #padded}'s copy, into {@code v} from {@code vi}, for
+     * tiles {@code m} pixels wide ({@link #tile}), {@code tilesW} to a row ({@link #tilesW}: passed in, as they are
+     * the same for every tile of a call); {@code buf} is {@link VectorWinograd4#buffer} for tiles of 4.
      */
-    static void transformTile(ConvGeometry g, float[] image, int q, float[] v, int vi, float[] buf) {
-        int m = tile(g);
-        int tilesW = tilesW(g);
-        int rowStride = paddedW(g) * g.channels();
+    static void transformTile(ConvGeometry g, int m, int tilesW, float[] image, int q, float[] v, int vi,
+                              float[] buf) {
+        int rowStride = (m * tilesW + 2) * g.channels();
         int window = m * (q / tilesW) * rowStride + m * (q % tilesW) * g.channels();
         if (m == 4) {
             VectorWinograd4.transformInput(image, window, rowStride, g.channels(), v, vi, buf);

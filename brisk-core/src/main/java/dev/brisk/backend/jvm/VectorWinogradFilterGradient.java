@@ -78,7 +78,7 @@ final class VectorWinogradFilterGradient {
                 }
                 int oy = side * (q / tilesW);
                 int ox = side * (q % tilesW);
-                VectorWinogradConv.transformTile(g, image, q, v, t * positions * c, buf);
+                VectorWinogradConv.transformTile(g, side, tilesW, image, q, v, t * positions * c, buf);
                 int yi = dyOff + n * imageOut + (oy * g.outW() + ox) * oc;
                 if (side == 4) {
                     for (int j = 0; j < oc; j += L) {
