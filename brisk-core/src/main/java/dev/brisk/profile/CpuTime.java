@@ -16,7 +16,20 @@ public final class CpuTime {
             ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t
                     && t.isThreadCpuTimeSupported() ? t : null;
 
+    private static final java.lang.management.CompilationMXBean COMPILER = ManagementFactory.getCompilationMXBean();
+
     private CpuTime() {
+    }
+
+    /**
+     * Milliseconds the JIT compilers have worked so far, summed over their threads; -1 where the JVM does not keep
+     * it. They take cores the training threads would use, so a profile reports their share of its steps.
+     *
+     * @return the compilers' accumulated time in milliseconds, or -1
+     */
+    public static long jitMillis() {
+        return COMPILER != null && COMPILER.isCompilationTimeMonitoringSupported()
+                ? COMPILER.getTotalCompilationTime() : -1;
     }
 
     /**

@@ -16,12 +16,14 @@ public final class Profile {
     private final List<Span> spans;
     private final List<Integer> steps;
     private final long cpuNanos;
+    private final long jitMillis;
     private final int threads;
     private final String mode;
     private final long pid;
     private final long tid;
 
-    Profile(List<Span> spans, List<Integer> steps, long cpuNanos, int threads, String mode, long pid, long tid) {
+    Profile(List<Span> spans, List<Integer> steps, long cpuNanos, long jitMillis, int threads, String mode, long pid,
+            long tid) {
         List<Span> sorted = new ArrayList<>(spans);
         // Parents first: by start, then the longer span first, so viewers nest spans that start together.
         sorted.sort(Comparator.comparingLong(Span::startNanos).thenComparing(Comparator.comparingLong(Span::endNanos)
@@ -29,6 +31,7 @@ public final class Profile {
         this.spans = List.copyOf(sorted);
         this.steps = List.copyOf(steps);
         this.cpuNanos = cpuNanos;
+        this.jitMillis = jitMillis;
         this.threads = threads;
         this.mode = mode;
         this.pid = pid;
@@ -104,6 +107,15 @@ public final class Profile {
      */
     public long[] stepNanos() {
         return spans.stream().filter(s -> s.category() == Span.Category.STEP).mapToLong(Span::nanos).toArray();
+    }
+
+    /**
+     * The JIT compilers' time during the profiled steps ({@link CpuTime#jitMillis()}), summed over their threads.
+     *
+     * @return milliseconds, or -1 where the JVM does not keep the compilers' time
+     */
+    public long jitMillis() {
+        return jitMillis;
     }
 
     /**

@@ -8,6 +8,8 @@ final class ProfileSummary {
     static final int TOP_OPS = 15;
     /** Steps beyond 1.5x the median taking this share of step time get a line on what to do. */
     static final double SLOW_STEPS_WORTH_A_HINT = 0.05;
+    /** The JIT's share of one core over the profiled steps from which the summary says they profiled warm-up. */
+    static final double JIT_WORTH_A_HINT = 0.1;
     /** Budgets below this many threads get no such line. */
     static final int HINT_MIN_THREADS = 4;
 
@@ -45,9 +47,28 @@ final class ProfileSummary {
                 p.threads() == 1 ? "" : "s"));
         sb.append(String.format(Locale.ROOT, "  input wait       %s of step time%n", pct(input, wall)));
         slowSteps(sb, p);
+        jit(sb, p);
         sb.append(String.format(Locale.ROOT, "  achieved         %.2f GFLOP/s in kernels, %.2f GFLOP/s over the whole"
                 + " step (%.4f GFLOP per step)%n", gflops(p.flops(), kernels), gflops(p.flops(), wall),
                 p.flops() / 1e9 / n));
+    }
+
+    /**
+     * The JIT compilers' time during the profiled steps, as a share of one core over the steps' wall time; where it is
+     * {@link #JIT_WORTH_A_HINT} or more the steps shared cores with the compilers (on a machine with a thread per core,
+     * every millisecond they take is one the kernels wait for), so the profile is of warm-up and later steps say more.
+     */
+    private static void jit(StringBuilder sb, Profile p) {
+        if (p.jitMillis() < 0) {
+            return;
+        }
+        double share = p.jitMillis() / (p.wallNanos() / 1e6);
+        sb.append(String.format(Locale.ROOT, "  JIT compilers    %d ms during the profiled steps, %.0f%% of one core%n",
+                p.jitMillis(), 100 * share));
+        if (share >= JIT_WORTH_A_HINT) {
+            sb.append("                   still warming up: these steps shared cores with the compilers; profile"
+                    + " later steps (--profile-steps) of a longer run\n");
+        }
     }
 
     /**

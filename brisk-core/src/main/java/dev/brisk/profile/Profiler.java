@@ -20,6 +20,9 @@ public final class Profiler implements KernelTimer {
     private int step;
     private long cpuStart;
     private long cpuNanos;
+    private long jitStart;
+    /** The JIT compilers' milliseconds during the recorded steps, or -1 once unknown. */
+    private long jitMillis;
     private long threadId;
 
     /** A kernel call as timed; described ({@link OpInfo}) only after the step, outside its measured time. */
@@ -59,6 +62,7 @@ public final class Profiler implements KernelTimer {
         step = globalStep;
         threadId = Thread.currentThread().threadId();
         cpuStart = CpuTime.javaThreadsNanos();
+        jitStart = CpuTime.jitMillis();
     }
 
     void span(Phase phase, long startNanos, long endNanos) {
@@ -78,6 +82,8 @@ public final class Profiler implements KernelTimer {
     /** Ends the step that ran from {@code startNanos} to {@code endNanos}; call after the step's clock stopped. */
     void endStep(long startNanos, long endNanos) {
         cpuNanos += Math.max(0, CpuTime.javaThreadsNanos() - cpuStart);
+        long jitNow = CpuTime.jitMillis();
+        jitMillis = jitMillis < 0 || jitStart < 0 || jitNow < 0 ? -1 : jitMillis + Math.max(0, jitNow - jitStart);
         spans.add(new Span("step " + step, Span.Category.STEP, step, startNanos, endNanos, null));
         spans.addAll(phases);
         for (KernelCall k : kernels) {
@@ -96,6 +102,6 @@ public final class Profiler implements KernelTimer {
      * @return the profile of the recorded steps
      */
     public Profile finish() {
-        return new Profile(spans, steps, cpuNanos, threads, mode, ProcessHandle.current().pid(), threadId);
+        return new Profile(spans, steps, cpuNanos, jitMillis, threads, mode, ProcessHandle.current().pid(), threadId);
     }
 }

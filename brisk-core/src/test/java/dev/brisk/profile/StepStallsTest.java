@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** The median step and the share of time beyond one and a half medians, from made-up step times. */
+/**
+ * The median step and the share of time beyond one and a half medians, and the JIT compilers' share of the steps, from
+ * made-up step times.
+ */
 class StepStallsTest {
     @Test
     void theMedianOfOddAndEvenCounts() {
@@ -40,8 +43,32 @@ class StepStallsTest {
         assertTrue(!twoThreads.summary().contains("--threads"), twoThreads.summary());
     }
 
+    /**
+     * The JIT compilers' time during the steps, as a share of one core over their wall time, and from a tenth of a
+     * core a line saying the steps profiled warm-up.
+     */
+    @Test
+    void theProfileSummarySaysWhenTheJitSharedTheSteps() {
+        // Four steps of 10 ms: 40 ms of wall time.
+        long[] tenMillis = {10_000, 10_000, 10_000, 10_000};
+        Profile warm = profileOf(tenMillis, 2, 2);
+        assertTrue(warm.summary().contains("JIT compilers    2 ms during the profiled steps, 5% of one core"),
+                warm.summary());
+        assertTrue(!warm.summary().contains("still warming up"), warm.summary());
+        Profile compiling = profileOf(tenMillis, 2, 20);
+        assertTrue(compiling.summary().contains("JIT compilers    20 ms during the profiled steps, 50% of one core"),
+                compiling.summary());
+        assertTrue(compiling.summary().contains("still warming up"), compiling.summary());
+        assertTrue(!profileOf(tenMillis, 2, -1).summary().contains("JIT compilers"));
+    }
+
     /** A profile of steps of the given lengths (microseconds), one after another, on {@code threads} threads. */
     private static Profile profileOf(long[] micros, int threads) {
+        return profileOf(micros, threads, 0);
+    }
+
+    /** {@link #profileOf(long[], int)} with {@code jitMillis} of the compilers' time during the steps. */
+    private static Profile profileOf(long[] micros, int threads, long jitMillis) {
         java.util.List<Span> spans = new java.util.ArrayList<>();
         java.util.List<Integer> steps = new java.util.ArrayList<>();
         long t = 0;
@@ -51,6 +78,6 @@ class StepStallsTest {
             steps.add(i + 1);
             t = end;
         }
-        return new Profile(spans, steps, t * threads, threads, "compiled", 1, 1);
+        return new Profile(spans, steps, t * threads, jitMillis, threads, "compiled", 1, 1);
     }
 }
